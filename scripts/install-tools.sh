@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs, idempotently, every tool `make play` and `make test` need on a fresh machine.
+# Versions are pinned to what ../shared/toolchain.md verified here; nothing is downloaded
+# from outside the package registries (crates.io, npm, Debian).
+set -euo pipefail
+WB_VER=0.2.130      # must equal the wasm-bindgen pin in Cargo.toml
+TRUNK_VER=0.21.14
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+want="${1:-all}"   # all | play
+
+rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+
+if [ "$want" = all ]; then
+  need_apt=""
+  command -v chromium     >/dev/null || need_apt="$need_apt chromium"
+  command -v chromedriver >/dev/null || need_apt="$need_apt chromium-driver"
+  if [ -n "$need_apt" ]; then
+    sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    echo "install-tools: apt-get install$need_apt"
+    $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need_apt
+  fi
+fi
+
+[ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WB_VER" ] \
+  || cargo install wasm-bindgen-cli --version "$WB_VER"          # no --locked: see toolchain.md
+[ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VER" ] \
+  || cargo install trunk --version "$TRUNK_VER" --locked
+
+# npm tools: binaryen 132 (wasm-opt that understands modern wasm) and playwright-core.
+# Reinstalled when missing or when package-lock.json changed since the last install.
+if [ ! -x e2e/node_modules/.bin/wasm-opt ] || [ ! -d e2e/node_modules/playwright-core ] \
+   || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
+  (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -1,0 +1,368 @@
+//! The verb handlers and what they share: decoding request bodies into canonical objects,
+//! the write options (`dryRun`, `fieldValidation`, `fieldManager`), and metadata accessors.
+
+mod create;
+pub mod delete;
+mod list;
+mod read;
+mod update;
+
+pub use list::{decode_continue, encode_continue, ContinueToken};
+
+use serde_json::{Map, Value};
+
+use super::route::{ResourceRequest, Verb};
+use super::status::{ApiError, ApiResult};
+use super::{Reply, Request};
+use crate::codec::{decode, json};
+use crate::engine::Engine;
+use crate::resources::field::FieldError;
+use crate::resources::ResourceInfo;
+
+/// Routes a resource request to its verb handler.
+pub fn dispatch(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
+    match rr.verb {
+        Verb::Get => read::get(engine, req, rr),
+        Verb::List => list::list(engine, req, rr),
+        Verb::Create => create::create(engine, req, rr),
+        Verb::Update if rr.subresource.as_deref() == Some("finalize") => {
+            update::finalize_namespace(engine, req, rr)
+        }
+        Verb::Update => update::update(engine, req, rr),
+        Verb::Delete => delete::delete(engine, req, rr),
+        Verb::DeleteCollection => delete::delete_collection(engine, req, rr),
+        Verb::Watch | Verb::Patch => Err(ApiError::verb_not_supported(
+            rr.verb.as_str(),
+            rr.resource.group_resource(),
+        )),
+    }
+}
+
+/// `metadata` of a stored or decoded object.
+pub fn meta(obj: &Value) -> &Map<String, Value> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    obj.get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or_else(|| EMPTY.get_or_init(Map::new))
+}
+
+/// A string field of `metadata` ("" when absent).
+pub fn meta_str<'a>(obj: &'a Value, field: &str) -> &'a str {
+    meta(obj).get(field).and_then(Value::as_str).unwrap_or("")
+}
+
+/// Mutable `metadata` of an object map, created if missing.
+pub fn meta_mut(obj: &mut Map<String, Value>) -> &mut Map<String, Value> {
+    let m = obj
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !m.is_object() {
+        *m = Value::Object(Map::new());
+    }
+    m.as_object_mut().expect("metadata is an object")
+}
+
+/// The `fieldValidation` level of a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldValidation {
+    Ignore,
+    Warn,
+    Strict,
+}
+
+/// Options shared by create, update and patch.
+#[derive(Debug, Clone)]
+pub struct WriteOptions {
+    pub dry_run: bool,
+    pub field_validation: FieldValidation,
+}
+
+/// Parses and validates the write options, failing as `<Kind>Options.meta.k8s.io "" is
+/// invalid` (422) the way `ValidateCreateOptions` and friends do.
+pub fn write_options(req: &Request<'_>, options_kind: &str) -> ApiResult<WriteOptions> {
+    let mut errs = Vec::new();
+    let dry_run = dry_run(req, &mut errs);
+    if let Some(m) = req.query.get("fieldManager") {
+        errs.extend(validate_field_manager(m));
+    }
+    let level = match req.query.get("fieldValidation").unwrap_or("") {
+        "" | "Warn" => FieldValidation::Warn,
+        "Ignore" => FieldValidation::Ignore,
+        "Strict" => FieldValidation::Strict,
+        other => {
+            errs.push(FieldError::not_supported(
+                "fieldValidation",
+                Value::String(other.to_string()),
+                &["", "Ignore", "Strict", "Warn"],
+            ));
+            FieldValidation::Warn
+        }
+    };
+    if !errs.is_empty() {
+        return Err(ApiError::invalid_options(options_kind, &errs));
+    }
+    Ok(WriteOptions {
+        dry_run,
+        field_validation: level,
+    })
+}
+
+/// `dryRun` values: only `All` is accepted.
+pub fn dry_run(req: &Request<'_>, errs: &mut Vec<FieldError>) -> bool {
+    let values = req.query.all("dryRun");
+    validate_dry_run(&values, errs)
+}
+
+/// `ValidateDryRun`: every value must be `All`.
+pub fn validate_dry_run(values: &[&str], errs: &mut Vec<FieldError>) -> bool {
+    if values.is_empty() {
+        return false;
+    }
+    if values.iter().any(|v| *v != "All") {
+        errs.push(FieldError::not_supported(
+            "dryRun",
+            Value::from(values.to_vec()),
+            &["All"],
+        ));
+    }
+    true
+}
+
+/// `ValidateFieldManager`: at most 128 bytes of printable characters.
+pub fn validate_field_manager(m: &str) -> Vec<FieldError> {
+    if m.len() > 128 {
+        return vec![FieldError::too_long("fieldManager", 128)];
+    }
+    for (i, c) in m.chars().enumerate() {
+        if c.is_control() {
+            return vec![FieldError::invalid(
+                "fieldManager",
+                Value::String(m.to_string()),
+                &format!("invalid character {} (at position {i})", unicode_name(c)),
+            )];
+        }
+    }
+    Vec::new()
+}
+
+fn unicode_name(c: char) -> String {
+    format!("U+{:04X}", c as u32)
+}
+
+/// A request body decoded into the kind's canonical form.
+#[derive(Debug)]
+pub struct DecodedBody {
+    pub object: Map<String, Value>,
+    /// The body as sent (for rules about omitted fields).
+    pub raw: Map<String, Value>,
+    pub warnings: Vec<String>,
+}
+
+/// Decodes a write body for `info`, as the real handler's decoder does: content type,
+/// JSON syntax, group/version/kind, field types, then unknown and duplicate fields per
+/// `fieldValidation`.
+pub fn decode_body(
+    req: &Request<'_>,
+    info: &ResourceInfo,
+    level: FieldValidation,
+) -> ApiResult<DecodedBody> {
+    check_content_type(req)?;
+    let body = req.body.as_ref();
+    // The serializer first reads apiVersion/kind (syntax errors surface here), then decodes
+    // into the typed object.
+    let parsed = json::parse(body).map_err(|e| {
+        unrecognized(
+            info,
+            &format!("couldn't get version/kind; json parse error: {}", e.message),
+            body,
+        )
+    })?;
+    let type_meta =
+        decode::interpret_type_meta(&parsed.value).map_err(|m| unrecognized(info, &m, body))?;
+    check_group_version_kind(&type_meta.api_version, &type_meta.kind, info)?;
+    let raw = parsed.value.as_object().cloned().unwrap_or_default();
+    let decoded = decode::decode_bytes(body, info.schema).map_err(|e| {
+        ApiError::bad_request(format!(
+            "{} in version \"{}\" cannot be handled as a {}: {}",
+            info.kind, info.version, info.kind, e
+        ))
+    })?;
+    let problems: Vec<String> = decoded.strict.iter().map(|p| p.message()).collect();
+    let mut warnings = Vec::new();
+    match level {
+        FieldValidation::Strict if !problems.is_empty() => {
+            return Err(ApiError::bad_request(format!(
+                "{} in version \"{}\" cannot be handled as a {}: {}",
+                info.kind,
+                info.version,
+                info.kind,
+                decode::strict_decoding_message(&decoded.strict)
+            )));
+        }
+        FieldValidation::Warn => warnings = problems,
+        _ => {}
+    }
+    let mut object = decoded.object;
+    object.insert("kind".into(), Value::String(info.kind.to_string()));
+    object.insert("apiVersion".into(), Value::String(info.api_version()));
+    Ok(DecodedBody {
+        object: decode::canonicalize(&object, info.schema),
+        raw,
+        warnings,
+    })
+}
+
+/// 415 unless the body is JSON (an empty Content-Type is read as JSON).
+fn check_content_type(req: &Request<'_>) -> ApiResult<()> {
+    let ct = req.header("content-type");
+    let media = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    if media.is_empty() || media == "application/json" {
+        Ok(())
+    } else {
+        Err(ApiError::unsupported_media_type(format!(
+            "the body of the request was in an unknown format - accepted media types include: {}",
+            super::response::SERVED_MEDIA_TYPES.join(", ")
+        )))
+    }
+}
+
+/// `transformDecodeError` when the group/version/kind could not be read from the body.
+fn unrecognized(info: &ResourceInfo, err: &str, body: &[u8]) -> ApiError {
+    ApiError::bad_request(format!(
+        "the object provided is unrecognized (must be of type {}): {} ({})",
+        info.kind,
+        err,
+        summarize(body, 30)
+    ))
+}
+
+/// apiserver's `summarizeData`: the start of the body, as text for JSON objects, hex otherwise.
+fn summarize(body: &[u8], max: usize) -> String {
+    let cut = &body[..body.len().min(max)];
+    let more = if body.len() > max { " ..." } else { "" };
+    match body.first() {
+        None => "<empty>".to_string(),
+        Some(b'{') => format!("{}{more}", String::from_utf8_lossy(cut)),
+        Some(_) => {
+            let hex: String = cut.iter().map(|b| format!("{b:02x}")).collect();
+            format!("{hex}{more}")
+        }
+    }
+}
+
+/// The body's `apiVersion` and `kind` must name this endpoint's type (missing ones default
+/// to it).
+fn check_group_version_kind(api_version: &str, kind: &str, info: &ResourceInfo) -> ApiResult<()> {
+    let expected = info.api_version();
+    if !api_version.is_empty() && api_version != expected {
+        return Err(ApiError::bad_request(format!(
+            "the API version in the data ({api_version}) does not match the expected API version ({expected})"
+        )));
+    }
+    if !kind.is_empty() && kind != info.kind {
+        let known = crate::resources::ALL
+            .iter()
+            .find(|r| r.kind == kind && r.api_version() == expected);
+        let internal_group = if info.group.is_empty() {
+            "core"
+        } else {
+            info.group
+        };
+        let cause = match known {
+            Some(_) => format!(
+                "converting ({internal_group}.{kind}) to ({internal_group}.{}): unknown conversion",
+                info.kind
+            ),
+            None => format!(
+                "no kind \"{kind}\" is registered for version \"{expected}\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""
+            ),
+        };
+        return Err(ApiError::bad_request(format!(
+            "{kind} in version \"{}\" cannot be handled as a {}: {cause}",
+            info.version, info.kind
+        )));
+    }
+    Ok(())
+}
+
+/// Stamps server-owned list/response fields: items of a typed list carry no kind/apiVersion.
+pub fn strip_type_meta(obj: &Value) -> Value {
+    let mut o = obj.clone();
+    if let Some(m) = o.as_object_mut() {
+        m.shift_remove("kind");
+        m.shift_remove("apiVersion");
+    }
+    o
+}
+
+/// The namespace a request targets, checked against the object's (which it fills in).
+/// `EnsureObjectNamespaceMatchesRequestNamespace`.
+pub fn reconcile_namespace(
+    obj: &mut Map<String, Value>,
+    info: &ResourceInfo,
+    request_ns: Option<&str>,
+) -> ApiResult<()> {
+    let m = meta_mut(obj);
+    let obj_ns = m
+        .get("namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    if info.namespaced {
+        let req_ns = request_ns.unwrap_or("");
+        if obj_ns.is_empty() {
+            m.insert("namespace".into(), Value::String(req_ns.to_string()));
+        } else if obj_ns != req_ns {
+            return Err(ApiError::bad_request(
+                "the namespace of the provided object does not match the namespace sent on the request",
+            ));
+        }
+    } else if !obj_ns.is_empty() {
+        // Cluster-scoped objects never carry a namespace; apiserver clears it.
+        m.shift_remove("namespace");
+    }
+    Ok(())
+}
+
+/// Go's `ParseUint` failure for a resourceVersion, as the storage versioner reports it.
+pub fn invalid_rv_text(rv: &str) -> String {
+    format!(
+        "resourceVersion: Invalid value: {}: strconv.ParseUint: parsing {}: invalid syntax",
+        crate::resources::field::go_quote(rv),
+        crate::resources::field::go_quote(rv)
+    )
+}
+
+/// Parses a resourceVersion as the storage versioner does (`0` is "unset").
+pub fn parse_rv(rv: &str) -> Option<u64> {
+    if rv.is_empty() || rv.starts_with('+') {
+        return None;
+    }
+    rv.parse::<u64>().ok()
+}
+
+/// Runs generic ObjectMeta update validation plus the kind's, in `BeforeUpdate`'s order.
+pub fn validate_update(
+    info: &ResourceInfo,
+    new: &Map<String, Value>,
+    old: &Map<String, Value>,
+) -> Vec<FieldError> {
+    use crate::resources::validation::validate_common_fields_for_update;
+    let empty = Map::new();
+    let new_meta = new
+        .get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let old_meta = old
+        .get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let mut errs = validate_common_fields_for_update(new_meta, old_meta, info.namespaced);
+    errs.extend(info.strategy.validate_update(new, old));
+    errs
+}

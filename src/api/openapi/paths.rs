@@ -1,0 +1,870 @@
+//! `paths`: every operation kube-apiserver publishes for a served resource, generated from its
+//! registry entry (scope, verbs, subresources).
+//!
+//! The shape follows kube-openapi's builder: operation ids such as
+//! `patchAppsV1NamespacedControllerRevision`, one tag per group-version (`apps_v1`),
+//! `x-kubernetes-action` and `x-kubernetes-group-version-kind` on each operation, parameters
+//! inline (never `$ref`), and parameters shared by every operation of a path hoisted to the
+//! path item. kubectl's `fieldValidation` probe reads the PATCH operation's own parameter list,
+//! which therefore always carries `dryRun`, `fieldManager`, `fieldValidation` and `force`.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use super::meta;
+use super::params::{
+    Param, CREATE_PARAMS, DELETE_COLLECTION_PARAMS, DELETE_PARAMS, LIST_PARAMS, NAME, NAMESPACE,
+    PATCH_PARAMS, PRETTY, UPDATE_PARAMS,
+};
+use super::schemas::{list_schema_name, reference};
+use crate::resources::ResourceInfo;
+
+/// Media types of single-object responses.
+const OBJECT_TYPES: &[&str] = &[
+    "application/cbor",
+    "application/json",
+    "application/vnd.kubernetes.protobuf",
+    "application/yaml",
+];
+/// Media types of list and watch responses (the streaming framings included).
+const STREAM_TYPES: &[&str] = &[
+    "application/cbor",
+    "application/cbor-seq",
+    "application/json",
+    "application/json;stream=watch",
+    "application/vnd.kubernetes.protobuf",
+    "application/vnd.kubernetes.protobuf;stream=watch",
+    "application/yaml",
+];
+/// PATCH request body media types (sorted).
+const PATCH_TYPES: &[&str] = &[
+    "application/apply-patch+cbor",
+    "application/apply-patch+yaml",
+    "application/json-patch+json",
+    "application/merge-patch+json",
+    "application/strategic-merge-patch+json",
+];
+
+/// The operation-id / tag spelling of a group: `apps` -> `Apps`, `rbac.authorization.k8s.io`
+/// -> `RbacAuthorization`, core -> `Core`.
+pub fn group_camel(group: &str) -> String {
+    if group.is_empty() {
+        return "Core".into();
+    }
+    let trimmed = group.strip_suffix(".k8s.io").unwrap_or(group);
+    trimmed.split(['.', '-']).map(upper_first).collect()
+}
+
+fn upper_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The tag of a group's own discovery operation (`apps`, `rbacAuthorization`).
+pub fn group_tag(group: &str) -> String {
+    lower_first(&group_camel(group))
+}
+
+/// The tag of every operation of a group-version: `apps_v1`, `core_v1`,
+/// `rbacAuthorization_v1`.
+pub fn tag(group: &str, version: &str) -> String {
+    format!("{}_{}", group_tag(group), version)
+}
+
+/// `AppsV1`, `CoreV1`: the group-version part of operation ids.
+fn gv_id(group: &str, version: &str) -> String {
+    format!("{}{}", group_camel(group), upper_first(version))
+}
+
+/// The URL prefix of a group-version: `/api/v1` or `/apis/<group>/<version>`.
+pub fn prefix(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        format!("/api/{version}")
+    } else {
+        format!("/apis/{group}/{version}")
+    }
+}
+
+/// `{"description": ..., "content": {<type>: {"schema": {"$ref": ...}}}}`.
+fn response(description: &str, schema: &str, types: &[&str]) -> Value {
+    let content: Map<String, Value> = types
+        .iter()
+        .map(|t| (t.to_string(), json!({ "schema": reference(schema) })))
+        .collect();
+    json!({"description": description, "content": content})
+}
+
+/// The responses of an operation: the success codes the server can answer, then 401.
+fn responses(codes: &[(&str, &str)], schema: &str, types: &[&str]) -> Value {
+    let mut m = Map::new();
+    for (code, description) in codes {
+        m.insert((*code).into(), response(description, schema, types));
+    }
+    m.insert("401".into(), json!({"description": "Unauthorized"}));
+    Value::Object(m)
+}
+
+/// A request body of the given schema, for every media type in `types`.
+fn request_body(schema: &str, types: &[&str], required: bool) -> Value {
+    let content: Map<String, Value> = types
+        .iter()
+        .map(|t| (t.to_string(), json!({ "schema": reference(schema) })))
+        .collect();
+    let mut m = Map::new();
+    m.insert("content".into(), Value::Object(content));
+    if required {
+        m.insert("required".into(), json!(true));
+    }
+    Value::Object(m)
+}
+
+/// One operation before parameter hoisting.
+struct Op {
+    method: &'static str,
+    description: String,
+    operation_id: String,
+    params: Vec<Param>,
+    request_body: Option<Value>,
+    responses: Value,
+    action: &'static str,
+}
+
+/// The kind a path's operations are about, and how its ids and names are spelt.
+struct Ctx<'a> {
+    r: &'a ResourceInfo,
+    gv: String,
+    tag: String,
+    /// `Namespaced` for namespaced kinds, else empty.
+    scope: &'static str,
+    name_doc: String,
+}
+
+impl Ctx<'_> {
+    fn gvk(&self) -> Value {
+        // metav1.GroupVersionKind, in its struct order.
+        json!({"group": self.r.group, "version": self.r.version, "kind": self.r.kind})
+    }
+
+    fn object(&self) -> &'static str {
+        self.r.schema.openapi_name
+    }
+
+    /// Renders one path item: hoists the parameters every operation shares (kube-openapi's
+    /// `findCommonParameters`), sorts parameters by name, orders operations as `PathProps`.
+    fn path_item(&self, mut ops: Vec<Op>, path_params: &[Param]) -> Value {
+        for op in &mut ops {
+            op.params.extend_from_slice(path_params);
+            op.params.push(PRETTY);
+        }
+        let common: Vec<Param> = ops[0]
+            .params
+            .iter()
+            .copied()
+            .filter(|p| ops.iter().all(|o| o.params.contains(p)))
+            .collect();
+        let method_rank = |m: &str| {
+            ["get", "put", "post", "delete", "patch"]
+                .iter()
+                .position(|x| *x == m)
+                .unwrap_or(9)
+        };
+        ops.sort_by_key(|o| method_rank(o.method));
+        let mut item = Map::new();
+        for op in ops {
+            let mut own: Vec<Param> = op
+                .params
+                .iter()
+                .copied()
+                .filter(|p| !common.contains(p))
+                .collect();
+            own.sort_by_key(|p| (p.name, p.location));
+            let mut m = Map::new();
+            m.insert("tags".into(), json!([self.tag]));
+            m.insert("description".into(), json!(op.description));
+            m.insert("operationId".into(), json!(op.operation_id));
+            if !own.is_empty() {
+                let own: Vec<Value> = own.iter().map(|p| self.param_json(*p)).collect();
+                m.insert("parameters".into(), Value::Array(own));
+            }
+            if let Some(body) = op.request_body {
+                m.insert("requestBody".into(), body);
+            }
+            m.insert("responses".into(), op.responses);
+            m.insert("x-kubernetes-action".into(), json!(op.action));
+            m.insert("x-kubernetes-group-version-kind".into(), self.gvk());
+            item.insert(op.method.into(), Value::Object(m));
+        }
+        let mut common = common;
+        common.sort_by_key(|p| (p.name, p.location));
+        let common: Vec<Value> = common.iter().map(|p| self.param_json(*p)).collect();
+        item.insert("parameters".into(), Value::Array(common));
+        Value::Object(item)
+    }
+
+    fn param_json(&self, p: Param) -> Value {
+        if p == NAME {
+            p.to_json(&self.name_doc)
+        } else {
+            p.to_json(p.description)
+        }
+    }
+
+    fn op(
+        &self,
+        method: &'static str,
+        action: &'static str,
+        description: String,
+        operation_id: String,
+        params: &[Param],
+    ) -> Op {
+        Op {
+            method,
+            description,
+            operation_id,
+            params: params.to_vec(),
+            request_body: None,
+            responses: Value::Null,
+            action,
+        }
+    }
+
+    /// `list`, `create` and `deletecollection` on a collection.
+    fn collection_ops(&self, all_namespaces: bool) -> Vec<Op> {
+        let (r, gv, scope) = (self.r, &self.gv, self.scope);
+        let mut ops = Vec::new();
+        if r.supports("deletecollection") && !all_namespaces {
+            let mut op = self.op(
+                "delete",
+                "deletecollection",
+                format!("delete collection of {}", r.kind),
+                format!("delete{gv}Collection{scope}{}", r.kind),
+                DELETE_COLLECTION_PARAMS,
+            );
+            op.request_body = Some(request_body(
+                crate::resources::schema::DELETE_OPTIONS.openapi_name,
+                &["*/*"],
+                false,
+            ));
+            op.responses = responses(&[("200", "OK")], meta::STATUS.openapi_name, OBJECT_TYPES);
+            ops.push(op);
+        }
+        if r.supports("list") {
+            let id = if all_namespaces {
+                format!("list{gv}{}ForAllNamespaces", r.kind)
+            } else {
+                format!("list{gv}{scope}{}", r.kind)
+            };
+            let mut op = self.op(
+                "get",
+                "list",
+                format!("list or watch objects of kind {}", r.kind),
+                id,
+                LIST_PARAMS,
+            );
+            op.responses = responses(&[("200", "OK")], &list_schema_name(r), STREAM_TYPES);
+            ops.push(op);
+        }
+        if r.supports("create") && !all_namespaces {
+            let mut op = self.op(
+                "post",
+                "post",
+                format!("create a {}", r.kind),
+                format!("create{gv}{scope}{}", r.kind),
+                CREATE_PARAMS,
+            );
+            op.request_body = Some(request_body(self.object(), &["*/*"], true));
+            op.responses = responses(
+                &[("200", "OK"), ("201", "Created"), ("202", "Accepted")],
+                self.object(),
+                OBJECT_TYPES,
+            );
+            ops.push(op);
+        }
+        ops
+    }
+
+    /// `read`, `replace`, `patch`, `delete` on one object, or on one of its subresources.
+    fn item_ops(&self, sub: Option<(&str, &[&str])>) -> Vec<Op> {
+        let (r, gv, scope) = (self.r, &self.gv, self.scope);
+        let (verbs, what, suffix): (&[&str], String, String) = match sub {
+            None => (r.verbs, "the specified".to_string(), String::new()),
+            Some((name, verbs)) => (verbs, format!("{name} of the specified"), upper_first(name)),
+        };
+        let supports = |v: &str| verbs.contains(&v);
+        let kind = r.kind;
+        let mut ops = Vec::new();
+        if sub.is_none() && supports("delete") {
+            let mut op = self.op(
+                "delete",
+                "delete",
+                format!("delete a {kind}"),
+                format!("delete{gv}{scope}{kind}"),
+                DELETE_PARAMS,
+            );
+            op.request_body = Some(request_body(
+                crate::resources::schema::DELETE_OPTIONS.openapi_name,
+                &["*/*"],
+                false,
+            ));
+            op.responses = responses(
+                &[("200", "OK"), ("202", "Accepted")],
+                meta::STATUS.openapi_name,
+                OBJECT_TYPES,
+            );
+            ops.push(op);
+        }
+        if supports("get") {
+            let mut op = self.op(
+                "get",
+                "get",
+                format!("read {what} {kind}"),
+                format!("read{gv}{scope}{kind}{suffix}"),
+                &[],
+            );
+            op.responses = responses(&[("200", "OK")], self.object(), OBJECT_TYPES);
+            ops.push(op);
+        }
+        if supports("patch") {
+            let mut op = self.op(
+                "patch",
+                "patch",
+                format!("partially update {what} {kind}"),
+                format!("patch{gv}{scope}{kind}{suffix}"),
+                PATCH_PARAMS,
+            );
+            op.request_body = Some(request_body(meta::PATCH, PATCH_TYPES, true));
+            op.responses = responses(
+                &[("200", "OK"), ("201", "Created")],
+                self.object(),
+                OBJECT_TYPES,
+            );
+            ops.push(op);
+        }
+        if supports("update") {
+            let mut op = self.op(
+                "put",
+                "put",
+                format!("replace {what} {kind}"),
+                format!("replace{gv}{scope}{kind}{suffix}"),
+                UPDATE_PARAMS,
+            );
+            op.request_body = Some(request_body(self.object(), &["*/*"], true));
+            op.responses = responses(
+                &[("200", "OK"), ("201", "Created")],
+                self.object(),
+                OBJECT_TYPES,
+            );
+            ops.push(op);
+        }
+        ops
+    }
+
+    /// The deprecated `/watch/` operations: `watchlist` on collections, `watch` on one object.
+    fn watch_op(&self, single: bool, all_namespaces: bool) -> Op {
+        let (r, gv, scope) = (self.r, &self.gv, self.scope);
+        let (action, description, id) = if single {
+            (
+                "watch",
+                format!("watch changes to an object of kind {}. deprecated: use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.", r.kind),
+                format!("watch{gv}{scope}{}", r.kind),
+            )
+        } else if all_namespaces {
+            (
+                "watchlist",
+                format!("watch individual changes to a list of {}. deprecated: use the 'watch' parameter with a list operation instead.", r.kind),
+                format!("watch{gv}{}ListForAllNamespaces", r.kind),
+            )
+        } else {
+            (
+                "watchlist",
+                format!("watch individual changes to a list of {}. deprecated: use the 'watch' parameter with a list operation instead.", r.kind),
+                format!("watch{gv}{scope}{}List", r.kind),
+            )
+        };
+        let mut op = self.op("get", action, description, id, LIST_PARAMS);
+        op.responses = responses(
+            &[("200", "OK")],
+            meta::WATCH_EVENT.openapi_name,
+            STREAM_TYPES,
+        );
+        op
+    }
+}
+
+/// Every path item of one resource, keyed by path.
+pub fn resource_paths(r: &ResourceInfo) -> BTreeMap<String, Value> {
+    let ctx = Ctx {
+        r,
+        gv: gv_id(r.group, r.version),
+        tag: tag(r.group, r.version),
+        scope: if r.namespaced { "Namespaced" } else { "" },
+        name_doc: format!("name of the {}", r.kind),
+    };
+    let base = prefix(r.group, r.version);
+    let ns_seg = if r.namespaced {
+        "/namespaces/{namespace}"
+    } else {
+        ""
+    };
+    let scope_params: &[Param] = if r.namespaced { &[NAMESPACE] } else { &[] };
+    let item_params: &[Param] = if r.namespaced {
+        &[NAME, NAMESPACE]
+    } else {
+        &[NAME]
+    };
+    let mut out = BTreeMap::new();
+    let mut add = |path: String, ops: Vec<Op>, params: &[Param]| {
+        if !ops.is_empty() {
+            out.insert(path, ctx.path_item(ops, params));
+        }
+    };
+
+    let collection = format!("{base}{ns_seg}/{}", r.plural);
+    add(collection.clone(), ctx.collection_ops(false), scope_params);
+    if r.namespaced {
+        add(
+            format!("{base}/{}", r.plural),
+            ctx.collection_ops(true),
+            &[],
+        );
+    }
+    let item = format!("{collection}/{{name}}");
+    add(item.clone(), ctx.item_ops(None), item_params);
+    for sub in r.subresources {
+        add(
+            format!("{item}/{}", sub.name),
+            ctx.item_ops(Some((sub.name, sub.verbs))),
+            item_params,
+        );
+    }
+    if r.supports("watch") {
+        let watch_collection = format!("{base}/watch{ns_seg}/{}", r.plural);
+        add(
+            format!("{watch_collection}/{{name}}"),
+            vec![ctx.watch_op(true, false)],
+            item_params,
+        );
+        add(
+            watch_collection,
+            vec![ctx.watch_op(false, false)],
+            scope_params,
+        );
+        if r.namespaced {
+            add(
+                format!("{base}/watch/{}", r.plural),
+                vec![ctx.watch_op(false, true)],
+                &[],
+            );
+        }
+    }
+    out
+}
+
+/// `GET <prefix>/`: the group-version's `APIResourceList` (`getAppsV1APIResources`).
+pub fn api_resources_path(group: &str, version: &str) -> (String, Value) {
+    let op = json!({
+        "tags": [tag(group, version)],
+        "description": "get available resources",
+        "operationId": format!("get{}APIResources", gv_id(group, version)),
+        "responses": responses(&[("200", "OK")], meta::API_RESOURCE_LIST.openapi_name, OBJECT_TYPES)
+    });
+    (format!("{}/", prefix(group, version)), json!({ "get": op }))
+}
+
+/// A discovery endpoint's path item (`/api/`, `/apis/`, `/apis/<group>/`, `/version/`): one
+/// GET answering JSON/YAML/protobuf (JSON only for `/version`).
+pub fn discovery_path(
+    tag: &str,
+    description: &str,
+    operation_id: &str,
+    schema: &str,
+    types: &[&str],
+    unauthorized: bool,
+) -> Value {
+    let mut codes = Map::new();
+    codes.insert("200".into(), response("OK", schema, types));
+    if unauthorized {
+        codes.insert("401".into(), json!({"description": "Unauthorized"}));
+    }
+    json!({"get": {
+        "tags": [tag],
+        "description": description,
+        "operationId": operation_id,
+        "responses": codes
+    }})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::{CONTROLLER_REVISIONS, NAMESPACES};
+
+    #[test]
+    fn ids_and_tags() {
+        let cases: &[(&str, &str, &str, &str)] = &[
+            ("", "v1", "CoreV1", "core_v1"),
+            ("apps", "v1", "AppsV1", "apps_v1"),
+            (
+                "rbac.authorization.k8s.io",
+                "v1",
+                "RbacAuthorizationV1",
+                "rbacAuthorization_v1",
+            ),
+            (
+                "authorization.k8s.io",
+                "v1",
+                "AuthorizationV1",
+                "authorization_v1",
+            ),
+            (
+                "apiextensions.k8s.io",
+                "v1beta1",
+                "ApiextensionsV1beta1",
+                "apiextensions_v1beta1",
+            ),
+        ];
+        for (g, v, id, t) in cases {
+            assert_eq!(gv_id(g, v), *id);
+            assert_eq!(tag(g, v), *t);
+        }
+    }
+
+    /// (path, method, operationId, action, own parameters, path-level parameters); parameter
+    /// lists are comma-separated, `LIST` stands for the ten ListOptions parameters.
+    type Row = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    );
+
+    const LIST: &str = "allowWatchBookmarks,continue,fieldSelector,labelSelector,limit,resourceVersion,resourceVersionMatch,sendInitialEvents,timeoutSeconds,watch";
+
+    fn expand(spec: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for part in spec.split(',').filter(|s| !s.is_empty()) {
+            if part == "LIST" {
+                out.extend(LIST.split(',').map(String::from));
+            } else {
+                out.push(part.to_string());
+            }
+        }
+        out.sort();
+        out
+    }
+
+    fn check(r: &ResourceInfo, rows: &[Row], npaths: usize) {
+        let paths = resource_paths(r);
+        assert_eq!(
+            paths.len(),
+            npaths,
+            "{:?}",
+            paths.keys().collect::<Vec<_>>()
+        );
+        let names = |v: &Value| -> Vec<String> {
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|p| p["name"].as_str().unwrap().to_string())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        for (path, method, id, action, own, shared) in rows {
+            let item = paths.get(*path).unwrap_or_else(|| panic!("{path} missing"));
+            let op = &item[*method];
+            assert_eq!(op["operationId"], *id, "{path} {method}");
+            assert_eq!(op["x-kubernetes-action"], *action, "{path} {method}");
+            assert_eq!(names(&op["parameters"]), expand(own), "{path} {method}");
+            assert_eq!(names(&item["parameters"]), expand(shared), "{path}");
+            assert_eq!(op["x-kubernetes-group-version-kind"]["kind"], r.kind);
+        }
+    }
+
+    const DELETE_OPTS: &str =
+        "dryRun,gracePeriodSeconds,ignoreStoreReadErrorWithClusterBreakingPotential,orphanDependents,propagationPolicy";
+    const WRITE: &str = "dryRun,fieldManager,fieldValidation";
+    const PATCH: &str = "dryRun,fieldManager,fieldValidation,force";
+
+    #[test]
+    fn controller_revision_operations() {
+        let ns = "/apis/apps/v1/namespaces/{namespace}/controllerrevisions";
+        let item = "/apis/apps/v1/namespaces/{namespace}/controllerrevisions/{name}";
+        let delete_collection = "continue,dryRun,fieldSelector,gracePeriodSeconds,ignoreStoreReadErrorWithClusterBreakingPotential,labelSelector,limit,orphanDependents,propagationPolicy,resourceVersion,resourceVersionMatch,sendInitialEvents,timeoutSeconds";
+        let rows: &[Row] = &[
+            (
+                ns,
+                "delete",
+                "deleteAppsV1CollectionNamespacedControllerRevision",
+                "deletecollection",
+                delete_collection,
+                "namespace,pretty",
+            ),
+            (
+                ns,
+                "get",
+                "listAppsV1NamespacedControllerRevision",
+                "list",
+                "LIST",
+                "namespace,pretty",
+            ),
+            (
+                ns,
+                "post",
+                "createAppsV1NamespacedControllerRevision",
+                "post",
+                WRITE,
+                "namespace,pretty",
+            ),
+            (
+                item,
+                "delete",
+                "deleteAppsV1NamespacedControllerRevision",
+                "delete",
+                DELETE_OPTS,
+                "name,namespace,pretty",
+            ),
+            (
+                item,
+                "get",
+                "readAppsV1NamespacedControllerRevision",
+                "get",
+                "",
+                "name,namespace,pretty",
+            ),
+            (
+                item,
+                "patch",
+                "patchAppsV1NamespacedControllerRevision",
+                "patch",
+                PATCH,
+                "name,namespace,pretty",
+            ),
+            (
+                item,
+                "put",
+                "replaceAppsV1NamespacedControllerRevision",
+                "put",
+                WRITE,
+                "name,namespace,pretty",
+            ),
+            (
+                "/apis/apps/v1/controllerrevisions",
+                "get",
+                "listAppsV1ControllerRevisionForAllNamespaces",
+                "list",
+                "",
+                "LIST,pretty",
+            ),
+            (
+                "/apis/apps/v1/watch/controllerrevisions",
+                "get",
+                "watchAppsV1ControllerRevisionListForAllNamespaces",
+                "watchlist",
+                "",
+                "LIST,pretty",
+            ),
+            (
+                "/apis/apps/v1/watch/namespaces/{namespace}/controllerrevisions",
+                "get",
+                "watchAppsV1NamespacedControllerRevisionList",
+                "watchlist",
+                "",
+                "LIST,namespace,pretty",
+            ),
+            (
+                "/apis/apps/v1/watch/namespaces/{namespace}/controllerrevisions/{name}",
+                "get",
+                "watchAppsV1NamespacedControllerRevision",
+                "watch",
+                "",
+                "LIST,name,namespace,pretty",
+            ),
+        ];
+        check(&CONTROLLER_REVISIONS, rows, 6);
+    }
+
+    #[test]
+    fn namespace_operations() {
+        let item = "/api/v1/namespaces/{name}";
+        let status = "/api/v1/namespaces/{name}/status";
+        let rows: &[Row] = &[
+            (
+                "/api/v1/namespaces",
+                "get",
+                "listCoreV1Namespace",
+                "list",
+                "LIST",
+                "pretty",
+            ),
+            (
+                "/api/v1/namespaces",
+                "post",
+                "createCoreV1Namespace",
+                "post",
+                WRITE,
+                "pretty",
+            ),
+            (
+                item,
+                "delete",
+                "deleteCoreV1Namespace",
+                "delete",
+                DELETE_OPTS,
+                "name,pretty",
+            ),
+            (
+                item,
+                "patch",
+                "patchCoreV1Namespace",
+                "patch",
+                PATCH,
+                "name,pretty",
+            ),
+            (
+                status,
+                "get",
+                "readCoreV1NamespaceStatus",
+                "get",
+                "",
+                "name,pretty",
+            ),
+            (
+                status,
+                "patch",
+                "patchCoreV1NamespaceStatus",
+                "patch",
+                PATCH,
+                "name,pretty",
+            ),
+            (
+                status,
+                "put",
+                "replaceCoreV1NamespaceStatus",
+                "put",
+                WRITE,
+                "name,pretty",
+            ),
+            // A path with a single operation has all its parameters hoisted.
+            (
+                "/api/v1/namespaces/{name}/finalize",
+                "put",
+                "replaceCoreV1NamespaceFinalize",
+                "put",
+                "",
+                "dryRun,fieldManager,fieldValidation,name,pretty",
+            ),
+            (
+                "/api/v1/watch/namespaces",
+                "get",
+                "watchCoreV1NamespaceList",
+                "watchlist",
+                "",
+                "LIST,pretty",
+            ),
+            (
+                "/api/v1/watch/namespaces/{name}",
+                "get",
+                "watchCoreV1Namespace",
+                "watch",
+                "",
+                "LIST,name,pretty",
+            ),
+        ];
+        check(&NAMESPACES, rows, 6);
+        // No deletecollection verb, so no DELETE on the collection.
+        let paths = resource_paths(&NAMESPACES);
+        assert!(paths["/api/v1/namespaces"].get("delete").is_none());
+        assert_eq!(
+            paths[status]["get"]["description"],
+            "read status of the specified Namespace"
+        );
+    }
+
+    #[test]
+    fn operation_key_order_and_patch_body() {
+        let paths = resource_paths(&CONTROLLER_REVISIONS);
+        let item = &paths["/apis/apps/v1/namespaces/{namespace}/controllerrevisions/{name}"];
+        let methods: Vec<&str> = item
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(methods, ["get", "put", "delete", "patch", "parameters"]);
+        let patch = &item["patch"];
+        let keys: Vec<&str> = patch
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "tags",
+                "description",
+                "operationId",
+                "parameters",
+                "requestBody",
+                "responses",
+                "x-kubernetes-action",
+                "x-kubernetes-group-version-kind"
+            ]
+        );
+        let types: Vec<&str> = patch["requestBody"]["content"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(types, PATCH_TYPES);
+        assert_eq!(patch["requestBody"]["required"], true);
+        assert_eq!(
+            serde_json::to_string(&patch["x-kubernetes-group-version-kind"]).unwrap(),
+            r#"{"group":"apps","version":"v1","kind":"ControllerRevision"}"#
+        );
+        let fv = patch["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "fieldValidation")
+            .unwrap();
+        assert_eq!(
+            serde_json::to_string(&fv["schema"]).unwrap(),
+            r#"{"type":"string","uniqueItems":true}"#
+        );
+        assert_eq!(fv["in"], "query");
+        let codes: Vec<&str> = patch["responses"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(codes, ["200", "201", "401"]);
+        let name = item["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "name")
+            .unwrap();
+        assert_eq!(
+            serde_json::to_string(name).unwrap(),
+            r#"{"name":"name","in":"path","description":"name of the ControllerRevision","required":true,"schema":{"type":"string","uniqueItems":true}}"#
+        );
+    }
+}

@@ -1,0 +1,571 @@
+//! `components.schemas`: OpenAPI v3 schemas rendered from the kind tables of
+//! [`crate::resources::schema`] (and the meta types of [`super::meta`]).
+//!
+//! A document only carries the schemas its paths reference, closed transitively, as the real
+//! server's per group-version documents do. Keys follow kube-openapi's marshalling: struct
+//! fields in `SchemaProps` order (`description`, `type`, `format`, `default`, `required`,
+//! `items`, `allOf`, `properties`, `additionalProperties`), then the `x-kubernetes-*`
+//! extensions sorted, then `$ref`; maps (`properties`, the schema set) sorted by key.
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use super::meta;
+use crate::resources::schema::{Field, ListType, Struct, Type};
+use crate::resources::{self, ResourceInfo};
+
+/// The `$ref` prefix of component schemas.
+pub const REF_PREFIX: &str = "#/components/schemas/";
+
+/// `{"$ref": "#/components/schemas/<name>"}`.
+pub fn reference(name: &str) -> Value {
+    json!({ "$ref": format!("{REF_PREFIX}{name}") })
+}
+
+/// Renders the schemas named by `roots` and everything they reference, sorted by name.
+pub fn closure(roots: impl IntoIterator<Item = String>) -> Map<String, Value> {
+    let mut done: BTreeMap<String, Value> = BTreeMap::new();
+    let mut todo: Vec<String> = roots.into_iter().collect();
+    while let Some(name) = todo.pop() {
+        if done.contains_key(&name) {
+            continue;
+        }
+        let Some(schema) = render(&name) else {
+            continue;
+        };
+        collect_refs(&schema, &mut todo);
+        done.insert(name, schema);
+    }
+    done.into_iter().collect()
+}
+
+/// Every `$ref` target inside `v`, appended to `out`.
+pub fn collect_refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("$ref", Value::String(s)) => {
+                        if let Some(name) = s.strip_prefix(REF_PREFIX) {
+                            out.push(name.to_string());
+                        }
+                    }
+                    _ => collect_refs(x, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_refs(x, out)),
+        _ => {}
+    }
+}
+
+/// The schema named `name`, if kubesim knows it.
+pub fn render(name: &str) -> Option<Value> {
+    if let Some(v) = meta::opaque(name) {
+        return Some(v);
+    }
+    if let Some(s) = find_struct(name) {
+        return Some(struct_schema(s, gvk_extension(name)));
+    }
+    resources::ALL
+        .iter()
+        .find(|r| list_schema_name(r) == name)
+        .map(|r| list_schema(r))
+}
+
+/// The schema name of a resource's list kind (`io.k8s.api.apps.v1.ControllerRevisionList`).
+pub fn list_schema_name(r: &ResourceInfo) -> String {
+    format!("{}List", r.schema.openapi_name)
+}
+
+/// Finds a struct by OpenAPI name among the registry kinds (recursively) and the meta types.
+fn find_struct(name: &str) -> Option<&'static Struct> {
+    fn walk(s: &'static Struct, name: &str) -> Option<&'static Struct> {
+        if s.openapi_name == name {
+            return Some(s);
+        }
+        s.fields.iter().find_map(|f| walk_type(&f.ty, name))
+    }
+    fn walk_type(t: &Type, name: &str) -> Option<&'static Struct> {
+        match *t {
+            Type::Object(s) => walk(s, name),
+            Type::Map(t) | Type::Array(t, _) => walk_type(t, name),
+            _ => None,
+        }
+    }
+    let registry = resources::ALL.iter().map(|r| r.schema);
+    let extra = [&crate::resources::schema::DELETE_OPTIONS];
+    meta::STRUCTS
+        .iter()
+        .copied()
+        .chain(extra)
+        .chain(registry)
+        .find_map(|s| walk(s, name))
+}
+
+/// `{"group","kind","version"}` — the key order of the map the server builds for schemas.
+fn gvk_entry(group: &str, version: &str, kind: &str) -> Value {
+    json!({"group": group, "kind": kind, "version": version})
+}
+
+/// Every served group-version, core included, sorted as the server sorts them.
+fn served_group_versions() -> Vec<(&'static str, &'static str)> {
+    let mut gvs: Vec<(&str, &str)> = resources::ALL
+        .iter()
+        .map(|r| (r.group, r.version))
+        .collect();
+    gvs.push(("", "v1"));
+    gvs.sort();
+    gvs.dedup();
+    gvs
+}
+
+/// The `x-kubernetes-group-version-kind` of a named schema: the kinds (and list kinds) served
+/// under it; the per-group option kinds for `DeleteOptions`/`WatchEvent`; core v1 for the
+/// unversioned meta kinds; nothing for plain structs.
+fn gvk_extension(name: &str) -> Option<Value> {
+    let short = name.rsplit('.').next().unwrap_or(name);
+    let entries: Vec<Value> = match short {
+        "DeleteOptions" | "WatchEvent" => served_group_versions()
+            .into_iter()
+            .map(|(g, v)| gvk_entry(g, v, short))
+            .collect(),
+        "Status" | "APIResourceList" | "APIVersions" | "APIGroup" | "APIGroupList"
+            if name.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.") =>
+        {
+            vec![gvk_entry("", "v1", short)]
+        }
+        _ => resources::ALL
+            .iter()
+            .filter(|r| r.schema.openapi_name == name)
+            .map(|r| gvk_entry(r.group, r.version, r.kind))
+            .collect(),
+    };
+    (!entries.is_empty()).then(|| Value::Array(entries))
+}
+
+/// A struct's schema: `description`, `type: object`, `required` (Go field order), the
+/// properties (sorted), then the group-version-kind extension.
+fn struct_schema(s: &Struct, gvk: Option<Value>) -> Value {
+    let mut m = Map::new();
+    if !s.description.is_empty() {
+        m.insert("description".into(), json!(s.description));
+    }
+    m.insert("type".into(), json!("object"));
+    let required: Vec<&str> = s
+        .fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.name)
+        .collect();
+    if !required.is_empty() {
+        m.insert("required".into(), json!(required));
+    }
+    let mut props: Vec<&Field> = s.fields.iter().collect();
+    props.sort_by_key(|f| f.name);
+    let props: Map<String, Value> = props
+        .into_iter()
+        .map(|f| (f.name.to_string(), property(f)))
+        .collect();
+    if !props.is_empty() {
+        m.insert("properties".into(), Value::Object(props));
+    }
+    if let Some(gvk) = gvk {
+        m.insert("x-kubernetes-group-version-kind".into(), gvk);
+    }
+    Value::Object(m)
+}
+
+/// The synthesised `<Kind>List` schema: `apiVersion`, `items` (required), `kind`, `metadata`
+/// (ListMeta), with its own group-version-kind.
+fn list_schema(r: &ResourceInfo) -> Value {
+    let (description, items_doc, meta_doc) = list_docs(r);
+    let api_version = &crate::resources::schema::API_VERSION_FIELD;
+    let kind = &crate::resources::schema::KIND_FIELD;
+    let mut items = Map::new();
+    items.insert("description".into(), json!(items_doc));
+    items.insert("type".into(), json!("array"));
+    items.insert("items".into(), item_schema(&Type::Object(r.schema)));
+    let mut metadata = Map::new();
+    metadata.insert("description".into(), json!(meta_doc));
+    metadata.insert("default".into(), json!({}));
+    metadata.insert(
+        "allOf".into(),
+        json!([reference(meta::LIST_META.openapi_name)]),
+    );
+    let gvk: Vec<Value> = resources::ALL
+        .iter()
+        .filter(|x| x.schema.openapi_name == r.schema.openapi_name)
+        .map(|x| gvk_entry(x.group, x.version, &x.list_kind()))
+        .collect();
+    json!({
+        "description": description,
+        "type": "object",
+        "required": ["items"],
+        "properties": {
+            "apiVersion": property(api_version),
+            "items": items,
+            "kind": property(kind),
+            "metadata": metadata
+        },
+        "x-kubernetes-group-version-kind": gvk
+    })
+}
+
+/// The documentation of a list kind and of its `items`/`metadata` fields, as the upstream types
+/// word them; the registry has no slot for these, so known kinds are tabled here and any other
+/// kind gets the generic wording.
+fn list_docs(r: &ResourceInfo) -> (String, String, String) {
+    const OBJ_META: &str = "Standard object's metadata.";
+    const LIST_META_MORE: &str = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+    let known: &[(&str, &str, &str, &str)] = &[
+        ("ControllerRevision", "ControllerRevisionList is a resource containing a list of ControllerRevision objects.", "Items is the list of ControllerRevisions", "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"),
+        ("Namespace", "NamespaceList is a list of Namespaces.", "Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/", LIST_META_MORE),
+        ("Role", "RoleList is a collection of Roles", "Items is a list of Roles", OBJ_META),
+        ("RoleBinding", "RoleBindingList is a collection of RoleBindings", "Items is a list of RoleBindings", OBJ_META),
+        ("ClusterRole", "ClusterRoleList is a collection of ClusterRoles", "Items is a list of ClusterRoles", OBJ_META),
+        ("ClusterRoleBinding", "ClusterRoleBindingList is a collection of ClusterRoleBindings", "Items is a list of ClusterRoleBindings", OBJ_META),
+    ];
+    match known.iter().find(|k| k.0 == r.kind) {
+        Some(&(_, d, i, m)) => (d.into(), i.into(), m.into()),
+        None => (
+            format!("{}List is a list of {} objects.", r.kind, r.kind),
+            format!("Items is the list of {} objects.", r.kind),
+            LIST_META_MORE.into(),
+        ),
+    }
+}
+
+/// The component a `Type::Any` field points at: managedFields' `fieldsV1` is a `FieldsV1`,
+/// every other arbitrary-JSON field (ControllerRevision `data`, WatchEvent `object`) is a
+/// `RawExtension`.
+fn any_ref(field_name: &str) -> &'static str {
+    if field_name == "fieldsV1" {
+        meta::FIELDS_V1
+    } else {
+        meta::RAW_EXTENSION
+    }
+}
+
+/// The Go zero value the generator records as `default` for a field that is always written
+/// (non-pointer, no `omitempty`); pointers, RawExtensions, times, lists and maps have none.
+fn zero_default(ty: &Type) -> Option<Value> {
+    match ty {
+        Type::String => Some(json!("")),
+        Type::Int64 | Type::Int32 => Some(json!(0)),
+        Type::Boolean => Some(json!(false)),
+        Type::Object(_) => Some(json!({})),
+        _ => None,
+    }
+}
+
+/// One property of a struct schema.
+fn property(f: &Field) -> Value {
+    let default = if f.omit_empty {
+        None
+    } else {
+        zero_default(&f.ty)
+    };
+    let mut m = Map::new();
+    if !f.description.is_empty() {
+        m.insert("description".into(), json!(f.description));
+    }
+    match &f.ty {
+        Type::DateTime => {
+            m.insert("allOf".into(), json!([reference(meta::TIME)]));
+        }
+        Type::Any => {
+            m.insert("allOf".into(), json!([reference(any_ref(f.name))]));
+        }
+        Type::Object(s) => {
+            if let Some(d) = default {
+                m.insert("default".into(), d);
+            }
+            m.insert("allOf".into(), json!([reference(s.openapi_name)]));
+        }
+        other => m.extend(with_default(scalar_or_container(other), default)),
+    }
+    Value::Object(m)
+}
+
+/// `type`/`format` of a scalar, or `type` + `items`/`additionalProperties` + list extensions of
+/// a container, in schema key order.
+fn scalar_or_container(ty: &Type) -> Map<String, Value> {
+    let mut m = Map::new();
+    match ty {
+        Type::String => {
+            m.insert("type".into(), json!("string"));
+        }
+        Type::Int64 | Type::Int32 => {
+            m.insert("type".into(), json!("integer"));
+            let format = if matches!(ty, Type::Int64) {
+                "int64"
+            } else {
+                "int32"
+            };
+            m.insert("format".into(), json!(format));
+        }
+        Type::Boolean => {
+            m.insert("type".into(), json!("boolean"));
+        }
+        Type::Map(t) => {
+            m.insert("type".into(), json!("object"));
+            m.insert("additionalProperties".into(), item_schema(t));
+        }
+        Type::Array(t, list_type) => {
+            m.insert("type".into(), json!("array"));
+            m.insert("items".into(), item_schema(t));
+            // Extensions, sorted by name. Keyed lists and sets are also merge-patched by
+            // strategic merge patch, which kubectl's client-side apply reads from here.
+            match list_type {
+                ListType::Map(key) => {
+                    m.insert("x-kubernetes-list-map-keys".into(), json!([key]));
+                    m.insert("x-kubernetes-list-type".into(), json!("map"));
+                    m.insert("x-kubernetes-patch-merge-key".into(), json!(key));
+                    m.insert("x-kubernetes-patch-strategy".into(), json!("merge"));
+                }
+                ListType::Set => {
+                    m.insert("x-kubernetes-list-type".into(), json!("set"));
+                    m.insert("x-kubernetes-patch-strategy".into(), json!("merge"));
+                }
+                ListType::Atomic => {
+                    m.insert("x-kubernetes-list-type".into(), json!("atomic"));
+                }
+            }
+        }
+        Type::DateTime | Type::Object(_) | Type::Any => {}
+    }
+    m
+}
+
+/// The schema of a list element or map value: elements are always present, so they carry
+/// their zero value as `default` (`""` for strings, `{}` for structs).
+fn item_schema(ty: &Type) -> Value {
+    match ty {
+        Type::Object(s) => json!({"default": {}, "allOf": [reference(s.openapi_name)]}),
+        Type::DateTime => reference(meta::TIME),
+        Type::Any => reference(meta::RAW_EXTENSION),
+        other => Value::Object(with_default(
+            scalar_or_container(other),
+            zero_default(other),
+        )),
+    }
+}
+
+/// Places `default` where kube-openapi writes it: after `type`/`format`, before `items`.
+fn with_default(m: Map<String, Value>, default: Option<Value>) -> Map<String, Value> {
+    let Some(d) = default else {
+        return m;
+    };
+    let mut out = Map::new();
+    let mut pending = Some(d);
+    for (k, v) in m {
+        if k != "type" && k != "format" {
+            if let Some(d) = pending.take() {
+                out.insert("default".into(), d);
+            }
+        }
+        out.insert(k, v);
+    }
+    if let Some(d) = pending {
+        out.insert("default".into(), d);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::schema::{CONTROLLER_REVISION, NAMESPACE, OBJECT_META};
+
+    fn compact(v: &Value) -> String {
+        serde_json::to_string(v).unwrap()
+    }
+
+    #[test]
+    fn properties_render_like_kube_openapi() {
+        let cr = render(CONTROLLER_REVISION.openapi_name).unwrap();
+        let meta = render(OBJECT_META.openapi_name).unwrap();
+        let ns = render(NAMESPACE.openapi_name).unwrap();
+        let cases: &[(&Value, &str, &str)] = &[
+            (
+                &cr,
+                "revision",
+                r#"{"description":"Revision indicates the revision of the state represented by Data.","type":"integer","format":"int64","default":0}"#,
+            ),
+            (
+                &cr,
+                "data",
+                r##"{"description":"Data is the serialized representation of the state.","allOf":[{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.runtime.RawExtension"}]}"##,
+            ),
+            (
+                &cr,
+                "metadata",
+                r##"{"description":"Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata","default":{},"allOf":[{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"}]}"##,
+            ),
+            (
+                &meta,
+                "labels",
+                r#"{"description":"Map of string keys and values that can be used to organize and categorize (scope and select) objects.","type":"object","additionalProperties":{"type":"string","default":""}}"#,
+            ),
+            (
+                &meta,
+                "finalizers",
+                r#"{"description":"Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list.","type":"array","items":{"type":"string","default":""},"x-kubernetes-list-type":"set","x-kubernetes-patch-strategy":"merge"}"#,
+            ),
+            (
+                &meta,
+                "ownerReferences",
+                r##"{"description":"List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected.","type":"array","items":{"default":{},"allOf":[{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference"}]},"x-kubernetes-list-map-keys":["uid"],"x-kubernetes-list-type":"map","x-kubernetes-patch-merge-key":"uid","x-kubernetes-patch-strategy":"merge"}"##,
+            ),
+            (
+                &meta,
+                "creationTimestamp",
+                r##"{"description":"CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata","allOf":[{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"}]}"##,
+            ),
+            (
+                &meta,
+                "generation",
+                r#"{"description":"A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.","type":"integer","format":"int64"}"#,
+            ),
+            (
+                &ns,
+                "spec",
+                r##"{"description":"Spec defines the behavior of the Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status","default":{},"allOf":[{"$ref":"#/components/schemas/io.k8s.api.core.v1.NamespaceSpec"}]}"##,
+            ),
+        ];
+        for (schema, prop, want) in cases {
+            assert_eq!(compact(&schema["properties"][*prop]), *want, "{prop}");
+        }
+    }
+
+    #[test]
+    fn struct_level_keys_and_extensions() {
+        /// (schema, top-level keys, `required`, group-version-kind extension)
+        type Row<'a> = (&'a str, &'a [&'a str], Option<&'a str>, Option<&'a str>);
+        let cases: &[Row] = &[
+            (
+                CONTROLLER_REVISION.openapi_name,
+                &[
+                    "description",
+                    "type",
+                    "required",
+                    "properties",
+                    "x-kubernetes-group-version-kind",
+                ],
+                Some(r#"["revision"]"#),
+                Some(r#"[{"group":"apps","kind":"ControllerRevision","version":"v1"}]"#),
+            ),
+            (
+                "io.k8s.api.apps.v1.ControllerRevisionList",
+                &[
+                    "description",
+                    "type",
+                    "required",
+                    "properties",
+                    "x-kubernetes-group-version-kind",
+                ],
+                Some(r#"["items"]"#),
+                Some(r#"[{"group":"apps","kind":"ControllerRevisionList","version":"v1"}]"#),
+            ),
+            (
+                NAMESPACE.openapi_name,
+                &[
+                    "description",
+                    "type",
+                    "properties",
+                    "x-kubernetes-group-version-kind",
+                ],
+                None,
+                Some(r#"[{"group":"","kind":"Namespace","version":"v1"}]"#),
+            ),
+            (
+                "io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference",
+                &["description", "type", "required", "properties"],
+                Some(r#"["apiVersion","kind","name","uid"]"#),
+                None,
+            ),
+            (
+                "io.k8s.apimachinery.pkg.apis.meta.v1.Status",
+                &[
+                    "description",
+                    "type",
+                    "properties",
+                    "x-kubernetes-group-version-kind",
+                ],
+                None,
+                Some(r#"[{"group":"","kind":"Status","version":"v1"}]"#),
+            ),
+            (
+                "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent",
+                &[
+                    "description",
+                    "type",
+                    "required",
+                    "properties",
+                    "x-kubernetes-group-version-kind",
+                ],
+                Some(r#"["type","object"]"#),
+                None,
+            ),
+            (meta::TIME, &["description", "type", "format"], None, None),
+            (meta::RAW_EXTENSION, &["description", "type"], None, None),
+        ];
+        for (name, keys, required, gvk) in cases {
+            let s = render(name).unwrap_or_else(|| panic!("{name} unknown"));
+            let got: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
+            assert_eq!(&got, keys, "{name}");
+            if let Some(r) = required {
+                assert_eq!(compact(&s["required"]), *r, "{name}");
+            }
+            if let Some(g) = gvk {
+                assert_eq!(compact(&s["x-kubernetes-group-version-kind"]), *g, "{name}");
+            }
+        }
+        // Properties are sorted like a Go map.
+        let cr = render(CONTROLLER_REVISION.openapi_name).unwrap();
+        let props: Vec<&str> = cr["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            props,
+            ["apiVersion", "data", "kind", "metadata", "revision"]
+        );
+    }
+
+    #[test]
+    fn closure_is_transitive_and_sorted() {
+        let set = closure([CONTROLLER_REVISION.openapi_name.to_string()]);
+        let names: Vec<&str> = set.keys().map(String::as_str).collect();
+        assert_eq!(
+            names,
+            [
+                "io.k8s.api.apps.v1.ControllerRevision",
+                "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1",
+                "io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+                "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+                "io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference",
+                "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+                "io.k8s.apimachinery.pkg.runtime.RawExtension",
+            ]
+        );
+        assert!(render("io.k8s.api.apps.v1.Deployment").is_none());
+    }
+
+    #[test]
+    fn list_schema_shape() {
+        let l = render("io.k8s.api.core.v1.NamespaceList").unwrap();
+        assert_eq!(
+            compact(&l["properties"]["items"]),
+            r##"{"description":"Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/","type":"array","items":{"default":{},"allOf":[{"$ref":"#/components/schemas/io.k8s.api.core.v1.Namespace"}]}}"##
+        );
+        assert_eq!(
+            l["properties"]["metadata"]["allOf"][0]["$ref"],
+            "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+        );
+    }
+}

@@ -1,0 +1,599 @@
+//! Schema-aware decoding: request bodies into canonical objects, as kube-apiserver's
+//! sigs.k8s.io/json decoder fills Go structs.
+//!
+//! The API server decodes a body into the kind's Go struct and re-encodes that struct, so what
+//! a client gets back is the struct's view of the body: fields in struct order, unknown fields
+//! gone, `omitempty` zeros dropped, maps sorted, times normalized to UTC seconds. The decoder
+//! also decides the 400 texts (`json: cannot unmarshal string into Go struct field
+//! ControllerRevision.revision of type int64`) and the `fieldValidation` findings
+//! (`unknown field "metadata.bar"`, `duplicate field "metadata.name"`). This module reproduces
+//! all three from the kind's [`Struct`] schema:
+//!
+//! * [`decode_bytes`] takes the request bytes and reports syntax errors, type errors and, in
+//!   document order, unknown *and* duplicate fields, quoting number literals as written;
+//! * [`decode_struct`] does the same from an already parsed [`Value`] (patch results);
+//! * [`canonicalize`] gives objects built in Rust the same canonical form, never failing.
+//!
+//! Go semantics kept on purpose: `null` leaves a non-pointer scalar or struct unchanged (so
+//! `revision: null` is 0) and unsets pointers, maps and slices; a zero-valued pointer field is
+//! kept (`"gracePeriodSeconds":0`); an omitempty struct is never omitted (Go never considers a
+//! struct empty); a duplicate member decodes into what the first one left (objects merge); the
+//! first type error is reported unless a timestamp fails, which aborts at once; strict errors
+//! count only when there is no type error, are deduplicated and capped at 100.
+//!
+//! Known differences, all from representing `RawExtension`/`FieldsV1` (schema `Any`) as a
+//! [`Value`] rather than raw bytes: inside them duplicate keys collapse (last wins), number
+//! literals are re-encoded (`1.0` becomes `1`, `1e3` becomes `1000`), string escapes are
+//! re-encoded, and a number beyond `float64` (`1e400`) is refused where Go would keep the
+//! bytes. Through [`decode_struct`] the literal of a non-integer number in an integer field is
+//! serde_json's rendering (`1.0`, `1e20`), not necessarily the client's text.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::{Map, Number, Value};
+
+use super::gotypes::{go_field, go_type_name, qualified_struct_name, struct_name, GoField};
+use super::json::{self, SyntaxError, MAX_STRICT_ERRORS};
+use super::rfc3339;
+use super::source::{Kind, Src};
+use crate::resources::field::go_quote;
+use crate::resources::schema::{Struct, Type};
+
+/// A decoded object: canonical JSON for the schema, plus the unknown fields that were dropped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// The canonical object (see the module docs).
+    pub object: Map<String, Value>,
+    /// Unknown field paths in document order (`foo`, `metadata.bar`,
+    /// `metadata.ownerReferences[0].x`), for `unknown field "<path>"`.
+    pub unknown: Vec<String>,
+}
+
+/// A decoding failure that is Go's type error (or a timestamp parse error): the request fails
+/// with this text whatever `fieldValidation` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeError {
+    /// Go's exact message, for example
+    /// `json: cannot unmarshal string into Go struct field ControllerRevision.revision of type int64`.
+    pub message: String,
+}
+
+impl std::fmt::Display for TypeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for TypeError {}
+
+/// Whether a strict finding is an unknown or a duplicate field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrictKind {
+    /// A member the schema does not have.
+    Unknown,
+    /// A member given twice (a struct field or a map key).
+    Duplicate,
+}
+
+/// One `fieldValidation` finding, as sigs.k8s.io/json reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrictError {
+    /// Unknown or duplicate.
+    pub kind: StrictKind,
+    /// Dotted path from the object root with `[i]` for list items.
+    pub path: String,
+}
+
+impl StrictError {
+    /// `unknown field "metadata.bar"` / `duplicate field "metadata.name"` (the path is quoted
+    /// with Go's `%q`): one warning, or one item of the strict error.
+    pub fn message(&self) -> String {
+        let what = match self.kind {
+            StrictKind::Unknown => "unknown field",
+            StrictKind::Duplicate => "duplicate field",
+        };
+        format!("{what} {}", go_quote(&self.path))
+    }
+}
+
+/// apimachinery's strict decoding error text:
+/// `strict decoding error: unknown field "foo", duplicate field "metadata.name"`.
+pub fn strict_decoding_message(errors: &[StrictError]) -> String {
+    let items: Vec<String> = errors.iter().map(StrictError::message).collect();
+    format!("strict decoding error: {}", items.join(", "))
+}
+
+/// The result of [`decode_bytes`]: the canonical object and every strict finding in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StrictDecoded {
+    /// The canonical object.
+    pub object: Map<String, Value>,
+    /// Unknown and duplicate fields, interleaved in document order, deduplicated, at most 100.
+    pub strict: Vec<StrictError>,
+}
+
+/// Why [`decode_bytes`] failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeError {
+    /// Malformed JSON (Go's scanner text).
+    Syntax(SyntaxError),
+    /// A value of the wrong type, or a bad timestamp.
+    Type(TypeError),
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecodeError::Syntax(e) => e.fmt(f),
+            DecodeError::Type(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Decodes request bytes into the canonical object for `schema`, with the syntax, type and
+/// strict findings kube-apiserver's decoder produces (see the module docs).
+pub fn decode_bytes(bytes: &[u8], schema: &'static Struct) -> Result<StrictDecoded, DecodeError> {
+    let raw = json::parse_raw(bytes).map_err(DecodeError::Syntax)?;
+    let result = decode_src(&raw, schema, false);
+    json::drop_raw(raw);
+    let (object, strict) = result.map_err(DecodeError::Type)?;
+    Ok(StrictDecoded { object, strict })
+}
+
+/// Decodes a parsed document into the canonical object for `schema`, reporting the unknown
+/// fields it drops; fails with Go's type error text.
+pub fn decode_struct(value: &Value, schema: &'static Struct) -> Result<Decoded, TypeError> {
+    let (object, strict) = decode_src(value, schema, false)?;
+    let unknown = strict
+        .into_iter()
+        .filter(|e| e.kind == StrictKind::Unknown)
+        .map(|e| e.path)
+        .collect();
+    Ok(Decoded { object, unknown })
+}
+
+/// The canonical form of an object built or modified in Rust: the same shape [`decode_struct`]
+/// produces (idempotent on its output). Unknown fields are dropped; a value of the wrong type,
+/// or a timestamp that does not parse, is kept as it is rather than failing.
+pub fn canonicalize(obj: &Map<String, Value>, schema: &'static Struct) -> Map<String, Value> {
+    let mut w = Walker::new(true);
+    let mut slots = vec![Slot::Zero; schema.fields.len()];
+    let members: Vec<(&str, &Value)> = obj.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    // Lenient walks never fail.
+    let _ = w.members(members, schema, &mut slots);
+    emit_struct(schema, &slots)
+}
+
+/// Go's `omitempty` test on a JSON value: `null`, `false`, `0`, `""`, `[]` and `{}` are empty.
+/// (For struct-typed fields Go never omits; [`canonicalize`] applies that rule from the schema.)
+pub fn is_empty_value(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(m) => m.is_empty(),
+    }
+}
+
+/// `apiVersion` and `kind` as the serializer reads them before the typed decode.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TypeMeta {
+    /// `apiVersion`, empty when absent.
+    pub api_version: String,
+    /// `kind`, empty when absent.
+    pub kind: String,
+}
+
+/// What `SimpleMetaFactory.Interpret` does first with every JSON body: read `apiVersion` and
+/// `kind` with Go's standard decoder (keys matched case-insensitively, the last match wins).
+/// Its failures precede any typed-decode error and read
+/// `couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string`.
+/// (A syntax error gets the same prefix; the caller adds it to [`SyntaxError::message`].)
+pub fn interpret_type_meta(value: &Value) -> Result<TypeMeta, String> {
+    const PREFIX: &str = "couldn't get version/kind; json parse error: ";
+    let mut tm = TypeMeta::default();
+    let members = match value {
+        Value::Null => return Ok(tm),
+        Value::Object(m) => m,
+        other => {
+            return Err(format!(
+                "{PREFIX}json: cannot unmarshal {} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
+                kind_desc(other)
+            ))
+        }
+    };
+    let mut first_err: Option<String> = None;
+    for (k, v) in members {
+        let (name, slot) = if k.eq_ignore_ascii_case("apiVersion") {
+            ("apiVersion", &mut tm.api_version)
+        } else if k.eq_ignore_ascii_case("kind") {
+            ("kind", &mut tm.kind)
+        } else {
+            continue;
+        };
+        match v {
+            Value::String(s) => *slot = s.clone(),
+            Value::Null => {}
+            other => {
+                first_err.get_or_insert_with(|| {
+                    format!(
+                        "{PREFIX}json: cannot unmarshal {} into Go struct field .{name} of type string",
+                        kind_desc(other)
+                    )
+                });
+            }
+        }
+    }
+    match first_err {
+        Some(e) => Err(e),
+        None => Ok(tm),
+    }
+}
+
+fn kind_desc(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The walker: Go's decodeState over a schema.
+
+/// The Go value being filled. `Zero` is Go's zero value (nil for pointers, maps and slices).
+#[derive(Debug, Clone, PartialEq)]
+enum Slot {
+    Zero,
+    /// A scalar, a normalized timestamp, untyped JSON, or (lenient mode) a mistyped value.
+    Val(Value),
+    Struct(Vec<Slot>),
+    Map(BTreeMap<String, Slot>),
+    List(Vec<Slot>),
+}
+
+/// A fatal error (Go returns it at once instead of saving it).
+type Fatal = Result<(), String>;
+
+struct Walker {
+    /// Canonicalize mode: keep mistyped values, never fail.
+    lenient: bool,
+    /// The first saved type error (Go's `savedError`).
+    saved: Option<String>,
+    strict: Vec<StrictError>,
+    seen_strict: HashSet<(bool, String)>,
+    /// Go's errorContext: innermost struct name and the field-name path.
+    ctx_struct: Option<&'static str>,
+    ctx_stack: Vec<&'static str>,
+    /// Go's strictFieldStack, rendered.
+    spath: String,
+}
+
+impl Walker {
+    fn new(lenient: bool) -> Self {
+        Walker {
+            lenient,
+            saved: None,
+            strict: Vec::new(),
+            seen_strict: HashSet::new(),
+            ctx_struct: None,
+            ctx_stack: Vec::new(),
+            spath: String::new(),
+        }
+    }
+
+    /// `json: cannot unmarshal <value> into Go struct field <S>.<path> of type <T>`.
+    fn type_message(&self, value: &str, go_type: &str) -> String {
+        match self.ctx_struct {
+            Some(s) => format!(
+                "json: cannot unmarshal {value} into Go struct field {s}.{} of type {go_type}",
+                self.ctx_stack.join(".")
+            ),
+            None => format!("json: cannot unmarshal {value} into Go value of type {go_type}"),
+        }
+    }
+
+    /// A non-fatal type error: remembered if it is the first; lenient mode keeps the value.
+    fn mismatch<S: Src>(&mut self, src: &S, value: &str, go_type: &str, slot: &mut Slot) -> Fatal {
+        if self.lenient {
+            *slot = Slot::Val(src.to_any().unwrap_or(Value::Null));
+        } else if self.saved.is_none() {
+            self.saved = Some(self.type_message(value, go_type));
+        }
+        Ok(())
+    }
+
+    fn strict_error(&mut self, kind: StrictKind, key: &str) {
+        if self.lenient || self.strict.len() >= MAX_STRICT_ERRORS {
+            return;
+        }
+        let path = json::child_path(&self.spath, key);
+        if self
+            .seen_strict
+            .insert((kind == StrictKind::Unknown, path.clone()))
+        {
+            self.strict.push(StrictError { kind, path });
+        }
+    }
+
+    fn push_spath(&mut self, key: &str) -> usize {
+        let len = self.spath.len();
+        if !self.spath.is_empty() {
+            self.spath.push('.');
+        }
+        self.spath.push_str(key);
+        len
+    }
+
+    /// Decodes the members of a JSON object into struct `s` (Go's `object` for a struct).
+    fn members<S: Src>(
+        &mut self,
+        members: Vec<(&str, &S)>,
+        s: &'static Struct,
+        slots: &mut [Slot],
+    ) -> Fatal {
+        let mut seen = vec![false; s.fields.len()];
+        for (key, v) in members {
+            let Some(idx) = s.fields.iter().position(|f| f.name == key) else {
+                self.strict_error(StrictKind::Unknown, key);
+                continue;
+            };
+            let f = &s.fields[idx];
+            if seen[idx] {
+                self.strict_error(StrictKind::Duplicate, f.name);
+            }
+            seen[idx] = true;
+            let g = go_field(s, f);
+            let (ctx_struct, ctx_len) = (self.ctx_struct, self.ctx_stack.len());
+            if let Some(embedded) = g.embedded_in {
+                self.ctx_stack.push(embedded);
+            }
+            self.ctx_struct = Some(struct_name(s));
+            self.ctx_stack.push(f.name);
+            let spath_len = self.push_spath(f.name);
+            self.value(v, &f.ty, g, &mut slots[idx])?;
+            self.spath.truncate(spath_len);
+            self.ctx_stack.truncate(ctx_len);
+            self.ctx_struct = ctx_struct;
+        }
+        Ok(())
+    }
+
+    /// Decodes one JSON value into a Go value of schema type `ty` (Go's `value`/`literalStore`).
+    fn value<S: Src>(&mut self, src: &S, ty: &'static Type, g: GoField, slot: &mut Slot) -> Fatal {
+        let kind = src.kind();
+        if kind == Kind::Null {
+            // Go ignores null for non-pointer scalars and structs, and RawExtension's
+            // UnmarshalJSON ignores it too; everything else becomes nil / zero.
+            let keeps = !g.pointer
+                && matches!(
+                    ty,
+                    Type::Object(_)
+                        | Type::Any
+                        | Type::String
+                        | Type::Int64
+                        | Type::Int32
+                        | Type::Boolean
+                );
+            if !keeps {
+                *slot = Slot::Zero;
+            }
+            return Ok(());
+        }
+        let elem = GoField {
+            elem_name: g.elem_name,
+            ..GoField::default()
+        };
+        match ty {
+            Type::String => match kind {
+                Kind::String => *slot = Slot::Val(Value::String(src.as_str().to_string())),
+                k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
+            },
+            Type::Boolean => match kind {
+                Kind::Bool => *slot = Slot::Val(Value::Bool(src.as_bool())),
+                k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
+            },
+            Type::Int64 | Type::Int32 => match kind {
+                Kind::Number => {
+                    let text = src.number_text();
+                    let parsed = text
+                        .parse::<i64>()
+                        .ok()
+                        .filter(|n| !matches!(ty, Type::Int32) || i32::try_from(*n).is_ok());
+                    match parsed {
+                        Some(n) => *slot = Slot::Val(Value::Number(Number::from(n))),
+                        None => {
+                            let desc = format!("number {text}");
+                            self.mismatch(src, &desc, &go_type_name(ty, g.elem_name), slot)?
+                        }
+                    }
+                }
+                k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
+            },
+            Type::DateTime => {
+                // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then time.Parse.
+                // Both failures are returned at once (fatal), the first with field context.
+                if kind != Kind::String {
+                    if self.lenient {
+                        *slot = Slot::Val(src.to_any().unwrap_or(Value::Null));
+                        return Ok(());
+                    }
+                    return Err(self.type_message(kind.desc(), "string"));
+                }
+                match rfc3339::parse_full(src.as_str()) {
+                    Ok(t) if t.is_go_zero() => *slot = Slot::Zero,
+                    Ok(t) => *slot = Slot::Val(Value::String(rfc3339::format(t.unix))),
+                    Err(_) if self.lenient => {
+                        *slot = Slot::Val(Value::String(src.as_str().to_string()))
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            Type::Any => match src.to_any() {
+                Ok(v) => *slot = Slot::Val(v),
+                Err(_) if self.lenient => {}
+                Err(e) => return Err(e),
+            },
+            Type::Object(s) => match kind {
+                Kind::Object => {
+                    if !matches!(slot, Slot::Struct(_)) {
+                        *slot = Slot::Struct(vec![Slot::Zero; s.fields.len()]);
+                    }
+                    if let Slot::Struct(slots) = slot {
+                        self.members(src.members(), s, slots)?;
+                    }
+                }
+                k => self.mismatch(src, k.desc(), &qualified_struct_name(s), slot)?,
+            },
+            Type::Map(inner) => match kind {
+                Kind::Object => {
+                    if !matches!(slot, Slot::Map(_)) {
+                        *slot = Slot::Map(BTreeMap::new());
+                    }
+                    let mut seen: HashSet<&str> = HashSet::new();
+                    for (key, v) in src.members() {
+                        if !seen.insert(key) {
+                            self.strict_error(StrictKind::Duplicate, key);
+                        }
+                        let spath_len = self.push_spath(key);
+                        let mut e = Slot::Zero;
+                        self.value(v, inner, elem, &mut e)?;
+                        self.spath.truncate(spath_len);
+                        if let Slot::Map(m) = slot {
+                            m.insert(key.to_string(), e);
+                        }
+                    }
+                }
+                k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
+            },
+            Type::Array(inner, _) => match kind {
+                Kind::Array => {
+                    // Go reuses the old elements (a repeated member merges element-wise), then
+                    // truncates; `[]` is an empty, non-nil slice.
+                    let mut old = match std::mem::replace(slot, Slot::Zero) {
+                        Slot::List(items) => items,
+                        _ => Vec::new(),
+                    };
+                    let items = src.items();
+                    old.truncate(items.len());
+                    let mut out = Vec::with_capacity(items.len());
+                    let mut old = old.into_iter();
+                    for (i, item) in items.iter().enumerate() {
+                        let spath_len = self.spath.len();
+                        self.spath.push_str(&format!("[{i}]"));
+                        let mut e = old.next().unwrap_or(Slot::Zero);
+                        let result = self.value(item, inner, elem, &mut e);
+                        self.spath.truncate(spath_len);
+                        out.push(e);
+                        if let Err(e) = result {
+                            *slot = Slot::List(out);
+                            return Err(e);
+                        }
+                    }
+                    *slot = Slot::List(out);
+                }
+                k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Runs the walker over a whole document for `schema`.
+fn decode_src<S: Src>(
+    src: &S,
+    schema: &'static Struct,
+    lenient: bool,
+) -> Result<(Map<String, Value>, Vec<StrictError>), TypeError> {
+    let mut w = Walker::new(lenient);
+    let mut slots = vec![Slot::Zero; schema.fields.len()];
+    match src.kind() {
+        Kind::Null => {}
+        Kind::Object => w
+            .members(src.members(), schema, &mut slots)
+            .map_err(|message| TypeError { message })?,
+        k => {
+            let mut ignored = Slot::Zero;
+            // Cannot fail: `mismatch` only records.
+            let _ = w.mismatch(src, k.desc(), &qualified_struct_name(schema), &mut ignored);
+        }
+    }
+    if let Some(message) = w.saved {
+        return Err(TypeError { message });
+    }
+    Ok((emit_struct(schema, &slots), w.strict))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Emission: Go's encoder over the filled struct.
+
+fn emit_struct(s: &'static Struct, slots: &[Slot]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (f, slot) in s.fields.iter().zip(slots) {
+        let g = go_field(s, f);
+        let set = !matches!(slot, Slot::Zero);
+        let emit = if !f.omit_empty {
+            true
+        } else if g.pointer {
+            set
+        } else {
+            match f.ty {
+                // Go never considers a struct (or RawExtension) empty; a zero metav1.Time is
+                // written as null unless the tag also says omitzero.
+                Type::Object(_) | Type::Any => true,
+                Type::DateTime => set || !g.omit_zero,
+                _ => set && !is_empty_value(&emit_value(&f.ty, g, slot)),
+            }
+        };
+        if emit {
+            out.insert(f.name.to_string(), emit_value(&f.ty, g, slot));
+        }
+    }
+    out
+}
+
+fn emit_value(ty: &'static Type, g: GoField, slot: &Slot) -> Value {
+    let elem = GoField {
+        elem_name: g.elem_name,
+        ..GoField::default()
+    };
+    match (slot, ty) {
+        (Slot::Zero, _) => zero_value(ty, g),
+        (Slot::Val(v), _) => v.clone(),
+        (Slot::Struct(slots), Type::Object(s)) => Value::Object(emit_struct(s, slots)),
+        (Slot::Map(m), Type::Map(inner)) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), emit_value(inner, elem, v)))
+                .collect(),
+        ),
+        (Slot::List(items), Type::Array(inner, _)) => {
+            Value::Array(items.iter().map(|v| emit_value(inner, elem, v)).collect())
+        }
+        _ => Value::Null,
+    }
+}
+
+/// Go's zero value of the field as the encoder writes it.
+fn zero_value(ty: &'static Type, g: GoField) -> Value {
+    if g.pointer {
+        return Value::Null;
+    }
+    match ty {
+        Type::String => Value::String(String::new()),
+        Type::Int64 | Type::Int32 => Value::from(0),
+        Type::Boolean => Value::Bool(false),
+        Type::Object(s) => Value::Object(emit_struct(s, &vec![Slot::Zero; s.fields.len()])),
+        Type::DateTime | Type::Map(_) | Type::Array(..) | Type::Any => Value::Null,
+    }
+}
+
+#[cfg(test)]
+#[path = "decode_tests.rs"]
+mod tests;

@@ -1,0 +1,806 @@
+//! JSON bytes exactly as kube-apiserver writes and reads them (Go `encoding/json`).
+//!
+//! Writing: Go escapes `<`, `>`, `&`, U+2028 and U+2029, writes `\b \f \n \r \t` short and
+//! other control characters as `\u00XX` (lower-case hex), and formats floats like ES6
+//! (`1e+21`, `1e-7`, `1000`). `json.Encoder` ends each document with `\n` ([`to_vec`]);
+//! `json.MarshalIndent(obj, "", "  ")` (the `pretty` output) does not ([`to_pretty_vec`]).
+//! Object keys are written in the [`Value`]'s insertion order: callers canonicalize first
+//! (see [`crate::codec::decode`]).
+//!
+//! Reading: [`parse`] runs Go's scanner for the syntax errors (same texts and offsets), keeps
+//! key order, decodes numbers the way sigs.k8s.io/json's `PreserveInts` does (an integer
+//! without `.` that fits `int64` stays an integer, everything else is `float64`), replaces
+//! invalid UTF-8 and bad surrogates with U+FFFD as Go does, and reports duplicate keys as the
+//! field paths Go's strict decoder prints (`duplicate field "metadata.labels.a"`).
+//!
+//! Deep nesting (Go accepts 10 000 levels) is handled without recursion.
+
+use serde_json::{Map, Number, Value};
+
+use super::scanner;
+
+/// Writes `v` as compact JSON with Go's escaping, without a trailing newline.
+pub fn to_compact_string(v: &Value) -> String {
+    let mut out = Vec::new();
+    write_compact(v, &mut out);
+    // Only ASCII escapes and whole UTF-8 sequences from `String`s were written.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Appends `v` as compact JSON with Go's escaping to `out` (no trailing newline).
+pub fn write_compact(v: &Value, out: &mut Vec<u8>) {
+    write(v, out, None);
+}
+
+/// The bytes `json.NewEncoder(w).Encode(v)` writes: compact JSON plus `"\n"`. This is every
+/// non-pretty JSON response body and every JSON watch frame.
+pub fn to_vec(v: &Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    write_compact(v, &mut out);
+    out.push(b'\n');
+    out
+}
+
+/// The bytes `json.MarshalIndent(v, "", "  ")` returns: two-space indentation, `": "` after
+/// keys, `{}` and `[]` written inline when empty, and no trailing newline (kube-apiserver writes
+/// these bytes as they are when `pretty` is on).
+pub fn to_pretty_vec(v: &Value) -> Vec<u8> {
+    let mut out = Vec::new();
+    write(v, &mut out, Some(0));
+    out
+}
+
+enum Frame<'a> {
+    Array(std::slice::Iter<'a, Value>, bool),
+    Object(serde_json::map::Iter<'a>, bool),
+}
+
+/// Iterative writer shared by compact (`indent == None`) and pretty output.
+fn write(root: &Value, out: &mut Vec<u8>, indent: Option<usize>) {
+    let pretty = indent.is_some();
+    let mut stack: Vec<Frame<'_>> = Vec::new();
+    let mut next = Some(root);
+    loop {
+        if let Some(v) = next.take() {
+            match v {
+                Value::Array(a) if !a.is_empty() => {
+                    out.push(b'[');
+                    stack.push(Frame::Array(a.iter(), true));
+                }
+                Value::Object(m) if !m.is_empty() => {
+                    out.push(b'{');
+                    stack.push(Frame::Object(m.iter(), true));
+                }
+                scalar => write_scalar(scalar, out),
+            }
+        }
+        let depth = stack.len();
+        let Some(top) = stack.last_mut() else {
+            return;
+        };
+        let (item, first) = match top {
+            Frame::Array(it, first) => (it.next().map(|v| (None, v)), first),
+            Frame::Object(it, first) => (it.next().map(|(k, v)| (Some(k), v)), first),
+        };
+        match item {
+            Some((key, v)) => {
+                if !*first {
+                    out.push(b',');
+                }
+                *first = false;
+                if pretty {
+                    newline(out, depth);
+                }
+                if let Some(k) = key {
+                    write_string(k, out);
+                    out.push(b':');
+                    if pretty {
+                        out.push(b' ');
+                    }
+                }
+                next = Some(v);
+            }
+            None => {
+                let close = match top {
+                    Frame::Array(..) => b']',
+                    Frame::Object(..) => b'}',
+                };
+                stack.pop();
+                if pretty {
+                    newline(out, depth - 1);
+                }
+                out.push(close);
+            }
+        }
+    }
+}
+
+fn newline(out: &mut Vec<u8>, depth: usize) {
+    out.push(b'\n');
+    for _ in 0..depth {
+        out.extend_from_slice(b"  ");
+    }
+}
+
+fn write_scalar(v: &Value, out: &mut Vec<u8>) {
+    match v {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => out.extend_from_slice(format_number(n).as_bytes()),
+        Value::String(s) => write_string(s, out),
+        Value::Array(_) => out.extend_from_slice(b"[]"),
+        Value::Object(_) => out.extend_from_slice(b"{}"),
+    }
+}
+
+/// A number as Go writes it: integers in decimal, floats per [`format_go_float`].
+pub fn format_number(n: &Number) -> String {
+    if let Some(i) = n.as_i64() {
+        i.to_string()
+    } else if let Some(u) = n.as_u64() {
+        u.to_string()
+    } else {
+        format_go_float(n.as_f64().unwrap_or(0.0))
+    }
+}
+
+/// Go's `float64` encoding: shortest round-trip digits, plain notation for
+/// `1e-6 <= |f| < 1e21` (`1000`, `0.000001`), otherwise exponent form with a signed exponent
+/// (`1e+21`, `1.5e-7`).
+pub fn format_go_float(f: f64) -> String {
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        let s = format!("{f:e}");
+        match s.split_once('e') {
+            Some((mant, exp)) if !exp.starts_with('-') => format!("{mant}e+{exp}"),
+            _ => s,
+        }
+    } else {
+        format!("{f}")
+    }
+}
+
+/// Writes a JSON string with Go's escaping (`escapeHTML` on, as `json.Marshal` and
+/// `json.Encoder` use it).
+pub fn write_string(s: &str, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let esc: Option<&[u8]> = match b {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            0x08 => Some(b"\\b"),
+            0x0c => Some(b"\\f"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            _ => None,
+        };
+        if let Some(e) = esc {
+            out.extend_from_slice(&bytes[start..i]);
+            out.extend_from_slice(e);
+            i += 1;
+            start = i;
+        } else if b < 0x20 || b == b'<' || b == b'>' || b == b'&' {
+            out.extend_from_slice(&bytes[start..i]);
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 0xf)]);
+            i += 1;
+            start = i;
+        } else if b == 0xe2 && i + 2 < bytes.len() && bytes[i + 1] == 0x80 {
+            // U+2028 / U+2029 are E2 80 A8 / E2 80 A9.
+            match bytes[i + 2] {
+                0xa8 | 0xa9 => {
+                    out.extend_from_slice(&bytes[start..i]);
+                    out.extend_from_slice(if bytes[i + 2] == 0xa8 {
+                        b"\\u2028"
+                    } else {
+                        b"\\u2029"
+                    });
+                    i += 3;
+                    start = i;
+                }
+                _ => i += 1,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// A JSON syntax error: Go's message (`invalid character 'x' looking for beginning of value`,
+/// `unexpected end of JSON input`, ...) and Go's byte offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// The exact text Go's decoder returns.
+    pub message: String,
+    /// Bytes consumed when the error was found (Go's `SyntaxError.Offset`).
+    pub offset: usize,
+}
+
+impl std::fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// The result of [`parse`]: the value (key order kept, the last of duplicate keys wins, as in
+/// Go) and the duplicate keys found, as paths for `duplicate field "<path>"`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    /// The document.
+    pub value: Value,
+    /// Duplicate keys in document order, deduplicated, at most 100 (Go's strict-error cap):
+    /// dotted from the root, `[i]` for array elements (`metadata.labels.a`, `items[0].name`).
+    pub duplicates: Vec<String>,
+}
+
+/// Parses one JSON document as kube-apiserver's decoder does (see the module docs).
+///
+/// A number too large for `float64` (`1e400`) is refused as Go's untyped decoding refuses it:
+/// `json: cannot unmarshal number 1e400 into Go value of type float64` (reported here as a
+/// [`SyntaxError`], offset at the end of the literal).
+pub fn parse(bytes: &[u8]) -> Result<Parsed, SyntaxError> {
+    let raw = parse_raw(bytes)?;
+    let mut duplicates = Vec::new();
+    let value = raw_to_value(&raw, Some(&mut duplicates));
+    drop_raw(raw);
+    Ok(Parsed {
+        value: value?,
+        duplicates,
+    })
+}
+
+/// A parsed document that keeps everything Go's decoder sees: every member of an object in
+/// order (duplicates included) and each number's literal text. The typed decoder walks this so
+/// that type errors quote the literal (`number 1.0`) and duplicate members merge as in Go.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Raw {
+    Null,
+    Bool(bool),
+    /// The literal text, and the offset just past it (for number-range errors).
+    Number(String, usize),
+    String(String),
+    Array(Vec<Raw>),
+    Object(Vec<(String, Raw)>),
+}
+
+/// The most strict errors Go accumulates.
+pub(crate) const MAX_STRICT_ERRORS: usize = 100;
+
+/// Checks `bytes` with Go's scanner, then builds the [`Raw`] tree.
+pub(crate) fn parse_raw(bytes: &[u8]) -> Result<Raw, SyntaxError> {
+    scanner::check_valid(bytes).map_err(|e| SyntaxError {
+        message: e.message,
+        offset: e.offset,
+    })?;
+    Ok(build(bytes))
+}
+
+enum Open {
+    Array(Vec<Raw>),
+    Object(Vec<(String, Raw)>, String),
+}
+
+/// Builds the tree from input the scanner accepted (so every branch below may assume
+/// well-formed JSON), without recursion.
+fn build(b: &[u8]) -> Raw {
+    let mut i = 0;
+    let mut stack: Vec<Open> = Vec::new();
+    loop {
+        // Parse one value start.
+        skip_ws(b, &mut i);
+        let mut done: Option<Raw> = None;
+        match b.get(i).copied().unwrap_or(b'n') {
+            b'{' => {
+                i += 1;
+                skip_ws(b, &mut i);
+                if b.get(i) == Some(&b'}') {
+                    i += 1;
+                    done = Some(Raw::Object(Vec::new()));
+                } else {
+                    let key = read_key(b, &mut i);
+                    stack.push(Open::Object(Vec::new(), key));
+                }
+            }
+            b'[' => {
+                i += 1;
+                skip_ws(b, &mut i);
+                if b.get(i) == Some(&b']') {
+                    i += 1;
+                    done = Some(Raw::Array(Vec::new()));
+                } else {
+                    stack.push(Open::Array(Vec::new()));
+                }
+            }
+            b'"' => done = Some(Raw::String(read_string(b, &mut i))),
+            b't' => {
+                i += 4;
+                done = Some(Raw::Bool(true));
+            }
+            b'f' => {
+                i += 5;
+                done = Some(Raw::Bool(false));
+            }
+            b'n' => {
+                i += 4;
+                done = Some(Raw::Null);
+            }
+            _ => {
+                let start = i;
+                while i < b.len() && matches!(b[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                {
+                    i += 1;
+                }
+                let text = String::from_utf8_lossy(&b[start..i]).into_owned();
+                done = Some(Raw::Number(text, i));
+            }
+        }
+        // Close containers as long as values complete them.
+        while let Some(v) = done.take() {
+            let Some(top) = stack.last_mut() else {
+                return v;
+            };
+            skip_ws(b, &mut i);
+            let sep = b.get(i).copied().unwrap_or(b']');
+            i += 1;
+            match top {
+                Open::Array(items) => {
+                    items.push(v);
+                    if sep == b']' {
+                        if let Some(Open::Array(items)) = stack.pop() {
+                            done = Some(Raw::Array(items));
+                        }
+                    }
+                }
+                Open::Object(members, key) => {
+                    members.push((std::mem::take(key), v));
+                    if sep == b'}' {
+                        if let Some(Open::Object(members, _)) = stack.pop() {
+                            done = Some(Raw::Object(members));
+                        }
+                    } else {
+                        skip_ws(b, &mut i);
+                        *key = read_key(b, &mut i);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn skip_ws(b: &[u8], i: &mut usize) {
+    while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\r' | b'\n') {
+        *i += 1;
+    }
+}
+
+/// Reads `"key"` and the `:` after it.
+fn read_key(b: &[u8], i: &mut usize) -> String {
+    let key = read_string(b, i);
+    skip_ws(b, i);
+    *i += 1; // ':'
+    key
+}
+
+/// Reads a string literal starting at the opening quote, decoding escapes as Go's `unquote`
+/// does (bad surrogates and invalid UTF-8 become U+FFFD, one per bad byte).
+fn read_string(b: &[u8], i: &mut usize) -> String {
+    *i += 1;
+    let mut out: Vec<u8> = Vec::new();
+    let mut run = *i;
+    while *i < b.len() {
+        match b[*i] {
+            b'"' => break,
+            b'\\' => {
+                push_utf8_lossy_go(&b[run..*i], &mut out);
+                let c = b.get(*i + 1).copied().unwrap_or(b'\\');
+                *i += 2;
+                match c {
+                    b'b' => out.push(0x08),
+                    b'f' => out.push(0x0c),
+                    b'n' => out.push(b'\n'),
+                    b'r' => out.push(b'\r'),
+                    b't' => out.push(b'\t'),
+                    b'u' => {
+                        let r = hex4(b, *i);
+                        *i += 4;
+                        let mut ch = char::from_u32(r).unwrap_or('\u{fffd}');
+                        if (0xd800..0xe000).contains(&r) {
+                            ch = '\u{fffd}';
+                            if r < 0xdc00
+                                && b.get(*i) == Some(&b'\\')
+                                && b.get(*i + 1) == Some(&b'u')
+                            {
+                                let r2 = hex4(b, *i + 2);
+                                if (0xdc00..0xe000).contains(&r2) {
+                                    let c = 0x10000 + ((r - 0xd800) << 10) + (r2 - 0xdc00);
+                                    ch = char::from_u32(c).unwrap_or('\u{fffd}');
+                                    *i += 6;
+                                }
+                            }
+                        }
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                    }
+                    other => out.push(other),
+                }
+                run = *i;
+            }
+            _ => *i += 1,
+        }
+    }
+    let end = (*i).min(b.len());
+    push_utf8_lossy_go(&b[run..end], &mut out);
+    *i += 1; // closing quote
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+fn hex4(b: &[u8], at: usize) -> u32 {
+    b.get(at..at + 4)
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .and_then(|h| u32::from_str_radix(h, 16).ok())
+        .unwrap_or(0xfffd)
+}
+
+/// Appends bytes, replacing each byte that does not start a valid UTF-8 sequence with U+FFFD
+/// (Go's `utf8.DecodeRune` advances one byte on error, unlike Rust's lossy conversion).
+fn push_utf8_lossy_go(mut bytes: &[u8], out: &mut Vec<u8>) {
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.extend_from_slice(s.as_bytes());
+                return;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.extend_from_slice(&bytes[..good]);
+                out.extend_from_slice("\u{fffd}".as_bytes());
+                bytes = &bytes[good + 1..];
+            }
+        }
+    }
+}
+
+/// A number literal as Go's untyped decoding with `PreserveInts` reads it: `int64` when the text
+/// has no `.` and fits, else `float64`; `None` when the float overflows.
+pub(crate) fn number_from_literal(text: &str) -> Option<Number> {
+    if !text.contains('.') {
+        if let Ok(i) = text.parse::<i64>() {
+            return Some(Number::from(i));
+        }
+    }
+    text.parse::<f64>().ok().and_then(Number::from_f64)
+}
+
+/// The error Go's untyped decoding gives for a number outside `float64`.
+pub(crate) fn float_range_message(text: &str) -> String {
+    format!("json: cannot unmarshal number {text} into Go value of type float64")
+}
+
+enum Conv<'a> {
+    Array(std::slice::Iter<'a, Raw>, Vec<Value>, usize),
+    Object(
+        std::slice::Iter<'a, (String, Raw)>,
+        Map<String, Value>,
+        usize,
+        String,
+    ),
+}
+
+/// Converts a [`Raw`] tree into a [`Value`] (the last of duplicate members wins, at the first
+/// one's position), without recursion. When `dups` is given, duplicate members are recorded
+/// as Go's strict decoder reports them for untyped data.
+pub(crate) fn raw_to_value(
+    root: &Raw,
+    mut dups: Option<&mut Vec<String>>,
+) -> Result<Value, SyntaxError> {
+    let mut path = String::new();
+    let mut stack: Vec<Conv<'_>> = Vec::new();
+    let mut next: Option<&Raw> = Some(root);
+    loop {
+        let mut done: Option<Value> = None;
+        if let Some(raw) = next.take() {
+            match raw {
+                Raw::Null => done = Some(Value::Null),
+                Raw::Bool(b) => done = Some(Value::Bool(*b)),
+                Raw::String(s) => done = Some(Value::String(s.clone())),
+                Raw::Number(text, end) => match number_from_literal(text) {
+                    Some(n) => done = Some(Value::Number(n)),
+                    None => {
+                        return Err(SyntaxError {
+                            message: float_range_message(text),
+                            offset: *end,
+                        })
+                    }
+                },
+                Raw::Array(items) => {
+                    stack.push(Conv::Array(items.iter(), Vec::new(), path.len()));
+                }
+                Raw::Object(members) => {
+                    stack.push(Conv::Object(
+                        members.iter(),
+                        Map::new(),
+                        path.len(),
+                        String::new(),
+                    ));
+                }
+            }
+        }
+        loop {
+            let Some(top) = stack.last_mut() else {
+                return Ok(done.unwrap_or(Value::Null));
+            };
+            match top {
+                Conv::Array(it, out, base) => {
+                    if let Some(v) = done.take() {
+                        out.push(v);
+                    }
+                    path.truncate(*base);
+                    if let Some(raw) = it.next() {
+                        path.push_str(&format!("[{}]", out.len()));
+                        next = Some(raw);
+                        break;
+                    }
+                    let items = std::mem::take(out);
+                    stack.pop();
+                    done = Some(Value::Array(items));
+                }
+                Conv::Object(it, out, base, key) => {
+                    if let Some(v) = done.take() {
+                        out.insert(std::mem::take(key), v);
+                    }
+                    path.truncate(*base);
+                    if let Some((k, raw)) = it.next() {
+                        if out.contains_key(k) {
+                            if let Some(d) = dups.as_deref_mut() {
+                                let p = child_path(&path, k);
+                                if d.len() < MAX_STRICT_ERRORS && !d.contains(&p) {
+                                    d.push(p);
+                                }
+                            }
+                        }
+                        if !path.is_empty() {
+                            path.push('.');
+                        }
+                        path.push_str(k);
+                        *key = k.clone();
+                        next = Some(raw);
+                        break;
+                    }
+                    let members = std::mem::take(out);
+                    stack.pop();
+                    done = Some(Value::Object(members));
+                }
+            }
+        }
+    }
+}
+
+/// Drops a [`Raw`] tree without recursion (the derived drop would recurse once per level).
+pub(crate) fn drop_raw(root: Raw) {
+    let mut stack = vec![root];
+    while let Some(r) = stack.pop() {
+        match r {
+            Raw::Array(items) => stack.extend(items),
+            Raw::Object(members) => stack.extend(members.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+/// `parent.key`, or `key` at the root: how Go's strict decoder names a member.
+pub(crate) fn child_path(parent: &str, key: &str) -> String {
+    if parent.is_empty() {
+        key.to_string()
+    } else {
+        format!("{parent}.{key}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn compact_escaping_table() {
+        let cases: &[(Value, &str)] = &[
+            (
+                json!("<a href=\"x\">&</a>"),
+                r#""\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e""#,
+            ),
+            (json!("\u{2028}\u{2029}"), r#""\u2028\u2029""#),
+            (json!("a\nb\rc\td\u{8}e\u{c}f"), r#""a\nb\rc\td\be\ff""#),
+            (
+                json!("\u{0}\u{1}\u{1f}\u{7f}"),
+                "\"\\u0000\\u0001\\u001f\u{7f}\"",
+            ),
+            (json!("back\\slash/"), r#""back\\slash/""#),
+            (json!("é€😀\u{2027}"), "\"é€😀\u{2027}\""),
+            (json!(null), "null"),
+            (json!(true), "true"),
+            (json!(-12), "-12"),
+            (json!(u64::MAX), "18446744073709551615"),
+            (json!({}), "{}"),
+            (json!([]), "[]"),
+            (
+                json!({"b":1,"a":[1,{"c":null}],"<":">"}),
+                r#"{"b":1,"a":[1,{"c":null}],"\u003c":"\u003e"}"#,
+            ),
+        ];
+        for (v, want) in cases {
+            assert_eq!(to_compact_string(v), *want);
+        }
+        assert_eq!(to_vec(&json!({"a":1})), b"{\"a\":1}\n".to_vec());
+    }
+
+    #[test]
+    fn float_format_table() {
+        let cases: &[(f64, &str)] = &[
+            (1.5, "1.5"),
+            (1000.0, "1000"),
+            (0.0, "0"),
+            (-0.0, "-0"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.5e300, "1.5e+300"),
+            (0.000001, "0.000001"),
+            (1e-7, "1e-7"),
+            (-2.5e-10, "-2.5e-10"),
+            (123456789.125, "123456789.125"),
+            (0.1, "0.1"),
+            (18446744073709551615.0, "18446744073709552000"),
+        ];
+        for (f, want) in cases {
+            assert_eq!(format_go_float(*f), *want, "{f}");
+        }
+    }
+
+    #[test]
+    fn pretty_table() {
+        let cases: &[(Value, &str)] = &[
+            (json!({}), "{}"),
+            (json!([]), "[]"),
+            (json!(1), "1"),
+            (json!({"a":1}), "{\n  \"a\": 1\n}"),
+            (
+                json!({"a":[1,2],"b":{},"c":[],"d":{"e":"<"}}),
+                "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {},\n  \"c\": [],\n  \"d\": {\n    \"e\": \"\\u003c\"\n  }\n}",
+            ),
+            (json!([[]]), "[\n  []\n]"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(String::from_utf8(to_pretty_vec(v)).unwrap(), *want);
+        }
+    }
+
+    #[test]
+    fn parse_values_table() {
+        let cases: &[(&str, Value)] = &[
+            (r#"{"b":1,"a":2}"#, json!({"b":1,"a":2})),
+            ("1.0", json!(1.0)),
+            ("1e3", json!(1000.0)),
+            ("-0", json!(0)),
+            ("9223372036854775807", json!(i64::MAX)),
+            ("9223372036854775808", json!(9223372036854775808.0)),
+            (r#""\u00e9\ud83d\ude00\/""#, json!("é😀/")),
+            (r#""\ud800x""#, json!("\u{fffd}x")),
+            (r#""\ud800\u0041""#, json!("\u{fffd}A")),
+            (r#""\udc00""#, json!("\u{fffd}")),
+            ("[1, [2, {\"a\": [ ]}] ]", json!([1, [2, {"a": []}]])),
+            (" \"x\" ", json!("x")),
+            (
+                " { \"a\" : 1 , \"b\" : [ 1 , \"\\\"\" ] , \"c\" : { } }\n",
+                json!({"a": 1, "b": [1, "\""], "c": {}}),
+            ),
+            ("\"\\u0000\\b\\f\\n\\r\\t\"", json!("\u{0}\u{8}\u{c}\n\r\t")),
+        ];
+        for (text, want) in cases {
+            let p = parse(text.as_bytes()).unwrap();
+            assert_eq!(p.value, *want, "{text}");
+            assert!(p.duplicates.is_empty());
+        }
+        // Invalid UTF-8: one U+FFFD per bad byte.
+        let p = parse(b"\"a\xe2\x82b\xff\"").unwrap();
+        assert_eq!(p.value, json!("a\u{fffd}\u{fffd}b\u{fffd}"));
+        // Key order is kept and the last duplicate wins at the first position.
+        let p = parse(br#"{"z":1,"a":2,"z":3}"#).unwrap();
+        assert_eq!(to_compact_string(&p.value), r#"{"z":3,"a":2}"#);
+    }
+
+    #[test]
+    fn duplicates_table() {
+        let cases: &[(&str, &[&str])] = &[
+            (r#"{"a":1,"a":2}"#, &["a"]),
+            (r#"{"a":1,"a":2,"a":3}"#, &["a"]),
+            (
+                r#"{"m":{"x":1,"x":2},"l":[{"k":1},{"k":1,"k":2}]}"#,
+                &["m.x", "l[1].k"],
+            ),
+            (r#"[{"a":1,"a":1}]"#, &["[0].a"]),
+            (
+                r#"{"a":{"b":1,"b":2},"a":{"c":1,"c":1}}"#,
+                &["a.b", "a", "a.c"],
+            ),
+            (
+                r#"{"app.kubernetes.io/name":1,"app.kubernetes.io/name":2}"#,
+                &["app.kubernetes.io/name"],
+            ),
+        ];
+        for (text, want) in cases {
+            let p = parse(text.as_bytes()).unwrap();
+            assert_eq!(p.duplicates, *want, "{text}");
+        }
+        let many: String = format!(
+            "{{{}}}",
+            (0..150)
+                .map(|i| format!("\"o{i}\":{{\"a\":1,\"a\":2}}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        assert_eq!(parse(many.as_bytes()).unwrap().duplicates.len(), 100);
+    }
+
+    #[test]
+    fn parse_errors_table() {
+        let cases: &[(&[u8], &str, usize)] = &[
+            (b"", "unexpected end of JSON input", 0),
+            (
+                b"x",
+                "invalid character 'x' looking for beginning of value",
+                1,
+            ),
+            (
+                b"{\"a\":1,}",
+                "invalid character '}' looking for beginning of object key string",
+                8,
+            ),
+            (
+                b"{\"a\":1}}",
+                "invalid character '}' after top-level value",
+                8,
+            ),
+            (
+                b"[1e400]",
+                "json: cannot unmarshal number 1e400 into Go value of type float64",
+                6,
+            ),
+        ];
+        for (input, msg, offset) in cases {
+            let e = parse(input).unwrap_err();
+            assert_eq!((e.message.as_str(), e.offset), (*msg, *offset));
+        }
+    }
+
+    #[test]
+    fn deep_nesting_without_recursion() {
+        // Go accepts 10 000 levels; parsing and writing them must not need a deep stack
+        // (pretty output shares the writer; its size is quadratic in depth, so not here).
+        let n = scanner::MAX_NESTING_DEPTH;
+        let text = "[".repeat(n) + &"]".repeat(n);
+        let handle = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let p = parse(text.as_bytes()).unwrap();
+                let out = to_compact_string(&p.value);
+                // Value's own Drop recurses; hand the tree back instead of dropping it here.
+                (out, p)
+            })
+            .unwrap();
+        let (compact, p) = handle.join().unwrap();
+        assert_eq!(compact.len(), 2 * n);
+        assert!(compact.starts_with("[[[") && compact.ends_with("]]]"));
+        std::mem::forget(p);
+    }
+}

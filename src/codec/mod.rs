@@ -1,0 +1,14 @@
+//! Serializers: bytes on the wire exactly as kube-apiserver writes and reads them.
+//!
+//! Clients compare responses byte for byte (kubectl's `--raw`, golden tests, the immutability
+//! check on ControllerRevision `data`), so encoding follows Go's `encoding/json` to the byte
+//! ([`json`]), request bodies are decoded the way sigs.k8s.io/json fills the Go structs, with
+//! the same error texts and `fieldValidation` findings ([`decode`]), and timestamps go through
+//! Go's RFC 3339 layout rules ([`rfc3339`]).
+
+pub mod decode;
+mod gotypes;
+pub mod json;
+pub mod rfc3339;
+mod scanner;
+mod source;

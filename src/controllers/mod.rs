@@ -1,0 +1,4 @@
+//! The parts of kube-controller-manager whose effects the API's semantics depend on, run
+//! synchronously on engine ticks so that their timing is deterministic.
+
+pub mod namespace;

@@ -1,0 +1,25 @@
+//! kubesim: a faithful, deterministic simulator of the Kubernetes API server.
+//!
+//! The [`engine::Engine`] serves HTTP requests (`http::Request<Bytes>` in,
+//! `http::Response<Body>` out) with kube-apiserver's semantics: etcd-style resource versions,
+//! optimistic concurrency, two-phase deletion, selectors, discovery and Status errors. The
+//! same engine runs natively behind an HTTP server (`kubesim serve`), in-process in Rust
+//! tests, and in the browser as WebAssembly. See ARCHITECTURE.md for the module map.
+
+pub mod api;
+pub mod clock;
+pub mod codec;
+pub mod controllers;
+pub mod engine;
+pub mod features;
+pub mod resources;
+pub mod rng;
+pub mod store;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod server;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
+
+pub use engine::{Body, Config, Engine};

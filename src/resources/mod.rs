@@ -1,0 +1,231 @@
+//! The registry of served kinds: what each resource is called, where it lives, which verbs it
+//! serves, its schema and its strategy (defaults, validation, update rules).
+//!
+//! Adding a kind is one [`ResourceInfo`] entry plus its schema and strategy: routing,
+//! discovery, OpenAPI and the generic handlers all read from here.
+
+pub mod controllerrevision;
+pub mod field;
+pub mod namespace;
+pub mod schema;
+pub mod validation;
+
+use serde_json::{Map, Value};
+
+use crate::api::status::{GroupKind, GroupResource};
+use field::FieldError;
+use schema::Struct;
+
+/// Kind-specific behaviour the generic store runs around every write.
+pub trait Strategy: Sync {
+    /// Server-side defaults applied to a new object before validation.
+    fn prepare_for_create(&self, _obj: &mut Map<String, Value>) {}
+    /// Carries server-owned parts of `old` into an update (e.g. a Namespace's status).
+    fn prepare_for_update(&self, _new: &mut Map<String, Value>, _old: &Map<String, Value>) {}
+    /// Kind-specific create validation, ObjectMeta included (as the real strategies do).
+    /// `raw` is the request body as sent, for rules about fields the client omitted.
+    fn validate_create(
+        &self,
+        obj: &Map<String, Value>,
+        raw: &Map<String, Value>,
+    ) -> Vec<FieldError>;
+    /// Kind-specific update validation (ObjectMeta update rules are generic).
+    fn validate_update(
+        &self,
+        new: &Map<String, Value>,
+        old: &Map<String, Value>,
+    ) -> Vec<FieldError>;
+}
+
+/// A subresource as discovery lists it (`namespaces/status`).
+#[derive(Debug)]
+pub struct Subresource {
+    pub name: &'static str,
+    pub verbs: &'static [&'static str],
+}
+
+/// Everything the server knows about one resource type.
+pub struct ResourceInfo {
+    /// API group; empty for the core group.
+    pub group: &'static str,
+    pub version: &'static str,
+    pub kind: &'static str,
+    /// The resource name in URLs (plural).
+    pub plural: &'static str,
+    pub singular: &'static str,
+    pub short_names: &'static [&'static str],
+    pub namespaced: bool,
+    /// Verbs in the alphabetical order discovery emits.
+    pub verbs: &'static [&'static str],
+    pub subresources: &'static [Subresource],
+    pub schema: &'static Struct,
+    pub strategy: &'static dyn Strategy,
+    /// Field selector labels supported beyond `metadata.name` (and `metadata.namespace` for
+    /// namespaced kinds).
+    pub extra_field_labels: &'static [&'static str],
+}
+
+impl std::fmt::Debug for ResourceInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceInfo")
+            .field("group", &self.group)
+            .field("version", &self.version)
+            .field("plural", &self.plural)
+            .finish()
+    }
+}
+
+impl ResourceInfo {
+    /// `apps/v1`, or `v1` for the core group.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.to_string()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// The list kind (`ControllerRevisionList`).
+    pub fn list_kind(&self) -> String {
+        format!("{}List", self.kind)
+    }
+
+    /// For error messages: `controllerrevisions.apps`.
+    pub fn group_resource(&self) -> GroupResource<'static> {
+        GroupResource {
+            group: self.group,
+            resource: self.plural,
+        }
+    }
+
+    /// For `Invalid` messages: `ControllerRevision.apps`.
+    pub fn group_kind(&self) -> GroupKind<'static> {
+        GroupKind {
+            group: self.group,
+            kind: self.kind,
+        }
+    }
+
+    /// Every field label a field selector on this resource may use.
+    pub fn field_labels(&self) -> Vec<&'static str> {
+        let mut v = vec!["metadata.name"];
+        if self.namespaced {
+            v.push("metadata.namespace");
+        }
+        v.extend_from_slice(self.extra_field_labels);
+        v
+    }
+
+    /// Whether this resource serves `verb`.
+    pub fn supports(&self, verb: &str) -> bool {
+        self.verbs.contains(&verb)
+    }
+
+    /// The storage key prefix: `/registry/<plural>/`.
+    pub fn key_prefix(&self) -> String {
+        format!("/registry/{}/", self.plural)
+    }
+
+    /// The storage key of one object.
+    pub fn key(&self, namespace: &str, name: &str) -> String {
+        if self.namespaced {
+            format!("/registry/{}/{}/{}", self.plural, namespace, name)
+        } else {
+            format!("/registry/{}/{}", self.plural, name)
+        }
+    }
+
+    /// discovery's `storageVersionHash`: base64 of the first 8 bytes of
+    /// SHA-256(`group/version/Kind`).
+    pub fn storage_version_hash(&self) -> String {
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        let digest = sha2::Sha256::digest(format!("{}/{}/{}", self.group, self.version, self.kind));
+        base64::engine::general_purpose::STANDARD.encode(&digest[..8])
+    }
+}
+
+const CRUD_VERBS: &[&str] = &[
+    "create",
+    "delete",
+    "deletecollection",
+    "get",
+    "list",
+    "patch",
+    "update",
+    "watch",
+];
+
+/// apps/v1 controllerrevisions.
+pub static CONTROLLER_REVISIONS: ResourceInfo = ResourceInfo {
+    group: "apps",
+    version: "v1",
+    kind: "ControllerRevision",
+    plural: "controllerrevisions",
+    singular: "controllerrevision",
+    short_names: &[],
+    namespaced: true,
+    verbs: CRUD_VERBS,
+    subresources: &[],
+    schema: &schema::CONTROLLER_REVISION,
+    strategy: &controllerrevision::ControllerRevisionStrategy,
+    extra_field_labels: &[],
+};
+
+/// core/v1 namespaces.
+pub static NAMESPACES: ResourceInfo = ResourceInfo {
+    group: "",
+    version: "v1",
+    kind: "Namespace",
+    plural: "namespaces",
+    singular: "namespace",
+    short_names: &["ns"],
+    namespaced: false,
+    verbs: &[
+        "create", "delete", "get", "list", "patch", "update", "watch",
+    ],
+    subresources: &[
+        Subresource {
+            name: "finalize",
+            verbs: &["update"],
+        },
+        Subresource {
+            name: "status",
+            verbs: &["get", "patch", "update"],
+        },
+    ],
+    schema: &schema::NAMESPACE,
+    strategy: &namespace::NamespaceStrategy,
+    extra_field_labels: &["status.phase"],
+};
+
+/// Every served resource, in discovery order.
+pub static ALL: &[&ResourceInfo] = &[&NAMESPACES, &CONTROLLER_REVISIONS];
+
+/// The served API groups and their versions (core group excluded), in `/apis` order.
+pub fn groups() -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&str, &str)> = Vec::new();
+    for r in ALL {
+        if !r.group.is_empty() && !out.contains(&(r.group, r.version)) {
+            out.push((r.group, r.version));
+        }
+    }
+    out
+}
+
+/// Looks a resource up by group, version and plural name.
+pub fn lookup(group: &str, version: &str, plural: &str) -> Option<&'static ResourceInfo> {
+    ALL.iter()
+        .copied()
+        .find(|r| r.group == group && r.version == version && r.plural == plural)
+}
+
+/// Whether any resource is served under this group/version.
+pub fn serves_group_version(group: &str, version: &str) -> bool {
+    ALL.iter().any(|r| r.group == group && r.version == version)
+}
+
+/// Whether any resource is served under this group (any version).
+pub fn serves_group(group: &str) -> bool {
+    ALL.iter().any(|r| r.group == group)
+}

@@ -1,0 +1,130 @@
+//! core/v1 Namespace: defaults and update rules (`pkg/registry/core/namespace/strategy.go`).
+//!
+//! A new namespace is `Active` with the `kubernetes` finalizer and the
+//! `kubernetes.io/metadata.name` label; spec and status cannot be changed through the main
+//! resource (they are owned by the `finalize` and `status` subresources).
+
+use serde_json::{json, Map, Value};
+
+use super::field::{FieldError, FieldPath};
+use super::validation::names::is_qualified_name;
+use super::validation::object_meta::validate_object_meta;
+use super::validation::validate_namespace_name;
+use super::Strategy;
+
+/// The finalizer the namespace controller owns.
+pub const KUBERNETES_FINALIZER: &str = "kubernetes";
+/// The label every namespace carries with its own name.
+pub const METADATA_NAME_LABEL: &str = "kubernetes.io/metadata.name";
+
+/// Finalizer names that need no domain prefix.
+const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
+
+/// The Namespace strategy.
+#[derive(Debug)]
+pub struct NamespaceStrategy;
+
+/// Sets `kubernetes.io/metadata.name` to the namespace's name (defaulting and Canonicalize).
+pub fn ensure_name_label(obj: &mut Map<String, Value>) {
+    let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let Some(name) = meta.get("name").and_then(Value::as_str).map(str::to_string) else {
+        return;
+    };
+    if name.is_empty() {
+        return;
+    }
+    let labels = meta
+        .entry("labels")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !labels.is_object() {
+        *labels = Value::Object(Map::new());
+    }
+    if let Some(l) = labels.as_object_mut() {
+        l.insert(METADATA_NAME_LABEL.to_string(), Value::String(name));
+    }
+}
+
+fn spec_finalizers(obj: &Map<String, Value>) -> Vec<String> {
+    obj.get("spec")
+        .and_then(|s| s.get("finalizers"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+impl Strategy for NamespaceStrategy {
+    fn prepare_for_create(&self, obj: &mut Map<String, Value>) {
+        obj.insert("status".into(), json!({"phase": "Active"}));
+        let mut fins = spec_finalizers(obj);
+        if !fins.iter().any(|f| f == KUBERNETES_FINALIZER) {
+            fins.push(KUBERNETES_FINALIZER.to_string());
+        }
+        obj.insert("spec".into(), json!({ "finalizers": fins }));
+        ensure_name_label(obj);
+    }
+
+    fn prepare_for_update(&self, new: &mut Map<String, Value>, old: &Map<String, Value>) {
+        for k in ["spec", "status"] {
+            new.insert(k.into(), old.get(k).cloned().unwrap_or_else(|| json!({})));
+        }
+        ensure_name_label(new);
+    }
+
+    fn validate_create(
+        &self,
+        obj: &Map<String, Value>,
+        _raw: &Map<String, Value>,
+    ) -> Vec<FieldError> {
+        let meta = obj
+            .get("metadata")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let mut errs = validate_object_meta(&meta, false, validate_namespace_name);
+        // `validateFinalizerName` on each spec finalizer, reported at `spec.finalizers`.
+        let path = FieldPath::new("spec").child("finalizers");
+        for f in spec_finalizers(obj) {
+            for msg in is_qualified_name(&f) {
+                errs.push(FieldError::invalid(
+                    path.as_str(),
+                    Value::String(f.clone()),
+                    &msg,
+                ));
+            }
+            if !f.contains('/') && !STANDARD_FINALIZERS.contains(&f.as_str()) {
+                errs.push(FieldError::invalid(
+                    path.as_str(),
+                    Value::String(f.clone()),
+                    "name is neither a standard finalizer name nor is it fully qualified",
+                ));
+            }
+        }
+        errs
+    }
+
+    fn validate_update(
+        &self,
+        new: &Map<String, Value>,
+        old: &Map<String, Value>,
+    ) -> Vec<FieldError> {
+        // `ValidateNamespaceUpdate`: the metadata update rules plus the full create check
+        // (spec and status were copied from the old object, so only metadata can fail).
+        let meta = |o: &Map<String, Value>| {
+            o.get("metadata")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let mut errs =
+            super::validation::object_meta::validate_object_meta_update(&meta(new), &meta(old));
+        errs.extend(self.validate_create(new, &Map::new()));
+        errs
+    }
+}

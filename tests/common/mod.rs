@@ -1,0 +1,165 @@
+//! Shared helpers for the integration tests: an in-process engine and terse request calls.
+#![allow(dead_code)]
+
+pub mod server;
+
+use bytes::Bytes;
+use kubesim::{Config, Engine};
+use serde_json::{json, Value};
+
+/// One response, decoded for assertions.
+#[derive(Debug)]
+pub struct Resp {
+    pub code: u16,
+    pub headers: http::HeaderMap,
+    pub text: String,
+    pub json: Value,
+}
+
+impl Resp {
+    /// A header's value ("" when absent).
+    pub fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+
+    /// Every value of a repeated header.
+    pub fn header_all(&self, name: &str) -> Vec<String> {
+        self.headers
+            .get_all(name)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// `message` of a Status body.
+    pub fn message(&self) -> &str {
+        self.json["message"].as_str().unwrap_or("")
+    }
+
+    /// `reason` of a Status body.
+    pub fn reason(&self) -> &str {
+        self.json["reason"].as_str().unwrap_or("")
+    }
+
+    /// Names of the items of a list body.
+    pub fn names(&self) -> Vec<String> {
+        self.json["items"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|i| i["metadata"]["name"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// An engine on a simulated clock with seed 0.
+pub fn engine() -> Engine {
+    Engine::new(Config::default())
+}
+
+/// Sends a request with optional JSON body and extra headers.
+pub fn send(
+    e: &mut Engine,
+    method: &str,
+    uri: &str,
+    body: Option<&str>,
+    headers: &[(&str, &str)],
+) -> Resp {
+    let mut b = http::Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    let req = b
+        .body(Bytes::from(body.unwrap_or("").to_string()))
+        .expect("valid request");
+    let resp = e.handle(req);
+    let code = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    let text = String::from_utf8_lossy(resp.body().bytes()).into_owned();
+    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+    Resp {
+        code,
+        headers,
+        text,
+        json,
+    }
+}
+
+pub fn get(e: &mut Engine, uri: &str) -> Resp {
+    send(e, "GET", uri, None, &[])
+}
+
+pub fn post(e: &mut Engine, uri: &str, body: &Value) -> Resp {
+    send(
+        e,
+        "POST",
+        uri,
+        Some(&body.to_string()),
+        &[("content-type", "application/json")],
+    )
+}
+
+pub fn put(e: &mut Engine, uri: &str, body: &Value) -> Resp {
+    send(
+        e,
+        "PUT",
+        uri,
+        Some(&body.to_string()),
+        &[("content-type", "application/json")],
+    )
+}
+
+pub fn delete(e: &mut Engine, uri: &str) -> Resp {
+    send(e, "DELETE", uri, None, &[])
+}
+
+/// The collection path of ControllerRevisions in `ns`.
+pub fn crs(ns: &str) -> String {
+    format!("/apis/apps/v1/namespaces/{ns}/controllerrevisions")
+}
+
+/// The path of one ControllerRevision.
+pub fn cr(ns: &str, name: &str) -> String {
+    format!("/apis/apps/v1/namespaces/{ns}/controllerrevisions/{name}")
+}
+
+/// A valid ControllerRevision body.
+pub fn cr_body(name: &str, revision: i64) -> Value {
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "ControllerRevision",
+        "metadata": {"name": name},
+        "data": {"spec": {"replicas": 1}},
+        "revision": revision
+    })
+}
+
+/// A ControllerRevision body with labels.
+pub fn cr_labeled(name: &str, labels: Value) -> Value {
+    let mut b = cr_body(name, 1);
+    b["metadata"]["labels"] = labels;
+    b
+}
+
+/// Creates a namespace, asserting success.
+pub fn create_ns(e: &mut Engine, name: &str) {
+    let r = post(
+        e,
+        "/api/v1/namespaces",
+        &json!({"metadata": {"name": name}}),
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+}
+
+/// Creates a ControllerRevision, asserting success, and returns the stored object.
+pub fn create_cr(e: &mut Engine, ns: &str, body: &Value) -> Value {
+    let r = post(e, &crs(ns), body);
+    assert_eq!(r.code, 201, "{}", r.text);
+    r.json
+}

@@ -1,0 +1,85 @@
+//! Runs the `kubesim` binary as a real server for client tests, and stops it on drop.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+/// A running `kubesim serve` on a free loopback port, with a kubeconfig pointing at it.
+pub struct Server {
+    child: Child,
+    pub url: String,
+    pub kubeconfig: PathBuf,
+    pub dir: tempfile::TempDir,
+}
+
+impl Server {
+    /// Starts the server and waits until it listens.
+    pub fn start(extra_args: &[&str]) -> Server {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let kubeconfig = dir.path().join("kubeconfig");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kubesim"))
+            .args(["serve", "--port", "0", "--kubeconfig"])
+            .arg(&kubeconfig)
+            .args(extra_args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start kubesim");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("read banner");
+        let url = line
+            .trim()
+            .strip_prefix("kubesim serving on ")
+            .unwrap_or_else(|| panic!("unexpected banner: {line:?}"))
+            .to_string();
+        Server {
+            child,
+            url,
+            kubeconfig,
+            dir,
+        }
+    }
+
+    /// Runs kubectl against this server; returns (success, stdout, stderr).
+    pub fn kubectl(&self, args: &[&str]) -> (bool, String, String) {
+        let out = Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(&self.kubeconfig)
+            .arg("--cache-dir")
+            .arg(self.dir.path().join("cache"))
+            .args(args)
+            .env("HOME", self.dir.path())
+            .output()
+            .expect("run kubectl");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    /// Runs kubectl and asserts success, returning stdout.
+    pub fn kubectl_ok(&self, args: &[&str]) -> String {
+        let (ok, out, err) = self.kubectl(args);
+        assert!(ok, "kubectl {args:?} failed:\nstdout: {out}\nstderr: {err}");
+        out
+    }
+
+    /// Writes a file into the server's temp dir and returns its path.
+    pub fn write(&self, name: &str, text: &str) -> String {
+        let p = self.dir.path().join(name);
+        std::fs::write(&p, text).expect("write file");
+        p.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

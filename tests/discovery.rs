@@ -1,0 +1,133 @@
+//! Discovery and OpenAPI: what kubectl reads before it acts, listing exactly what kubesim
+//! serves, with the real verbs, names and storage version hashes.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+#[test]
+fn version_and_group_lists() {
+    let mut e = engine();
+    let v = get(&mut e, "/version");
+    assert_eq!(v.code, 200);
+    assert_eq!(v.json["major"], "1");
+    assert!(v.json["gitVersion"].as_str().unwrap().starts_with("v1."));
+
+    let api = get(&mut e, "/api");
+    assert_eq!(api.json["kind"], "APIVersions");
+    assert_eq!(api.json["versions"], json!(["v1"]));
+
+    let apis = get(&mut e, "/apis");
+    assert_eq!(apis.json["kind"], "APIGroupList");
+    let groups: Vec<&str> = apis.json["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(groups, ["apps"]);
+    assert_eq!(
+        apis.json["groups"][0]["preferredVersion"],
+        json!({"groupVersion": "apps/v1", "version": "v1"})
+    );
+
+    let apps = get(&mut e, "/apis/apps");
+    assert_eq!(apps.json["kind"], "APIGroup");
+    assert_eq!(apps.json["name"], "apps");
+}
+
+/// The reference's §14.1 table, one row per served resource.
+#[test]
+fn api_resource_lists_match_the_reference() {
+    let mut e = engine();
+    let rows = [
+        (
+            "/api/v1",
+            "namespaces",
+            "namespace",
+            false,
+            "Namespace",
+            json!(["create", "delete", "get", "list", "patch", "update", "watch"]),
+            json!(["ns"]),
+            "Q3oi5N2YM8M=",
+        ),
+        (
+            "/apis/apps/v1",
+            "controllerrevisions",
+            "controllerrevision",
+            true,
+            "ControllerRevision",
+            json!([
+                "create",
+                "delete",
+                "deletecollection",
+                "get",
+                "list",
+                "patch",
+                "update",
+                "watch"
+            ]),
+            json!(null),
+            "85nkx63pcBU=",
+        ),
+    ];
+    for (path, name, singular, namespaced, kind, verbs, short, hash) in rows {
+        let r = get(&mut e, path);
+        assert_eq!(r.code, 200, "{path}");
+        assert_eq!(r.json["kind"], "APIResourceList");
+        let res = r.json["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {path}"))
+            .clone();
+        assert_eq!(res["singularName"], singular, "{name}");
+        assert_eq!(res["namespaced"], namespaced, "{name}");
+        assert_eq!(res["kind"], kind, "{name}");
+        assert_eq!(res["verbs"], verbs, "{name}");
+        assert_eq!(
+            res.get("shortNames").cloned().unwrap_or(json!(null)),
+            short,
+            "{name}"
+        );
+        assert_eq!(res["storageVersionHash"], hash, "{name}");
+    }
+    let core = get(&mut e, "/api/v1");
+    let names: Vec<&str> = core.json["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["namespaces", "namespaces/finalize", "namespaces/status"]
+    );
+}
+
+#[test]
+fn openapi_v3_advertises_field_validation_on_patch() {
+    let mut e = engine();
+    let idx = get(&mut e, "/openapi/v3");
+    assert_eq!(idx.code, 200);
+    let url = idx.json["paths"]["apis/apps/v1"]["serverRelativeURL"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(url.starts_with("/openapi/v3/apis/apps/v1?hash="), "{url}");
+    let doc = get(&mut e, &url);
+    assert_eq!(doc.code, 200);
+    let item =
+        &doc.json["paths"]["/apis/apps/v1/namespaces/{namespace}/controllerrevisions/{name}"];
+    let patch = &item["patch"];
+    assert_eq!(
+        patch["x-kubernetes-group-version-kind"],
+        json!({"group": "apps", "kind": "ControllerRevision", "version": "v1"})
+    );
+    let text = patch["parameters"].to_string();
+    assert!(text.contains("fieldValidation"), "{text}");
+    assert!(doc.json["components"]["schemas"]["io.k8s.api.apps.v1.ControllerRevision"].is_object());
+    assert_eq!(get(&mut e, "/openapi/v3/apis/nope/v1").code, 404);
+}

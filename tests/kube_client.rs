@@ -1,0 +1,139 @@
+//! kube-rs, a real client, against kubesim: once in-process through a tower service that calls
+//! the engine directly, once over HTTP against the native server.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use http_body_util::BodyExt;
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+use kube::api::{DeleteParams, ListParams, PostParams};
+use kube::{Api, Client};
+use kubesim::{Body, Config, Engine};
+
+/// A kube client whose transport is a direct call into the engine.
+fn in_process_client() -> Client {
+    let engine = Arc::new(Mutex::new(Engine::new(Config::default())));
+    let service = tower::service_fn(move |req: http::Request<kube::client::Body>| {
+        let engine = engine.clone();
+        async move {
+            let (parts, body) = req.into_parts();
+            let bytes = body.collect().await?.to_bytes();
+            let resp = engine
+                .lock()
+                .expect("engine lock")
+                .handle(http::Request::from_parts(parts, bytes));
+            let (parts, body) = resp.into_parts();
+            let Body::Full(bytes) = body;
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(http::Response::from_parts(
+                parts,
+                http_body_util::Full::new(bytes),
+            ))
+        }
+    });
+    Client::new(service, "default")
+}
+
+async fn http_client() -> (Client, tokio::sync::oneshot::Sender<()>) {
+    let engine = Arc::new(Mutex::new(Engine::new(Config::default())));
+    let (listener, addr) = kubesim::server::bind("127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(kubesim::server::run(engine, listener, async {
+        let _ = stopped.await;
+    }));
+    let config = kube::Config::new(format!("http://{addr}").parse().unwrap());
+    (Client::try_from(config).unwrap(), stop)
+}
+
+fn revision(name: &str, n: i64) -> ControllerRevision {
+    ControllerRevision {
+        metadata: kube::api::ObjectMeta {
+            name: Some(name.into()),
+            labels: Some([("app".to_string(), "web".to_string())].into()),
+            ..Default::default()
+        },
+        data: Some(RawExtension(serde_json::json!({"spec": {"replicas": n}}))),
+        revision: n,
+    }
+}
+
+async fn crud(client: Client) {
+    let api: Api<ControllerRevision> = Api::namespaced(client.clone(), "default");
+    let created = api
+        .create(&PostParams::default(), &revision("web-1", 1))
+        .await
+        .unwrap();
+    let uid = created.metadata.uid.clone().unwrap();
+    assert_eq!(uid.len(), 36);
+    api.create(&PostParams::default(), &revision("web-2", 2))
+        .await
+        .unwrap();
+
+    let got = api.get("web-1").await.unwrap();
+    assert_eq!(got.revision, 1);
+    assert_eq!(got.data.as_ref().unwrap().0["spec"]["replicas"], 1);
+
+    let list = api
+        .list(&ListParams::default().labels("app=web"))
+        .await
+        .unwrap();
+    let names: Vec<_> = list
+        .items
+        .iter()
+        .map(|c| c.metadata.name.clone().unwrap())
+        .collect();
+    assert_eq!(names, ["web-1", "web-2"]);
+    let all: Api<ControllerRevision> = Api::all(client.clone());
+    assert_eq!(
+        all.list(&ListParams::default()).await.unwrap().items.len(),
+        2
+    );
+
+    // Replace with the current resourceVersion succeeds...
+    let mut next = got.clone();
+    next.revision = 5;
+    let replaced = api
+        .replace("web-1", &PostParams::default(), &next)
+        .await
+        .unwrap();
+    assert_eq!(replaced.revision, 5);
+    // ...and a second replace from the same stale copy is a 409 Conflict.
+    let err = api
+        .replace("web-1", &PostParams::default(), &next)
+        .await
+        .unwrap_err();
+    match err {
+        kube::Error::Api(s) => {
+            assert_eq!(s.code, 409);
+            assert_eq!(s.reason, "Conflict");
+            assert!(s.message.contains("the object has been modified"));
+        }
+        other => panic!("expected a Status error, got {other:?}"),
+    }
+
+    let deleted = api.delete("web-1", &DeleteParams::default()).await.unwrap();
+    let status = deleted.right().expect("a Status for an immediate delete");
+    assert_eq!(
+        status.status,
+        Some(kube::core::response::StatusSummary::Success)
+    );
+    match api.get("web-1").await.unwrap_err() {
+        kube::Error::Api(s) => assert_eq!(s.code, 404),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn kube_rs_in_process() {
+    crud(in_process_client()).await;
+}
+
+#[tokio::test]
+async fn kube_rs_over_http() {
+    let (client, stop) = http_client().await;
+    crud(client).await;
+    let _ = stop.send(());
+}

@@ -1,0 +1,132 @@
+//! Namespaces: the initial ones, defaults on create, admission of writes into missing or
+//! terminating namespaces, and the deletion lifecycle driven by the namespace controller.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+#[test]
+fn initial_namespaces_exist_and_are_active() {
+    let mut e = engine();
+    for ns in ["default", "kube-system", "kube-public"] {
+        let r = get(&mut e, &format!("/api/v1/namespaces/{ns}"));
+        assert_eq!(r.code, 200, "{ns}");
+        assert_eq!(r.json["status"], json!({"phase": "Active"}));
+        assert_eq!(r.json["spec"], json!({"finalizers": ["kubernetes"]}));
+        assert_eq!(
+            r.json["metadata"]["labels"],
+            json!({"kubernetes.io/metadata.name": ns})
+        );
+    }
+}
+
+#[test]
+fn create_defaults_and_validation() {
+    let mut e = engine();
+    let r = post(
+        &mut e,
+        "/api/v1/namespaces",
+        &json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team-a"},
+                "spec": {"finalizers": ["example.com/x"]}, "status": {"phase": "Terminating"}}),
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(
+        r.json["status"]["phase"], "Active",
+        "status is server-owned"
+    );
+    assert_eq!(
+        r.json["spec"]["finalizers"],
+        json!(["example.com/x", "kubernetes"])
+    );
+    let keys: Vec<&String> = r.json.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["kind", "apiVersion", "metadata", "spec", "status"]);
+
+    let bad = post(
+        &mut e,
+        "/api/v1/namespaces",
+        &json!({"metadata": {"name": "Team_A"}}),
+    );
+    assert_eq!(bad.code, 422);
+    assert!(bad.message().starts_with("Namespace \"Team_A\" is invalid: metadata.name: Invalid value: \"Team_A\": a lowercase RFC 1123 label must consist of"), "{}", bad.message());
+
+    let dup = post(
+        &mut e,
+        "/api/v1/namespaces",
+        &json!({"metadata": {"name": "team-a"}}),
+    );
+    assert_eq!(dup.code, 409);
+    assert_eq!(dup.message(), "namespaces \"team-a\" already exists");
+    assert_eq!(
+        dup.json["details"],
+        json!({"name": "team-a", "kind": "namespaces"})
+    );
+}
+
+#[test]
+fn update_cannot_change_spec_or_status() {
+    let mut e = engine();
+    create_ns(&mut e, "u");
+    let mut ns = get(&mut e, "/api/v1/namespaces/u").json;
+    ns["spec"] = json!({"finalizers": []});
+    ns["status"] = json!({"phase": "Terminating"});
+    ns["metadata"]["labels"]["team"] = json!("blue");
+    let r = put(&mut e, "/api/v1/namespaces/u", &ns);
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["spec"]["finalizers"], json!(["kubernetes"]));
+    assert_eq!(r.json["status"]["phase"], "Active");
+    assert_eq!(r.json["metadata"]["labels"]["team"], "blue");
+}
+
+#[test]
+fn deleting_a_namespace_terminates_then_removes_it_and_its_content() {
+    let mut e = engine();
+    create_ns(&mut e, "doomed");
+    create_cr(&mut e, "doomed", &cr_body("a", 1));
+    let mut held = cr_body("held", 1);
+    held["metadata"]["finalizers"] = json!(["example.com/hold"]);
+    create_cr(&mut e, "doomed", &held);
+
+    let d = delete(&mut e, "/api/v1/namespaces/doomed");
+    assert_eq!(d.code, 200, "{}", d.text);
+    assert_eq!(d.json["kind"], "Namespace");
+    assert_eq!(d.json["status"]["phase"], "Terminating");
+    assert!(d.json["metadata"]["deletionTimestamp"].is_string());
+
+    // The controller deleted the content it could; the held object blocks finalization.
+    assert_eq!(get(&mut e, &crs("doomed")).names(), ["held"]);
+    let ns = get(&mut e, "/api/v1/namespaces/doomed");
+    assert_eq!(ns.code, 200);
+    assert_eq!(ns.json["status"]["phase"], "Terminating");
+
+    // No new content while terminating.
+    let r = post(&mut e, &crs("doomed"), &cr_body("late", 1));
+    assert_eq!(r.code, 403);
+    assert_eq!(r.reason(), "Forbidden");
+    assert_eq!(
+        r.message(),
+        "controllerrevisions.apps \"late\" is forbidden: unable to create new content in namespace doomed because it is being terminated"
+    );
+
+    // Releasing the finalizer lets the namespace finish.
+    let mut h = get(&mut e, &cr("doomed", "held")).json;
+    h["metadata"]["finalizers"] = json!([]);
+    assert_eq!(put(&mut e, &cr("doomed", "held"), &h).code, 200);
+    assert_eq!(get(&mut e, "/api/v1/namespaces/doomed").code, 404);
+    // The name can be reused.
+    create_ns(&mut e, "doomed");
+}
+
+#[test]
+fn finalize_subresource_replaces_spec_finalizers() {
+    let mut e = engine();
+    create_ns(&mut e, "f");
+    let mut ns = get(&mut e, "/api/v1/namespaces/f").json;
+    ns["spec"]["finalizers"] = json!(["kubernetes", "example.com/extra"]);
+    let r = put(&mut e, "/api/v1/namespaces/f/finalize", &ns);
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(
+        r.json["spec"]["finalizers"],
+        json!(["kubernetes", "example.com/extra"])
+    );
+}

@@ -1,0 +1,151 @@
+//! ControllerRevision validation (reference §10): one row per rule, each answered with the
+//! real server's 422 message, aggregated as `[a, b]` when several fail, with one
+//! `details.causes` entry per field error.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+const DNS_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+fn body_with(f: impl FnOnce(&mut Value)) -> Value {
+    let mut b = cr_body("x", 1);
+    f(&mut b);
+    b
+}
+
+/// Expected `details.causes`: (reason, message or "" to skip, field).
+type Causes = Vec<(&'static str, &'static str, &'static str)>;
+
+#[test]
+fn create_validation_table() {
+    let rows: Vec<(&str, Value, String, Causes)> = vec![
+        (
+            "missing data",
+            body_with(|b| {
+                b.as_object_mut().unwrap().remove("data");
+            }),
+            "ControllerRevision.apps \"x\" is invalid: data: Required value: data is mandatory".into(),
+            vec![("FieldValueRequired", "Required value: data is mandatory", "data")],
+        ),
+        (
+            "null data",
+            body_with(|b| b["data"] = Value::Null),
+            "ControllerRevision.apps \"x\" is invalid: data: Required value: data is mandatory".into(),
+            vec![("FieldValueRequired", "Required value: data is mandatory", "data")],
+        ),
+        (
+            "data not an object",
+            body_with(|b| b["data"] = json!([1, 2])),
+            "ControllerRevision.apps \"x\" is invalid: data: Required value: data must be a valid JSON object".into(),
+            vec![("FieldValueRequired", "Required value: data must be a valid JSON object", "data")],
+        ),
+        (
+            "negative revision",
+            body_with(|b| b["revision"] = json!(-1)),
+            "ControllerRevision.apps \"x\" is invalid: revision: Invalid value: -1: must be greater than or equal to 0".into(),
+            vec![("FieldValueInvalid", "Invalid value: -1: must be greater than or equal to 0", "revision")],
+        ),
+        (
+            "missing revision (spec rule)",
+            body_with(|b| {
+                b.as_object_mut().unwrap().remove("revision");
+            }),
+            "ControllerRevision.apps \"x\" is invalid: revision: Required value".into(),
+            vec![("FieldValueRequired", "Required value", "revision")],
+        ),
+        (
+            "bad name",
+            body_with(|b| b["metadata"]["name"] = json!("Bad_Name")),
+            format!("ControllerRevision.apps \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": {DNS_SUBDOMAIN}"),
+            vec![("FieldValueInvalid", "", "metadata.name")],
+        ),
+        (
+            "no name",
+            body_with(|b| b["metadata"] = json!({})),
+            "ControllerRevision.apps \"\" is invalid: metadata.name: Required value: name or generateName is required".into(),
+            vec![("FieldValueRequired", "Required value: name or generateName is required", "metadata.name")],
+        ),
+        (
+            "name too long",
+            body_with(|b| b["metadata"]["name"] = json!("a".repeat(254))),
+            format!("ControllerRevision.apps \"{}\" is invalid: metadata.name: Invalid value: \"{}\": must be no more than 253 characters", "a".repeat(254), "a".repeat(254)),
+            vec![("FieldValueInvalid", "", "metadata.name")],
+        ),
+        (
+            "several errors",
+            body_with(|b| {
+                b["revision"] = json!(-2);
+                b.as_object_mut().unwrap().remove("data");
+            }),
+            "ControllerRevision.apps \"x\" is invalid: [data: Required value: data is mandatory, revision: Invalid value: -2: must be greater than or equal to 0]".into(),
+            vec![
+                ("FieldValueRequired", "Required value: data is mandatory", "data"),
+                ("FieldValueInvalid", "Invalid value: -2: must be greater than or equal to 0", "revision"),
+            ],
+        ),
+        (
+            "bad label value",
+            body_with(|b| b["metadata"]["labels"] = json!({"app": "not ok"})),
+            "ControllerRevision.apps \"x\" is invalid: metadata.labels: Invalid value: \"not ok\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".into(),
+            vec![("FieldValueInvalid", "", "metadata.labels")],
+        ),
+        (
+            "orphan and foreground finalizers together",
+            body_with(|b| b["metadata"]["finalizers"] = json!(["orphan", "foregroundDeletion"])),
+            "ControllerRevision.apps \"x\" is invalid: metadata.finalizers: Invalid value: [\"orphan\",\"foregroundDeletion\"]: finalizer orphan and foregroundDeletion cannot be both set".into(),
+            vec![("FieldValueInvalid", "", "metadata.finalizers")],
+        ),
+    ];
+    for (what, body, message, causes) in rows {
+        let mut e = engine();
+        let r = post(&mut e, &crs("default"), &body);
+        assert_eq!(r.code, 422, "{what}: {}", r.text);
+        assert_eq!(r.reason(), "Invalid", "{what}");
+        assert_eq!(r.message(), message, "{what}");
+        assert_eq!(r.json["details"]["kind"], "ControllerRevision", "{what}");
+        assert_eq!(r.json["details"]["group"], "apps", "{what}");
+        let got = r.json["details"]["causes"].as_array().unwrap();
+        assert_eq!(got.len(), causes.len(), "{what}: {got:?}");
+        for (c, (reason, msg, field)) in got.iter().zip(causes) {
+            assert_eq!(c["reason"], reason, "{what}");
+            assert_eq!(c["field"], field, "{what}");
+            if !msg.is_empty() {
+                assert_eq!(c["message"], msg, "{what}");
+            }
+        }
+    }
+}
+
+#[test]
+fn data_is_immutable_revision_is_not() {
+    let mut e = engine();
+    let c = create_cr(&mut e, "default", &cr_body("x", 1));
+    let mut changed = c.clone();
+    changed["data"] = json!({"a": "b"});
+    let r = put(&mut e, &cr("default", "x"), &changed);
+    assert_eq!(r.code, 422);
+    assert_eq!(
+        r.message(),
+        "ControllerRevision.apps \"x\" is invalid: data: Invalid value: {\"a\":\"b\"}: field is immutable"
+    );
+    let mut rev = c.clone();
+    rev["revision"] = json!(9);
+    assert_eq!(put(&mut e, &cr("default", "x"), &rev).code, 200);
+}
+
+#[test]
+fn metadata_immutability_on_update() {
+    let mut e = engine();
+    let c = create_cr(&mut e, "default", &cr_body("x", 1));
+    let mut changed = c.clone();
+    changed["metadata"]["uid"] = json!("00000000-0000-0000-0000-000000000000");
+    let r = put(&mut e, &cr("default", "x"), &changed);
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert!(
+        r.message().contains("metadata.uid: Invalid value: \"00000000-0000-0000-0000-000000000000\": field is immutable"),
+        "{}",
+        r.message()
+    );
+}
