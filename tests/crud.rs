@@ -393,7 +393,14 @@ fn dry_run_create_update_delete_persist_nothing() {
 }
 
 /// One row per client mistake: method, path, body, expected code, reason, message.
-type ErrorRow = (&'static str, String, Option<String>, u16, &'static str, &'static str);
+type ErrorRow = (
+    &'static str,
+    String,
+    Option<String>,
+    u16,
+    &'static str,
+    &'static str,
+);
 
 #[test]
 fn request_errors_table() {

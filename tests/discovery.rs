@@ -131,3 +131,34 @@ fn openapi_v3_advertises_field_validation_on_patch() {
     assert!(doc.json["components"]["schemas"]["io.k8s.api.apps.v1.ControllerRevision"].is_object());
     assert_eq!(get(&mut e, "/openapi/v3/apis/nope/v1").code, 404);
 }
+
+#[test]
+fn aggregated_discovery_with_etag() {
+    let mut e = engine();
+    let accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
+    for (path, group) in [("/api", ""), ("/apis", "apps")] {
+        let r = send(&mut e, "GET", path, None, &[("accept", accept)]);
+        assert_eq!(r.code, 200, "{path}");
+        assert_eq!(
+            r.header("content-type"),
+            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+        );
+        assert_eq!(r.json["kind"], "APIGroupDiscoveryList");
+        assert_eq!(r.json["items"][0]["metadata"].get("name").and_then(|n| n.as_str()).unwrap_or(""), group);
+        let etag = r.header("etag").to_string();
+        assert!(etag.starts_with('"') && etag.len() == 130, "{etag}");
+        let again = send(&mut e, "GET", path, None, &[("accept", accept), ("if-none-match", &etag)]);
+        assert_eq!(again.code, 304);
+        assert!(again.text.is_empty());
+    }
+    // Without the aggregated Accept, the legacy documents answer.
+    assert_eq!(get(&mut e, "/apis").json["kind"], "APIGroupList");
+}
+
+#[test]
+fn openapi_stale_hash_redirects() {
+    let mut e = engine();
+    let r = get(&mut e, "/openapi/v3/apis/apps/v1?hash=STALE");
+    assert_eq!(r.code, 301);
+    assert!(r.header("location").starts_with("/openapi/v3/apis/apps/v1?hash="));
+}

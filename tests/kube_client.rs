@@ -137,3 +137,28 @@ async fn kube_rs_over_http() {
     crud(client).await;
     let _ = stop.send(());
 }
+
+/// The native server serves many clients at once; every write gets its own revision.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_clients_over_http() {
+    let (client, stop) = http_client().await;
+    let mut tasks = Vec::new();
+    for i in 0..24 {
+        let api: Api<ControllerRevision> = Api::namespaced(client.clone(), "default");
+        tasks.push(tokio::spawn(async move {
+            api.create(&PostParams::default(), &revision(&format!("c-{i}"), i))
+                .await
+                .map(|c| c.metadata.resource_version.unwrap())
+        }));
+    }
+    let mut rvs = Vec::new();
+    for t in tasks {
+        rvs.push(t.await.unwrap().unwrap());
+    }
+    rvs.sort();
+    rvs.dedup();
+    assert_eq!(rvs.len(), 24, "every create got a distinct resourceVersion");
+    let api: Api<ControllerRevision> = Api::namespaced(client, "default");
+    assert_eq!(api.list(&ListParams::default()).await.unwrap().items.len(), 24);
+    let _ = stop.send(());
+}

@@ -87,9 +87,12 @@ fn creates_and_reads_back_a_controller_revision() {
     );
 }
 
+/// Status code, headers and body bytes of one response.
+type Answer = (u16, Vec<(String, String)>, Bytes);
+
 #[wasm_bindgen_test]
 fn same_seed_gives_byte_identical_responses() {
-    fn script(engine: &mut Engine) -> Vec<(u16, Vec<(String, String)>, Bytes)> {
+    fn script(engine: &mut Engine) -> Vec<Answer> {
         let steps = [
             (Method::POST, CR_PATH.to_string(), CR_BODY),
             (Method::GET, format!("{CR_PATH}/r1"), ""),

@@ -40,21 +40,27 @@ impl Request<'_> {
     }
 }
 
-/// A successful handler result: status code, body and `Warning` header texts.
+/// A successful handler result: status code, body, `Warning` texts and extra headers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
     pub code: u16,
     pub body: Value,
     pub warnings: Vec<String>,
+    /// Overrides `application/json` (aggregated discovery has its own media type).
+    pub content_type: Option<&'static str>,
+    /// Extra response headers (ETag, Vary, Location...).
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
-    /// A reply with no warnings.
+    /// A JSON reply with no warnings.
     pub fn new(code: u16, body: Value) -> Self {
         Reply {
             code,
             body,
             warnings: Vec::new(),
+            content_type: None,
+            headers: Vec::new(),
         }
     }
 }
@@ -75,7 +81,7 @@ pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>) -> Response<Body> 
         Route::PageNotFound => return response::page_not_found(),
         Route::ResourceNotFound => Err(resource_not_found()),
         Route::MethodNotAllowed => Err(ApiError::method_not_allowed_route()),
-        Route::NonResource(nr) => serve_non_resource(engine, &nr),
+        Route::NonResource(nr) => serve_non_resource(engine, &request, &nr),
         Route::Resource(rr) => match response::check_accept(&request) {
             Ok(()) => handlers::dispatch(engine, &request, &rr),
             Err(e) => Err(e),
@@ -95,8 +101,35 @@ fn resource_not_found() -> ApiError {
     e
 }
 
-fn serve_non_resource(engine: &Engine, nr: &NonResource) -> ApiResult<Reply> {
+/// Whether the client asked for aggregated discovery (`as=APIGroupDiscoveryList`, v2).
+fn wants_aggregated(req: &Request<'_>) -> bool {
+    req.header("accept").split(',').any(|range| {
+        let params: Vec<&str> = range.split(';').map(str::trim).collect();
+        params.contains(&"as=APIGroupDiscoveryList")
+            && params.contains(&"g=apidiscovery.k8s.io")
+            && params.contains(&"v=v2")
+    })
+}
+
+fn serve_non_resource(engine: &Engine, req: &Request<'_>, nr: &NonResource) -> ApiResult<Reply> {
+    let gates = engine.feature_gates();
     let body = match nr {
+        NonResource::CoreVersions | NonResource::Groups if wants_aggregated(req) => {
+            let doc = discovery::aggregated_discovery(matches!(nr, NonResource::CoreVersions));
+            let etag = discovery::aggregated_discovery_etag(&doc);
+            let not_modified = req.header("if-none-match") == etag;
+            let mut reply = Reply::new(if not_modified { 304 } else { 200 }, doc);
+            reply.content_type = Some(discovery::AGGREGATED_CONTENT_TYPE);
+            reply.headers = vec![
+                ("etag", etag),
+                ("vary", "Accept".into()),
+                ("cache-control", "public".into()),
+            ];
+            if not_modified {
+                reply.body = Value::Null;
+            }
+            return Ok(reply);
+        }
         NonResource::Version => Some(discovery::version_info()),
         NonResource::CoreVersions => Some(discovery::api_versions(engine.server_address())),
         NonResource::Groups => Some(discovery::api_group_list()),
@@ -104,8 +137,26 @@ fn serve_non_resource(engine: &Engine, nr: &NonResource) -> ApiResult<Reply> {
         NonResource::ResourceList { group, version } => {
             discovery::api_resource_list(group, version)
         }
-        NonResource::OpenApiIndex => Some(openapi::index()),
-        NonResource::OpenApiDocument(key) => openapi::group_version_document(key),
+        NonResource::OpenApiIndex => Some(openapi::index_with(gates)),
+        NonResource::OpenApiDocument(key) => {
+            let Some(hash) = openapi::document_hash_with(key, gates) else {
+                return Err(resource_not_found());
+            };
+            // kube-openapi redirects a stale `?hash=` to the current document.
+            if let Some(h) = req.query.get("hash") {
+                if h != hash {
+                    let mut reply = Reply::new(301, Value::Null);
+                    reply.headers = vec![("location", format!("/openapi/v3/{key}?hash={hash}"))];
+                    return Ok(reply);
+                }
+            }
+            let mut reply = Reply::new(
+                200,
+                openapi::group_version_document_with(key, gates).ok_or_else(resource_not_found)?,
+            );
+            reply.headers = vec![("etag", format!("\"{hash}\""))];
+            return Ok(reply);
+        }
         NonResource::Health => return Ok(Reply::new(200, Value::String("ok".into()))),
     };
     body.map(|b| Reply::new(200, b))

@@ -74,8 +74,18 @@ fn base(code: u16, content_type: &'static str, body: Vec<u8>) -> Response<Body> 
 pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
     let mut resp = match &r.body {
         Value::String(s) => base(r.code, "text/plain; charset=utf-8", s.clone().into_bytes()),
-        body => base(r.code, "application/json", encode(body, pretty)),
+        Value::Null => base(r.code, "application/json", Vec::new()),
+        body => base(
+            r.code,
+            r.content_type.unwrap_or("application/json"),
+            encode(body, pretty),
+        ),
     };
+    for (name, value) in &r.headers {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            resp.headers_mut().insert(*name, v);
+        }
+    }
     for w in &r.warnings {
         if let Ok(v) = HeaderValue::from_str(&warning_header(w)) {
             resp.headers_mut().append(header::WARNING, v);

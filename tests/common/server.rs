@@ -44,6 +44,20 @@ impl Server {
         }
     }
 
+    /// Sends SIGINT (Ctrl-C) and waits up to `secs` for the process to exit; its status.
+    pub fn interrupt(&mut self, secs: u64) -> Option<std::process::ExitStatus> {
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-INT", &pid]).status();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        None
+    }
+
     /// Runs kubectl against this server; returns (success, stdout, stderr).
     pub fn kubectl(&self, args: &[&str]) -> (bool, String, String) {
         let out = Command::new("kubectl")
