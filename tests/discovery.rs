@@ -135,7 +135,8 @@ fn openapi_v3_advertises_field_validation_on_patch() {
 #[test]
 fn aggregated_discovery_with_etag() {
     let mut e = engine();
-    let accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
+    let accept =
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
     for (path, group) in [("/api", ""), ("/apis", "apps")] {
         let r = send(&mut e, "GET", path, None, &[("accept", accept)]);
         assert_eq!(r.code, 200, "{path}");
@@ -144,10 +145,22 @@ fn aggregated_discovery_with_etag() {
             "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
         );
         assert_eq!(r.json["kind"], "APIGroupDiscoveryList");
-        assert_eq!(r.json["items"][0]["metadata"].get("name").and_then(|n| n.as_str()).unwrap_or(""), group);
+        assert_eq!(
+            r.json["items"][0]["metadata"]
+                .get("name")
+                .and_then(|n| n.as_str())
+                .unwrap_or(""),
+            group
+        );
         let etag = r.header("etag").to_string();
         assert!(etag.starts_with('"') && etag.len() == 130, "{etag}");
-        let again = send(&mut e, "GET", path, None, &[("accept", accept), ("if-none-match", &etag)]);
+        let again = send(
+            &mut e,
+            "GET",
+            path,
+            None,
+            &[("accept", accept), ("if-none-match", &etag)],
+        );
         assert_eq!(again.code, 304);
         assert!(again.text.is_empty());
     }
@@ -160,5 +173,7 @@ fn openapi_stale_hash_redirects() {
     let mut e = engine();
     let r = get(&mut e, "/openapi/v3/apis/apps/v1?hash=STALE");
     assert_eq!(r.code, 301);
-    assert!(r.header("location").starts_with("/openapi/v3/apis/apps/v1?hash="));
+    assert!(r
+        .header("location")
+        .starts_with("/openapi/v3/apis/apps/v1?hash="));
 }

@@ -159,6 +159,9 @@ async fn concurrent_clients_over_http() {
     rvs.dedup();
     assert_eq!(rvs.len(), 24, "every create got a distinct resourceVersion");
     let api: Api<ControllerRevision> = Api::namespaced(client, "default");
-    assert_eq!(api.list(&ListParams::default()).await.unwrap().items.len(), 24);
+    assert_eq!(
+        api.list(&ListParams::default()).await.unwrap().items.len(),
+        24
+    );
     let _ = stop.send(());
 }

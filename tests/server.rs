@@ -13,13 +13,22 @@ fn kubeconfig_points_kubectl_at_the_server() {
     let out = s.kubectl_ok(&["get", "--raw", "/version"]);
     assert!(out.contains("\"major\""), "{out}");
     // Manual clock: creation timestamps stay at the simulated start.
-    let ns = s.kubectl_ok(&["get", "ns", "default", "-o", "jsonpath={.metadata.creationTimestamp}"]);
+    let ns = s.kubectl_ok(&[
+        "get",
+        "ns",
+        "default",
+        "-o",
+        "jsonpath={.metadata.creationTimestamp}",
+    ]);
     assert_eq!(ns, "2026-01-01T00:00:00Z");
 }
 
 #[test]
 fn feature_gates_use_the_apiserver_flag_format() {
-    let s = Server::start(&["--feature-gates", "CBORServingAndStorage=true,APIResponseCompression=false"]);
+    let s = Server::start(&[
+        "--feature-gates",
+        "CBORServingAndStorage=true,APIResponseCompression=false",
+    ]);
     drop(s);
     let out = Command::new(env!("CARGO_BIN_EXE_kubesim"))
         .args(["serve", "--port", "0", "--feature-gates", "NoSuchGate=true"])
@@ -27,7 +36,10 @@ fn feature_gates_use_the_apiserver_flag_format() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unrecognized feature gate: NoSuchGate"), "{err}");
+    assert!(
+        err.contains("unrecognized feature gate: NoSuchGate"),
+        "{err}"
+    );
 }
 
 #[test]
