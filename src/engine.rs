@@ -10,25 +10,67 @@ use http::{Request, Response};
 use serde_json::{json, Map, Value};
 
 use crate::api::status::ApiError;
+use crate::cache::watchers::{self, Watcher};
+use crate::cache::{CacheConfig, WatchCache};
 use crate::clock::{Clock, TimeSource, DEFAULT_START_MS};
 use crate::features::FeatureGates;
 use crate::resources::{ResourceInfo, NAMESPACES};
 use crate::rng::Rng;
 use crate::store::Store;
 
-/// A response body.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A response body: complete bytes, or a watch stream the engine keeps feeding.
+#[derive(Debug)]
 pub enum Body {
     /// The complete body.
     Full(Bytes),
+    /// One chunk per watch frame, as events happen; ends when the watch ends.
+    Watch(WatchStream),
 }
 
+static EMPTY: Bytes = Bytes::from_static(b"");
+
 impl Body {
-    /// The bytes of a complete body.
+    /// The bytes of a complete body (empty for a stream).
     pub fn bytes(&self) -> &Bytes {
         match self {
             Body::Full(b) => b,
+            Body::Watch(_) => &EMPTY,
         }
+    }
+}
+
+/// The receiving end of a watch: a stream of frames (`futures_core::Stream<Item = Bytes>`).
+/// Dropping it ends the watch inside the engine.
+#[derive(Debug)]
+pub struct WatchStream {
+    receiver: futures_channel::mpsc::UnboundedReceiver<Bytes>,
+}
+
+impl WatchStream {
+    pub(crate) fn new(receiver: futures_channel::mpsc::UnboundedReceiver<Bytes>) -> Self {
+        WatchStream { receiver }
+    }
+
+    /// Frames available right now, without waiting, and whether the stream has ended.
+    pub fn drain(&mut self) -> (Vec<Bytes>, bool) {
+        let mut out = Vec::new();
+        loop {
+            match self.receiver.try_recv() {
+                Ok(b) => out.push(b),
+                Err(e) if e.is_closed() => return (out, true),
+                Err(_) => return (out, false),
+            }
+        }
+    }
+}
+
+impl futures_core::Stream for WatchStream {
+    type Item = Bytes;
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Bytes>> {
+        std::pin::Pin::new(&mut self.receiver).poll_next(cx)
     }
 }
 
@@ -43,6 +85,10 @@ pub struct Config {
     pub feature_gates: FeatureGates,
     /// `host:port` reported by `/api` discovery.
     pub server_address: String,
+    /// How long the store keeps history before compacting it (etcd: 5 minutes).
+    pub history_ms: i64,
+    /// Watch cache tuning (lag, window).
+    pub cache: CacheConfig,
 }
 
 impl Default for Config {
@@ -53,6 +99,8 @@ impl Default for Config {
             time_source: None,
             feature_gates: FeatureGates::default(),
             server_address: "127.0.0.1:8080".into(),
+            history_ms: 300_000,
+            cache: CacheConfig::default(),
         }
     }
 }
@@ -77,8 +125,12 @@ pub struct Engine {
     clock: Clock,
     rng: Rng,
     store: Store,
+    cache: WatchCache,
+    watchers: Vec<Watcher>,
+    next_watch_id: u64,
     gates: FeatureGates,
     server_address: String,
+    history_ms: i64,
 }
 
 impl Engine {
@@ -88,12 +140,19 @@ impl Engine {
             Some(src) => Clock::following(src),
             None => Clock::simulated(config.start_ms),
         };
+        let store = Store::new();
+        let mut cache_config = config.cache;
+        cache_config.snapshots = config.feature_gates.enabled("ListFromCacheSnapshot");
         let mut engine = Engine {
             clock,
             rng: Rng::new(config.seed),
-            store: Store::new(),
+            cache: WatchCache::new(cache_config, &store),
+            store,
+            watchers: Vec::new(),
+            next_watch_id: 1,
             gates: config.feature_gates,
             server_address: config.server_address,
+            history_ms: config.history_ms,
         };
         for ns in INITIAL_NAMESPACES {
             let mut obj = Map::new();
@@ -112,9 +171,135 @@ impl Engine {
         resp
     }
 
-    /// Runs the controllers (namespace lifecycle) until they have nothing left to do.
+    /// Lets time-driven machinery catch up with the clock: history compaction, the watch
+    /// cache's lagged feed, bookmarks and watch timeouts, and the controllers. Hosts following
+    /// wall time call it periodically; simulated time calls it on every `advance`.
     pub fn tick(&mut self) {
+        let now = self.clock.now_ms();
+        if let Some(rev) = self.store.revision_at_time(now - self.history_ms) {
+            self.compact_to(rev);
+        }
+        self.sync_cache();
+        self.cache.expire(now);
+        self.service_watchers(now);
         crate::controllers::namespace::reconcile(self);
+    }
+
+    /// Compacts the store to its current revision now (reads and watches at older revisions
+    /// then answer 410), as `etcdctl compact` would.
+    pub fn compact(&mut self) -> u64 {
+        let rev = self.store.revision();
+        self.compact_to(rev);
+        rev
+    }
+
+    fn compact_to(&mut self, rev: u64) {
+        // The cache must have seen everything it will need before history goes.
+        let now = self.clock.now_ms();
+        let due = self.cache.catch_up(&self.store, now + i64::MAX / 4);
+        for ev in &due {
+            watchers::dispatch(&mut self.watchers, ev);
+        }
+        self.store.compact(rev);
+    }
+
+    /// Sets how long the watch cache lags behind the store (ms).
+    pub fn set_cache_lag(&mut self, lag_ms: i64) {
+        self.cache.set_lag(lag_ms);
+        self.tick();
+    }
+
+    /// The watch cache (read-only).
+    pub fn cache(&self) -> &WatchCache {
+        &self.cache
+    }
+
+    /// Ends every watch (their streams finish), e.g. when the server shuts down.
+    pub fn close_watches(&mut self) {
+        self.watchers.clear();
+    }
+
+    /// Number of open watches.
+    pub fn watch_count(&self) -> usize {
+        self.watchers.iter().filter(|w| w.is_open()).count()
+    }
+
+    /// Feeds due store events into the cache and on to the watchers, then starts streaming
+    /// lists whose initial state the cache has now reached.
+    pub(crate) fn sync_cache(&mut self) {
+        let now = self.clock.now_ms();
+        for ev in self.cache.catch_up(&self.store, now) {
+            watchers::dispatch(&mut self.watchers, &ev);
+        }
+        let cache_rv = self.cache.revision();
+        let ready: Vec<usize> = self
+            .watchers
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.pending_initial.is_some_and(|t| t <= cache_rv))
+            .map(|(i, _)| i)
+            .collect();
+        for i in ready {
+            let state = self.cache.state().clone();
+            let w = &mut self.watchers[i];
+            w.pending_initial = None;
+            crate::api::handlers::watch::send_initial(w, &state, cache_rv, now, true);
+        }
+    }
+
+    /// Registers a watcher (its stream is already primed with any initial frames).
+    pub(crate) fn add_watcher(&mut self, w: Watcher) {
+        self.watchers.push(w);
+    }
+
+    /// A fresh watcher id.
+    pub(crate) fn next_watch_id(&mut self) -> u64 {
+        self.next_watch_id += 1;
+        self.next_watch_id
+    }
+
+    fn service_watchers(&mut self, now: i64) {
+        let cache_rv = self.cache.revision();
+        self.watchers.retain_mut(|w| {
+            if !w.is_open() {
+                return false;
+            }
+            if w.pending_initial.is_some() {
+                return now < w.deadline_ms;
+            }
+            if w.bookmarks {
+                if !w.final_bookmark_sent && w.deadline_ms - now <= watchers::FINAL_BOOKMARK_LEAD_MS
+                {
+                    w.final_bookmark_sent = true;
+                    w.last_rv = w.last_rv.max(cache_rv);
+                    w.bookmark(w.last_rv, now, false);
+                } else if now - w.last_bookmark_ms >= watchers::BOOKMARK_INTERVAL_MS {
+                    w.last_rv = w.last_rv.max(cache_rv);
+                    w.bookmark(w.last_rv, now, false);
+                }
+            }
+            // Past the deadline the stream simply ends (no ERROR event).
+            now < w.deadline_ms
+        });
+    }
+
+    /// Writes `obj` under `key` at the next revision and feeds the change onward.
+    pub(crate) fn commit_put(&mut self, key: &str, obj: Value) -> u64 {
+        let rev = self.store.put(key, obj, self.clock.now_ms());
+        self.sync_cache();
+        rev
+    }
+
+    /// Deletes `key` at the next revision and feeds the change onward.
+    pub(crate) fn commit_delete(&mut self, key: &str) -> Option<u64> {
+        let rev = self.store.delete(key, self.clock.now_ms());
+        self.sync_cache();
+        rev
+    }
+
+    /// The engine's RNG (watch timeouts, names, UIDs).
+    pub(crate) fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
     }
 
     /// The engine's clock.
@@ -131,10 +316,6 @@ impl Engine {
     /// The persistence layer (read-only: writes go through requests).
     pub fn store(&self) -> &Store {
         &self.store
-    }
-
-    pub(crate) fn store_mut(&mut self) -> &mut Store {
-        &mut self.store
     }
 
     pub(crate) fn rng_mut(&mut self) -> &mut Rng {
@@ -171,6 +352,15 @@ impl Engine {
             retry_after_seconds: Some(1),
             ..Default::default()
         }));
+        e
+    }
+
+    /// The 504 etcd answers for a read at a future revision (no Retry-After).
+    pub(crate) fn too_large_resource_version_from_store(&self, requested: u64) -> ApiError {
+        let mut e = self.too_large_resource_version(requested);
+        if let Some(d) = e.details.as_mut() {
+            d.retry_after_seconds = None;
+        }
         e
     }
 

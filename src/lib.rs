@@ -7,11 +7,13 @@
 //! tests, and in the browser as WebAssembly. See ARCHITECTURE.md for the module map.
 
 pub mod api;
+pub mod cache;
 pub mod clock;
 pub mod codec;
 pub mod controllers;
 pub mod engine;
 pub mod features;
+pub mod resource_version;
 pub mod resources;
 pub mod rng;
 pub mod store;
@@ -22,4 +24,4 @@ pub mod server;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 
-pub use engine::{Body, Config, Engine};
+pub use engine::{Body, Config, Engine, WatchStream};

@@ -10,7 +10,7 @@ use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use kube::api::{DeleteParams, ListParams, PostParams};
 use kube::{Api, Client};
-use kubesim::{Body, Config, Engine};
+use kubesim::{Config, Engine};
 
 /// A kube client whose transport is a direct call into the engine.
 fn in_process_client() -> Client {
@@ -25,10 +25,9 @@ fn in_process_client() -> Client {
                 .expect("engine lock")
                 .handle(http::Request::from_parts(parts, bytes));
             let (parts, body) = resp.into_parts();
-            let Body::Full(bytes) = body;
             Ok::<_, Box<dyn std::error::Error + Send + Sync>>(http::Response::from_parts(
                 parts,
-                http_body_util::Full::new(bytes),
+                kubesim::server::ServerBody(body),
             ))
         }
     });

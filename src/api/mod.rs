@@ -2,6 +2,7 @@
 //! errors. [`serve`] turns one request into one response; everything it needs from the rest
 //! of the engine goes through [`crate::engine::Engine`].
 
+pub mod control;
 pub mod discovery;
 pub mod handlers;
 pub mod openapi;
@@ -83,6 +84,12 @@ pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>) -> Response<Body> 
         Route::MethodNotAllowed => Err(ApiError::method_not_allowed_route()),
         Route::NonResource(nr) => serve_non_resource(engine, &request, &nr),
         Route::Resource(rr) => match response::check_accept(&request) {
+            Ok(()) if rr.verb == route::Verb::Watch => {
+                match handlers::watch::watch(engine, &request, &rr) {
+                    Ok(resp) => return resp,
+                    Err(e) => Err(e),
+                }
+            }
             Ok(()) => handlers::dispatch(engine, &request, &rr),
             Err(e) => Err(e),
         },
@@ -111,7 +118,14 @@ fn wants_aggregated(req: &Request<'_>) -> bool {
     })
 }
 
-fn serve_non_resource(engine: &Engine, req: &Request<'_>, nr: &NonResource) -> ApiResult<Reply> {
+fn serve_non_resource(
+    engine: &mut Engine,
+    req: &Request<'_>,
+    nr: &NonResource,
+) -> ApiResult<Reply> {
+    if let NonResource::Control(rest) = nr {
+        return control::serve(engine, req, rest);
+    }
     let gates = engine.feature_gates();
     let body = match nr {
         NonResource::CoreVersions | NonResource::Groups if wants_aggregated(req) => {
@@ -158,6 +172,7 @@ fn serve_non_resource(engine: &Engine, req: &Request<'_>, nr: &NonResource) -> A
             return Ok(reply);
         }
         NonResource::Health => return Ok(Reply::new(200, Value::String("ok".into()))),
+        NonResource::Control(_) => unreachable!("handled above"),
     };
     body.map(|b| Reply::new(200, b))
         .ok_or_else(resource_not_found)

@@ -20,6 +20,10 @@ pub fn wants_pretty(req: &Request<'_>) -> bool {
     ua.starts_with("curl") || ua.starts_with("Wget") || ua.starts_with("Mozilla/5.0")
 }
 
+/// The response header in which every read explains itself: which semantic applied, which
+/// layer served it, at which resourceVersion.
+pub const READ_HEADER: &str = "x-kubesim-read";
+
 /// The media types kubesim serves today (Order 3 adds YAML, Protobuf, CBOR and Table).
 pub const SERVED_MEDIA_TYPES: &[&str] = &["application/json"];
 

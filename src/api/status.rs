@@ -201,6 +201,17 @@ impl ApiError {
         e
     }
 
+    /// 404 for a non-resource path kubesim does not serve.
+    pub fn not_found_path() -> Self {
+        let mut e = Self::new(
+            404,
+            "NotFound",
+            "the server could not find the requested resource",
+        );
+        e.details = Some(Box::new(Details::default()));
+        e
+    }
+
     /// 405 from the router: no route for this HTTP method.
     pub fn method_not_allowed_route() -> Self {
         let mut e = Self::new(

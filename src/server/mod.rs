@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
+use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
@@ -21,11 +21,47 @@ use crate::engine::{Body, Engine};
 /// The engine as the server shares it between connections.
 pub type SharedEngine = Arc<Mutex<Engine>>;
 
+/// The engine's body as hyper sends it: a sized body, or a chunked stream of watch frames
+/// flushed as they come.
+pub struct ServerBody(pub Body);
+
+impl hyper::body::Body for ServerBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Infallible>>> {
+        use futures_core::Stream;
+        match &mut self.get_mut().0 {
+            Body::Full(b) if b.is_empty() => std::task::Poll::Ready(None),
+            Body::Full(b) => {
+                std::task::Poll::Ready(Some(Ok(hyper::body::Frame::data(std::mem::take(b)))))
+            }
+            Body::Watch(s) => std::pin::Pin::new(s)
+                .poll_next(cx)
+                .map(|o| o.map(|b| Ok(hyper::body::Frame::data(b)))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        matches!(&self.0, Body::Full(b) if b.is_empty())
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        match &self.0 {
+            Body::Full(b) => hyper::body::SizeHint::with_exact(b.len() as u64),
+            Body::Watch(_) => hyper::body::SizeHint::default(),
+        }
+    }
+}
+
 /// Converts a hyper request into the engine's type and the engine's response back.
 pub async fn serve_one(
     engine: SharedEngine,
     req: hyper::Request<Incoming>,
-) -> Result<hyper::Response<Full<Bytes>>, Infallible> {
+) -> Result<hyper::Response<ServerBody>, Infallible> {
     let (parts, body) = req.into_parts();
     let bytes = match body.collect().await {
         Ok(b) => b.to_bytes(),
@@ -37,8 +73,7 @@ pub async fn serve_one(
         e.handle(request)
     };
     let (parts, body) = response.into_parts();
-    let Body::Full(bytes) = body;
-    Ok(hyper::Response::from_parts(parts, Full::new(bytes)))
+    Ok(hyper::Response::from_parts(parts, ServerBody(body)))
 }
 
 /// Serves `engine` on `listener` until `shutdown` resolves, then lets open connections
@@ -50,6 +85,17 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
+    // Time-driven work (cache lag, bookmarks, watch timeouts, compaction) follows the clock.
+    let ticker = {
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(std::time::Duration::from_millis(100));
+            loop {
+                every.tick().await;
+                engine.lock().unwrap_or_else(|p| p.into_inner()).tick();
+            }
+        })
+    };
     loop {
         tokio::select! {
             accepted = listener.accept() => {
@@ -70,6 +116,12 @@ pub async fn run(
             _ = &mut shutdown => break,
         }
     }
+    ticker.abort();
+    // Open watches would keep connections alive forever: end them, then drain.
+    engine
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .close_watches();
     tokio::select! {
         _ = graceful.shutdown() => {}
         _ = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}

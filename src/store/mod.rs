@@ -6,6 +6,8 @@
 //! resourceVersion are built on. A range read walks the ordered key space from a start key and
 //! stops after `limit` hits, so a page costs O(page + skipped), never O(collection).
 
+pub mod index;
+
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
@@ -28,6 +30,8 @@ struct Version {
 #[derive(Debug, Clone)]
 pub struct Event {
     pub rev: u64,
+    /// When the write happened (engine clock, ms): drives cache lag and history retention.
+    pub time_ms: i64,
     pub key: String,
     /// The new value; `None` for a deletion.
     pub value: Option<Object>,
@@ -107,7 +111,7 @@ impl Store {
 
     /// Writes `value` under `key` at the next revision. The caller has already stamped
     /// `metadata.resourceVersion` with [`Store::next_revision`].
-    pub fn put(&mut self, key: &str, value: Value) -> u64 {
+    pub fn put(&mut self, key: &str, value: Value, time_ms: i64) -> u64 {
         self.rev += 1;
         let rev = self.rev;
         let value = Arc::new(value);
@@ -119,6 +123,7 @@ impl Store {
         });
         self.events.push(Event {
             rev,
+            time_ms,
             key: key.to_string(),
             value: Some(value),
             prev,
@@ -127,7 +132,7 @@ impl Store {
     }
 
     /// Deletes `key` at the next revision; returns that revision, or `None` if absent.
-    pub fn delete(&mut self, key: &str) -> Option<u64> {
+    pub fn delete(&mut self, key: &str, time_ms: i64) -> Option<u64> {
         let prev = self.get(key)?.clone();
         self.rev += 1;
         let rev = self.rev;
@@ -139,6 +144,7 @@ impl Store {
         }
         self.events.push(Event {
             rev,
+            time_ms,
             key: key.to_string(),
             value: None,
             prev: Some(prev),
@@ -146,22 +152,22 @@ impl Store {
         Some(rev)
     }
 
-    /// Live objects under `prefix` as of `rev`, in key order, starting strictly after
-    /// `after` (a full key), at most `limit` of them that satisfy `keep`.
+    /// Live objects under `prefix` as of `rev`, in key order, starting at `start` (a full
+    /// key, inclusive, as etcd ranges), at most `limit` of them that satisfy `keep`.
     ///
     /// Returns the objects and, when more keys remain, the last key examined (as etcd's
     /// continue position), so the caller can build a continue token.
     pub fn range(
         &self,
         prefix: &str,
-        after: Option<&str>,
+        start: Option<&str>,
         rev: u64,
         limit: Option<usize>,
         mut keep: impl FnMut(&Value) -> bool,
     ) -> Result<RangePage, StoreError> {
         self.check_readable(rev)?;
-        let lower = match after {
-            Some(k) => Bound::Excluded(k.to_string()),
+        let lower = match start {
+            Some(k) => Bound::Included(k.to_string()),
             None => Bound::Included(prefix.to_string()),
         };
         let mut items = Vec::new();
@@ -211,6 +217,13 @@ impl Store {
         }
         let start = self.events.partition_point(|e| e.rev <= rev);
         Ok(&self.events[start..])
+    }
+
+    /// The newest revision written at or before `time_ms` (what time-based compaction keeps
+    /// readable), if it is still in the event log.
+    pub fn revision_at_time(&self, time_ms: i64) -> Option<u64> {
+        let idx = self.events.partition_point(|e| e.time_ms <= time_ms);
+        (idx > 0).then(|| self.events[idx - 1].rev)
     }
 
     /// Forgets history older than `rev`: versions superseded at or before it and events up to
@@ -266,11 +279,11 @@ mod tests {
     #[test]
     fn revisions_are_global_and_history_is_kept() {
         let mut s = Store::new();
-        assert_eq!(s.put("/r/a", json!({"n": "a1"})), 1);
-        assert_eq!(s.put("/r/b", json!({"n": "b1"})), 2);
-        assert_eq!(s.put("/r/a", json!({"n": "a2"})), 3);
-        assert_eq!(s.delete("/r/b"), Some(4));
-        assert_eq!(s.delete("/r/b"), None);
+        assert_eq!(s.put("/r/a", json!({"n": "a1"}), 0), 1);
+        assert_eq!(s.put("/r/b", json!({"n": "b1"}), 0), 2);
+        assert_eq!(s.put("/r/a", json!({"n": "a2"}), 0), 3);
+        assert_eq!(s.delete("/r/b", 0), Some(4));
+        assert_eq!(s.delete("/r/b", 0), None);
         assert_eq!(s.get("/r/a").unwrap()["n"], "a2");
         assert_eq!(s.get_at("/r/a", 2).unwrap().unwrap()["n"], "a1");
         assert_eq!(s.get_at("/r/b", 3).unwrap().unwrap()["n"], "b1");
@@ -288,13 +301,15 @@ mod tests {
     fn range_pages_in_key_order_at_a_revision() {
         let mut s = Store::new();
         for n in ["c", "a", "b", "d"] {
-            s.put(&format!("/r/{n}"), json!({ "n": n }));
+            s.put(&format!("/r/{n}"), json!({ "n": n }), 0);
         }
-        s.put("/q/x", json!({"n": "x"}));
+        s.put("/q/x", json!({"n": "x"}), 0);
         let p = s.range("/r/", None, 4, Some(2), |_| true).unwrap();
         assert_eq!(names(&p), ["a", "b"]);
         assert_eq!(p.last_key.as_deref(), Some("/r/b"));
-        let p2 = s.range("/r/", Some("/r/b"), 4, Some(2), |_| true).unwrap();
+        let p2 = s
+            .range("/r/", Some("/r/b\0"), 4, Some(2), |_| true)
+            .unwrap();
         assert_eq!(names(&p2), ["c", "d"]);
         assert_eq!(p2.last_key, None);
         // At revision 2 only c and a existed.
@@ -306,10 +321,10 @@ mod tests {
     #[test]
     fn compaction_forgets_old_revisions_but_keeps_current_state() {
         let mut s = Store::new();
-        s.put("/r/a", json!({"n": "a1"}));
-        s.put("/r/a", json!({"n": "a2"}));
-        s.put("/r/b", json!({"n": "b"}));
-        s.delete("/r/b");
+        s.put("/r/a", json!({"n": "a1"}), 0);
+        s.put("/r/a", json!({"n": "a2"}), 0);
+        s.put("/r/b", json!({"n": "b"}), 0);
+        s.delete("/r/b", 0);
         s.compact(3);
         assert!(matches!(
             s.get_at("/r/a", 1),

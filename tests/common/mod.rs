@@ -163,3 +163,88 @@ pub fn create_cr(e: &mut Engine, ns: &str, body: &Value) -> Value {
     assert_eq!(r.code, 201, "{}", r.text);
     r.json
 }
+
+/// An open watch: its response headers and stream.
+pub struct Watch {
+    pub code: u16,
+    pub headers: http::HeaderMap,
+    pub stream: Option<kubesim::WatchStream>,
+    pub body: String,
+}
+
+impl Watch {
+    /// Frames delivered so far, decoded; `ended` tells whether the stream has finished.
+    pub fn events(&mut self) -> (Vec<Value>, bool) {
+        match self.stream.as_mut() {
+            None => (Vec::new(), true),
+            Some(s) => {
+                let (frames, ended) = s.drain();
+                let events = frames
+                    .iter()
+                    .map(|b| {
+                        assert!(b.ends_with(b"\n"), "each frame ends with a newline");
+                        serde_json::from_slice(b).expect("frame is JSON")
+                    })
+                    .collect();
+                (events, ended)
+            }
+        }
+    }
+
+    /// `TYPE name rv` for each new event, for compact assertions.
+    pub fn summary(&mut self) -> Vec<String> {
+        self.events()
+            .0
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e["type"].as_str().unwrap_or(""),
+                    e["object"]["metadata"]["name"].as_str().unwrap_or("")
+                )
+                .trim()
+                .to_string()
+            })
+            .collect()
+    }
+}
+
+/// Opens a watch (`uri` must ask for one).
+pub fn watch(e: &mut Engine, uri: &str) -> Watch {
+    let req = http::Request::builder()
+        .method("GET")
+        .uri(uri)
+        .body(Bytes::new())
+        .expect("valid request");
+    let resp = e.handle(req);
+    let code = resp.status().as_u16();
+    let headers = resp.headers().clone();
+    match resp.into_body() {
+        kubesim::Body::Watch(s) => Watch {
+            code,
+            headers,
+            stream: Some(s),
+            body: String::new(),
+        },
+        kubesim::Body::Full(b) => Watch {
+            code,
+            headers,
+            stream: None,
+            body: String::from_utf8_lossy(&b).into_owned(),
+        },
+    }
+}
+
+/// The `X-Kubesim-Read` explanation of a response.
+pub fn explained(r: &Resp) -> String {
+    r.header("x-kubesim-read").to_string()
+}
+
+/// `metadata.resourceVersion` as a number.
+pub fn rv_of(v: &Value) -> u64 {
+    v["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap_or("0")
+        .parse()
+        .unwrap_or(0)
+}

@@ -132,7 +132,7 @@ impl Engine {
         let rev = self.store().next_revision();
         meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(rev.to_string()));
         let obj = Value::Object(decode::canonicalize(&obj, info.schema));
-        self.store_mut().put(&key, obj.clone());
+        self.commit_put(&key, obj.clone());
         Ok(obj)
     }
 }

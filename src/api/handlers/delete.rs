@@ -216,7 +216,7 @@ impl Engine {
             return Ok(Reply::new(status_code(opts), out));
         }
         if !opts.dry_run {
-            self.store_mut().delete(key);
+            self.commit_delete(key);
         }
         let mut details = Map::new();
         details.insert("name".into(), json!(name));

@@ -4,10 +4,12 @@
 use base64::Engine as _;
 use serde_json::{json, Map, Value};
 
+use super::view::{Source, View};
 use super::{parse_rv, strip_type_meta};
 use crate::api::route::ResourceRequest;
 use crate::api::selectors::field::FieldSelector;
 use crate::api::selectors::label::LabelSelector;
+use crate::api::selectors::shard::ShardSelector;
 use crate::api::status::{ApiError, ApiResult};
 use crate::api::{Reply, Request};
 use crate::engine::Engine;
@@ -89,7 +91,7 @@ fn is_clean_path(start: &str) -> bool {
 
 /// How a list is to be read, from the spec's resourceVersion table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Semantic {
+pub enum Semantic {
     MostRecent,
     Any,
     NotOlderThan(u64),
@@ -97,22 +99,58 @@ enum Semantic {
     Continuation,
 }
 
+impl Semantic {
+    /// The spec's name for it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Semantic::MostRecent => "MostRecent",
+            Semantic::Any => "Any",
+            Semantic::NotOlderThan(_) => "NotOlderThan",
+            Semantic::Exact(_) => "Exact",
+            Semantic::Continuation => "Continuation",
+        }
+    }
+}
+
 /// Parsed, validated list parameters.
 struct ListParams {
     label: LabelSelector,
     field: FieldSelector,
+    shard: Option<ShardSelector>,
     limit: Option<usize>,
     token: Option<ContinueToken>,
     semantic: Semantic,
 }
 
-fn parse_params(req: &Request<'_>, info: &ResourceInfo) -> ApiResult<ListParams> {
+/// Label, field and (with `ShardedListAndWatch`) shard selectors of a list or watch, with
+/// the real server's errors: 400 for label/field syntax and unsupported field labels, a
+/// reason-less 500 for a bad shard selector (reference, appendix B).
+pub fn parse_selectors(
+    engine: &Engine,
+    req: &Request<'_>,
+    info: &ResourceInfo,
+) -> ApiResult<(LabelSelector, FieldSelector, Option<ShardSelector>)> {
     let q = &req.query;
-    // Decoding the parameters (400s), as `DecodeParameters` does.
     let label = LabelSelector::parse(q.get("labelSelector").unwrap_or(""))
         .map_err(ApiError::bad_request)?;
     let field = FieldSelector::parse(q.get("fieldSelector").unwrap_or(""))
         .map_err(ApiError::bad_request)?;
+    field
+        .validate_fields(&info.field_labels())
+        .map_err(ApiError::bad_request)?;
+    let shard = match q.get("shardSelector") {
+        Some(s) if engine.feature_gates().enabled("ShardedListAndWatch") => {
+            Some(ShardSelector::parse(s).map_err(|e| ApiError::untyped(500, e))?)
+        }
+        _ => None,
+    };
+    Ok((label, field, shard))
+}
+
+fn parse_params(engine: &Engine, req: &Request<'_>, info: &ResourceInfo) -> ApiResult<ListParams> {
+    let q = &req.query;
+    // Decoding the parameters (400s), as `DecodeParameters` does.
+    let (label, field, shard) = parse_selectors(engine, req, info)?;
     let limit = match q.string("limit") {
         None => None,
         Some(l) => {
@@ -168,9 +206,6 @@ fn parse_params(req: &Request<'_>, info: &ResourceInfo) -> ApiResult<ListParams>
     if !errs.is_empty() {
         return Err(ApiError::invalid_options("ListOptions", &errs));
     }
-    field
-        .validate_fields(&info.field_labels())
-        .map_err(ApiError::bad_request)?;
     // Storage-level checks.
     let token = if cont.is_empty() {
         None
@@ -207,6 +242,7 @@ fn parse_params(req: &Request<'_>, info: &ResourceInfo) -> ApiResult<ListParams>
     Ok(ListParams {
         label,
         field,
+        shard,
         // rv=0 lists are served whole from the cache: the limit is ignored.
         limit: if semantic == Semantic::Any {
             None
@@ -233,47 +269,28 @@ pub fn field_value(obj: &Value, label: &str) -> Option<String> {
 /// LIST on a collection.
 pub fn list(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
-    let p = parse_params(req, info)?;
+    let p = parse_params(engine, req, info)?;
     let prefix = match &rr.namespace {
         Some(ns) => format!("{}{}/", info.key_prefix(), ns),
         None => info.key_prefix(),
     };
-    let current = engine.store().revision();
-    let (read_rv, list_rv) = match p.semantic {
-        Semantic::MostRecent | Semantic::Any => (current, current),
-        Semantic::NotOlderThan(n) => {
-            if n > current {
-                return Err(engine.too_large_resource_version(n));
-            }
-            (current, current)
-        }
-        Semantic::Exact(n) => {
-            if n > current {
-                return Err(engine.too_large_resource_version(n));
-            }
-            (n, n)
-        }
-        Semantic::Continuation => {
-            let t = p.token.as_ref().expect("continuation has a token");
-            if t.rv < 0 {
-                (current, current)
-            } else {
-                (t.rv as u64, t.rv as u64)
-            }
-        }
-    };
-    let start = p.token.as_ref().map(|t| format!("{prefix}{}", t.start));
-    let filtering = !p.label.is_empty() || !p.field.is_empty();
-    let page = engine
-        .store()
-        .range(&prefix, start.as_deref(), read_rv, p.limit, |obj| {
+    let token = p.token.clone();
+    let chosen = choose_list_view(engine, &p.semantic, token.as_ref())?;
+    let start = token.as_ref().map(|t| format!("{prefix}{}", t.start));
+    let filtering = !p.label.is_empty() || !p.field.is_empty() || p.shard.is_some();
+    let page = chosen
+        .view
+        .page(&prefix, start.as_deref(), p.limit, |obj| {
             p.label
                 .matches(super::meta(obj).get("labels").and_then(Value::as_object))
                 && p.field.matches(&|l| field_value(obj, l))
+                && p.shard
+                    .as_ref()
+                    .is_none_or(|s| s.matches_value(&crate::cache::watchers::shard_value(s, obj)))
         })
         .map_err(|e| match e {
-            StoreError::Compacted { .. } if p.token.is_some() => {
-                expired_token(p.token.as_ref().expect("token"))
+            StoreError::Compacted { .. } if token.is_some() => {
+                expired_token(token.as_ref().expect("token"))
             }
             StoreError::Compacted { .. } => {
                 ApiError::expired("The resourceVersion for the provided list is too old.")
@@ -283,32 +300,157 @@ pub fn list(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> Api
             }
         })?;
     let mut list_meta = Map::new();
-    list_meta.insert("resourceVersion".into(), json!(list_rv.to_string()));
+    list_meta.insert("resourceVersion".into(), json!(chosen.rv.to_string()));
     if let Some(last) = &page.last_key {
         let rel = last.strip_prefix(&prefix).unwrap_or(last);
-        let token_rv = match p.token.as_ref() {
-            Some(t) if t.rv < 0 => -1,
-            _ => read_rv as i64,
-        };
-        let token_rv = if token_rv < 0 {
-            current as i64
-        } else {
-            token_rv
-        };
         list_meta.insert(
             "continue".into(),
-            json!(encode_continue(token_rv, &format!("{rel}\u{0}"))),
+            json!(encode_continue(chosen.rv as i64, &format!("{rel}\u{0}"))),
         );
         if !filtering {
-            let remaining = engine.store().count_after(&prefix, last, read_rv);
-            list_meta.insert("remainingItemCount".into(), json!(remaining));
+            if let Some(n) = page.remaining {
+                list_meta.insert("remainingItemCount".into(), json!(n));
+            }
         }
     }
+    if let Some(s) = &p.shard {
+        list_meta.insert("shardInfo".into(), json!({"selector": s.canonical()}));
+    }
     let items: Vec<Value> = page.items.iter().map(|o| strip_type_meta(o)).collect();
-    Ok(Reply::new(
-        200,
-        list_body(info, Value::Object(list_meta), items),
-    ))
+    let mut reply = Reply::new(200, list_body(info, Value::Object(list_meta), items));
+    reply.headers.push((
+        crate::api::response::READ_HEADER,
+        chosen.explain(p.semantic.name()),
+    ));
+    Ok(reply)
+}
+
+/// The view a list reads, at which revision, from where, and how long it "waited".
+pub struct Chosen<'a> {
+    pub view: View<'a>,
+    pub rv: u64,
+    pub source: Source,
+    pub waited_ms: i64,
+}
+
+impl Chosen<'_> {
+    /// The `X-Kubesim-Read` value.
+    pub fn explain(&self, semantic: &str) -> String {
+        let mut s = format!(
+            "semantic={semantic}; source={}; rv={}",
+            self.source.as_str(),
+            self.rv
+        );
+        if self.waited_ms > 0 {
+            s.push_str(&format!("; waited-ms={}", self.waited_ms));
+        }
+        s
+    }
+}
+
+fn choose_list_view<'a>(
+    engine: &'a Engine,
+    semantic: &Semantic,
+    token: Option<&ContinueToken>,
+) -> ApiResult<Chosen<'a>> {
+    let store = engine.store();
+    let cache = engine.cache();
+    let current = store.revision();
+    let at = |rev: u64| -> ApiResult<Chosen<'a>> {
+        if rev > current {
+            return Err(engine.too_large_resource_version_from_store(rev));
+        }
+        match cache.snapshot_at(rev) {
+            Some(snap) => Ok(Chosen {
+                view: View::Index(snap.clone()),
+                rv: rev,
+                source: Source::CacheSnapshot,
+                waited_ms: 0,
+            }),
+            None => Ok(Chosen {
+                view: View::Store(store, rev),
+                rv: rev,
+                source: Source::Store,
+                waited_ms: 0,
+            }),
+        }
+    };
+    match semantic {
+        Semantic::MostRecent => Ok(consistent(engine)),
+        Semantic::Any => Ok(Chosen {
+            view: View::Index(cache.state().clone()),
+            rv: cache.revision(),
+            source: Source::WatchCache,
+            waited_ms: 0,
+        }),
+        Semantic::NotOlderThan(n) => not_older_than(engine, *n),
+        Semantic::Exact(n) => at(*n),
+        Semantic::Continuation => {
+            let t = token.expect("continuation has a token");
+            if t.rv < 0 {
+                Ok(consistent(engine))
+            } else {
+                at(t.rv as u64)
+            }
+        }
+    }
+}
+
+/// A consistent read: from the cache when it has caught up with the store, else the store.
+pub fn consistent(engine: &Engine) -> Chosen<'_> {
+    let current = engine.store().revision();
+    if engine.cache().revision() == current {
+        Chosen {
+            view: View::Index(engine.cache().state().clone()),
+            rv: current,
+            source: Source::WatchCache,
+            waited_ms: 0,
+        }
+    } else {
+        Chosen {
+            view: View::Store(engine.store(), current),
+            rv: current,
+            source: Source::Store,
+            waited_ms: 0,
+        }
+    }
+}
+
+/// How long the cache waits for a requested revision before giving up (apiserver: 3 s).
+pub const CACHE_WAIT_MS: i64 = 3_000;
+
+/// Not-older-than `n` from the watch cache: its state if it has reached `n`; otherwise the
+/// state it will have once it has, if that happens within the cache's 3 s wait; otherwise
+/// 504 "Too large resource version".
+pub fn not_older_than(engine: &Engine, n: u64) -> ApiResult<Chosen<'_>> {
+    let cache = engine.cache();
+    if cache.revision() >= n {
+        return Ok(Chosen {
+            view: View::Index(cache.state().clone()),
+            rv: cache.revision(),
+            source: Source::WatchCache,
+            waited_ms: 0,
+        });
+    }
+    let store = engine.store();
+    if n <= store.revision() {
+        if let Ok(events) = store.events_after(n - 1) {
+            if let Some(ev) = events.first() {
+                let due = ev.time_ms + cache.config().lag_ms;
+                let wait = due - engine.clock().now_ms();
+                if wait <= CACHE_WAIT_MS {
+                    let rv = store.revision_at_time(ev.time_ms).unwrap_or(n).max(n);
+                    return Ok(Chosen {
+                        view: View::Store(store, rv),
+                        rv,
+                        source: Source::WatchCache,
+                        waited_ms: wait.max(0),
+                    });
+                }
+            }
+        }
+    }
+    Err(engine.too_large_resource_version(n))
 }
 
 /// A typed list object (`ControllerRevisionList`).

@@ -3,11 +3,13 @@
 
 mod create;
 pub mod delete;
-mod list;
+pub mod list;
 mod read;
 mod update;
+pub mod view;
+pub mod watch;
 
-pub use list::{decode_continue, encode_continue, ContinueToken};
+pub use list::{decode_continue, encode_continue, field_value, ContinueToken};
 
 use serde_json::{Map, Value};
 
@@ -29,9 +31,10 @@ pub fn dispatch(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) ->
             update::finalize_namespace(engine, req, rr)
         }
         Verb::Update => update::update(engine, req, rr),
+        Verb::Watch => unreachable!("watches are served by watch::watch"),
         Verb::Delete => delete::delete(engine, req, rr),
         Verb::DeleteCollection => delete::delete_collection(engine, req, rr),
-        Verb::Watch | Verb::Patch => Err(ApiError::verb_not_supported(
+        Verb::Patch => Err(ApiError::verb_not_supported(
             rr.verb.as_str(),
             rr.resource.group_resource(),
         )),

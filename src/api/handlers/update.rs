@@ -147,7 +147,7 @@ impl Engine {
         if terminating && grace == 0 && !has_finalizers(&obj) && !has_spec_finalizers(info, &obj) {
             // `ShouldDeleteDuringUpdate`: the last finalizer is gone, so the object is.
             if !dry_run {
-                self.store_mut().delete(key);
+                self.commit_delete(key);
             }
             return Ok(obj);
         }
@@ -159,7 +159,7 @@ impl Engine {
         if let Some(m) = obj.as_object_mut() {
             meta_mut(m).insert("resourceVersion".into(), Value::String(rev.to_string()));
         }
-        self.store_mut().put(key, obj.clone());
+        self.commit_put(key, obj.clone());
         Ok(obj)
     }
 }

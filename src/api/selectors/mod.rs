@@ -20,6 +20,7 @@
 
 pub mod field;
 pub mod label;
+pub mod shard;
 
 pub use field::FieldSelector;
 pub use label::LabelSelector;

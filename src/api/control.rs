@@ -1,0 +1,91 @@
+//! kubesim's own non-resource endpoints under `/kubesim/v1/`: drive time and the store so
+//! tests in any language (and the playground) can make expiry, compaction and cache lag
+//! happen on demand.
+//!
+//! | method | path | effect |
+//! |---|---|---|
+//! | GET | `/kubesim/v1/clock` | the clock |
+//! | POST | `/kubesim/v1/clock/advance?ms=N` | moves time forward N ms (also `seconds=`) |
+//! | POST | `/kubesim/v1/compact` | compacts the store to its current revision |
+//! | GET, PUT | `/kubesim/v1/cache/lag?ms=N` | reads or sets the watch cache's lag |
+//! | GET | `/kubesim/v1/state` | revisions: store, compacted, cache, oldest watchable |
+
+use serde_json::{json, Value};
+
+use super::status::{ApiError, ApiResult};
+use super::{Reply, Request};
+use crate::codec::rfc3339;
+use crate::engine::Engine;
+
+fn clock_json(engine: &Engine) -> Value {
+    let c = engine.clock();
+    json!({
+        "nowMs": c.now_ms(),
+        "now": rfc3339::format(c.now_secs()),
+        "mode": if c.is_simulated() { "manual" } else { "wall" },
+    })
+}
+
+fn state_json(engine: &Engine) -> Value {
+    json!({
+        "revision": engine.store().revision(),
+        "compactedRevision": engine.store().compacted_revision(),
+        "cacheRevision": engine.cache().revision(),
+        "cacheOldestRevision": engine.cache().oldest_revision(),
+        "cacheLagMs": engine.cache().config().lag_ms,
+        "watches": engine.watch_count(),
+        "clock": clock_json(engine),
+    })
+}
+
+fn ms_param(req: &Request<'_>) -> ApiResult<i64> {
+    if let Some(ms) = req.query.get("ms") {
+        return ms
+            .parse::<i64>()
+            .map_err(|_| ApiError::bad_request(format!("invalid ms: {ms:?}")));
+    }
+    if let Some(s) = req.query.get("seconds") {
+        return s
+            .parse::<f64>()
+            .map(|s| (s * 1000.0) as i64)
+            .map_err(|_| ApiError::bad_request(format!("invalid seconds: {s:?}")));
+    }
+    if let Ok(v) = serde_json::from_slice::<Value>(req.body) {
+        if let Some(ms) = v.get("ms").and_then(Value::as_i64) {
+            return Ok(ms);
+        }
+    }
+    Err(ApiError::bad_request("ms is required"))
+}
+
+/// Serves `/kubesim/v1/<rest>`.
+pub fn serve(engine: &mut Engine, req: &Request<'_>, rest: &str) -> ApiResult<Reply> {
+    let method = req.method.as_str();
+    let body = match (method, rest) {
+        ("GET", "clock") => clock_json(engine),
+        ("POST", "clock/advance") => {
+            let ms = ms_param(req)?;
+            if ms < 0 {
+                return Err(ApiError::bad_request("time only moves forward"));
+            }
+            engine.advance(ms);
+            clock_json(engine)
+        }
+        ("POST", "compact") => {
+            let rev = engine.compact();
+            json!({ "compactedRevision": rev })
+        }
+        ("GET", "cache/lag") => json!({ "lagMs": engine.cache().config().lag_ms }),
+        ("PUT" | "POST", "cache/lag") => {
+            let ms = ms_param(req)?;
+            engine.set_cache_lag(ms);
+            json!({ "lagMs": engine.cache().config().lag_ms })
+        }
+        ("GET", "state") => state_json(engine),
+        (_, "clock" | "clock/advance" | "compact" | "cache/lag" | "state") => {
+            return Err(ApiError::method_not_allowed_route())
+        }
+        _ => return Err(ApiError::not_found_path()),
+    };
+    Ok(Reply::new(200, body))
+}
