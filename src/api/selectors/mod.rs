@@ -18,6 +18,7 @@
 //! All three are plain `errors.NewBadRequest(err.Error())`: reason `BadRequest`, code 400, no
 //! `details`.
 
+mod cel;
 pub mod field;
 pub mod label;
 pub mod shard;
