@@ -18,6 +18,16 @@ impl Rng {
         Rng { state: seed }
     }
 
+    /// A generator continuing from an exported [`Rng::state`].
+    pub fn from_state(state: u64) -> Self {
+        Rng { state }
+    }
+
+    /// The internal state, for exporting a simulation losslessly.
+    pub fn state(&self) -> u64 {
+        self.state
+    }
+
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -7,6 +7,7 @@
 //! stops after `limit` hits, so a page costs O(page + skipped), never O(collection).
 
 pub mod index;
+mod persist;
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
