@@ -131,6 +131,8 @@ pub struct Engine {
     gates: FeatureGates,
     server_address: String,
     history_ms: i64,
+    /// Events dispatched to watchers, and frames encoded for them (encode-once accounting).
+    dispatch_stats: (u64, u64),
 }
 
 impl Engine {
@@ -153,6 +155,7 @@ impl Engine {
             gates: config.feature_gates,
             server_address: config.server_address,
             history_ms: config.history_ms,
+            dispatch_stats: (0, 0),
         };
         for ns in INITIAL_NAMESPACES {
             let mut obj = Map::new();
@@ -198,7 +201,7 @@ impl Engine {
         let now = self.clock.now_ms();
         let due = self.cache.catch_up(&self.store, now + i64::MAX / 4);
         for ev in &due {
-            watchers::dispatch(&mut self.watchers, ev);
+            self.dispatch(ev);
         }
         self.store.compact(rev);
     }
@@ -229,7 +232,7 @@ impl Engine {
     pub(crate) fn sync_cache(&mut self) {
         let now = self.clock.now_ms();
         for ev in self.cache.catch_up(&self.store, now) {
-            watchers::dispatch(&mut self.watchers, &ev);
+            self.dispatch(&ev);
         }
         let cache_rv = self.cache.revision();
         let ready: Vec<usize> = self
@@ -245,6 +248,18 @@ impl Engine {
             w.pending_initial = None;
             crate::api::handlers::watch::send_initial(w, &state, cache_rv, now, true);
         }
+    }
+
+    fn dispatch(&mut self, ev: &crate::cache::CachedEvent) {
+        let frames = watchers::dispatch(&mut self.watchers, ev);
+        self.dispatch_stats.0 += 1;
+        self.dispatch_stats.1 += frames as u64;
+    }
+
+    /// (events dispatched, frames encoded) since start: with encode-once fan-out the second
+    /// stays at most one per distinct frame of each event, however many watchers there are.
+    pub fn dispatch_stats(&self) -> (u64, u64) {
+        self.dispatch_stats
     }
 
     /// Registers a watcher (its stream is already primed with any initial frames).
