@@ -13,6 +13,7 @@ pub mod codec;
 pub mod controllers;
 pub mod engine;
 pub mod features;
+pub mod patch;
 pub mod resource_version;
 pub mod resources;
 pub mod rng;

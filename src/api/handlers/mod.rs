@@ -4,6 +4,7 @@
 mod create;
 pub mod delete;
 pub mod list;
+pub mod patch;
 mod read;
 mod update;
 pub mod view;
@@ -34,10 +35,7 @@ pub fn dispatch(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) ->
         Verb::Watch => unreachable!("watches are served by watch::watch"),
         Verb::Delete => delete::delete(engine, req, rr),
         Verb::DeleteCollection => delete::delete_collection(engine, req, rr),
-        Verb::Patch => Err(ApiError::verb_not_supported(
-            rr.verb.as_str(),
-            rr.resource.group_resource(),
-        )),
+        Verb::Patch => patch::patch(engine, req, rr),
     }
 }
 
@@ -83,11 +81,20 @@ pub struct WriteOptions {
 /// Parses and validates the write options, failing as `<Kind>Options.meta.k8s.io "" is
 /// invalid` (422) the way `ValidateCreateOptions` and friends do.
 pub fn write_options(req: &Request<'_>, options_kind: &str) -> ApiResult<WriteOptions> {
-    let mut errs = Vec::new();
-    let dry_run = dry_run(req, &mut errs);
+    write_options_after(req, options_kind, Vec::new())
+}
+
+/// [`write_options`] with errors that the options validation reports before its own (a
+/// patch's `force` check comes first).
+pub fn write_options_after(
+    req: &Request<'_>,
+    options_kind: &str,
+    mut errs: Vec<FieldError>,
+) -> ApiResult<WriteOptions> {
     if let Some(m) = req.query.get("fieldManager") {
         errs.extend(validate_field_manager(m));
     }
+    let dry_run = dry_run(req, &mut errs);
     let level = match req.query.get("fieldValidation").unwrap_or("") {
         "" | "Warn" => FieldValidation::Warn,
         "Ignore" => FieldValidation::Ignore,

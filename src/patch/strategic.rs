@@ -1,0 +1,314 @@
+//! Strategic merge patch (`application/strategic-merge-patch+json`) for the served kinds.
+//!
+//! Maps merge recursively and `null` deletes a key, as in a merge patch; lists are replaced
+//! unless the Go type declares a merge strategy: `metadata.finalizers` merges as a set of
+//! primitives, `metadata.ownerReferences` by `uid`, Namespace `status.conditions` by `type`.
+//! Directives: `$patch` (`replace`, `delete`, `merge`) in maps and keyed lists,
+//! `$deleteFromPrimitiveList/<field>`, `$setElementOrder/<field>` and `$retainKeys`.
+//! ControllerRevision `data` is a RawExtension without patch metadata: its top level merges,
+//! but a nested map present on both sides fails as the real server fails (a plain error).
+
+use serde_json::{Map, Value};
+
+use super::PatchError;
+
+/// The list strategy at a path (dotted, from the object root).
+enum ListStrategy {
+    Replace,
+    PrimitiveSet,
+    MergeBy(&'static str),
+}
+
+fn strategy(path: &str) -> ListStrategy {
+    match path {
+        "metadata.finalizers" => ListStrategy::PrimitiveSet,
+        "metadata.ownerReferences" => ListStrategy::MergeBy("uid"),
+        "status.conditions" => ListStrategy::MergeBy("type"),
+        _ => ListStrategy::Replace,
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Go's `%v` of a map, for the unknown-directive error text.
+fn go_map(m: &Map<String, Value>) -> String {
+    let mut keys: Vec<&String> = m.keys().collect();
+    keys.sort();
+    let parts: Vec<String> = keys
+        .iter()
+        .map(|k| format!("{k}:{}", go_value(&m[*k])))
+        .collect();
+    format!("map[{}]", parts.join(" "))
+}
+
+fn go_value(v: &Value) -> String {
+    match v {
+        Value::Object(m) => go_map(m),
+        Value::Array(a) => format!("[{}]", a.iter().map(go_value).collect::<Vec<_>>().join(" ")),
+        Value::String(s) => s.clone(),
+        Value::Null => "<nil>".into(),
+        other => other.to_string(),
+    }
+}
+
+/// Applies `patch` to `original` (both JSON objects), returning the patched object.
+pub fn apply(original: &Value, patch: &Value) -> Result<Value, PatchError> {
+    let Value::Object(p) = patch else {
+        return Err(PatchError::BadRequest("Invalid JSON Document".into()));
+    };
+    let base = original.as_object().cloned().unwrap_or_default();
+    merge_map(base, p, "").map(|m| m.map(Value::Object).unwrap_or(Value::Null))
+}
+
+/// Merges patch map `p` into `base` at `path`; `Ok(None)` means the map was deleted.
+fn merge_map(
+    mut base: Map<String, Value>,
+    p: &Map<String, Value>,
+    path: &str,
+) -> Result<Option<Map<String, Value>>, PatchError> {
+    if let Some(directive) = p.get("$patch") {
+        match directive.as_str() {
+            Some("replace") => {
+                let mut out = p.clone();
+                out.shift_remove("$patch");
+                return Ok(Some(strip_directives(out)));
+            }
+            Some("delete") => return Ok(None),
+            Some("merge") => {}
+            _ => {
+                return Err(PatchError::Internal(format!(
+                    "unknown patch type: {} in map: {}",
+                    go_value(directive),
+                    go_map(p)
+                )))
+            }
+        }
+    }
+    // Directives about sibling lists first, so they see the merged lists.
+    let mut deletions: Vec<(&str, &Value)> = Vec::new();
+    let mut orders: Vec<(&str, &Value)> = Vec::new();
+    for (k, v) in p {
+        if k == "$patch" || k == "$retainKeys" {
+            continue;
+        }
+        if let Some(field) = k.strip_prefix("$deleteFromPrimitiveList/") {
+            deletions.push((field, v));
+            continue;
+        }
+        if let Some(field) = k.strip_prefix("$setElementOrder/") {
+            orders.push((field, v));
+            continue;
+        }
+        let child = join(path, k);
+        if v.is_null() {
+            base.shift_remove(k);
+            continue;
+        }
+        let merged = match (base.get(k), v) {
+            (Some(Value::Object(_)), Value::Object(_)) if path == "data" => {
+                // RawExtension: no patch metadata below the first level.
+                return Err(PatchError::Internal(format!(
+                    "unable to find api field in struct RawExtension for the json field {k:?}"
+                )));
+            }
+            (Some(Value::Object(o)), Value::Object(pv)) => {
+                match merge_map(o.clone(), pv, &child)? {
+                    Some(m) => Value::Object(m),
+                    None => {
+                        base.shift_remove(k);
+                        continue;
+                    }
+                }
+            }
+            (_, Value::Object(pv)) => match merge_map(Map::new(), pv, &child)? {
+                Some(m) => Value::Object(m),
+                None => {
+                    base.shift_remove(k);
+                    continue;
+                }
+            },
+            (Some(Value::Array(o)), Value::Array(pv)) => merge_list(o, pv, &child)?,
+            (_, Value::Array(pv)) => merge_list(&[], pv, &child)?,
+            (_, other) => other.clone(),
+        };
+        base.insert(k.clone(), merged);
+    }
+    for (field, values) in deletions {
+        if let (Some(Value::Array(list)), Value::Array(del)) = (base.get_mut(field), values) {
+            list.retain(|x| !del.contains(x));
+        }
+    }
+    for (field, order) in orders {
+        if let (Some(Value::Array(list)), Value::Array(order)) = (base.get_mut(field), order) {
+            reorder(list, order, &join(path, field));
+        }
+    }
+    Ok(Some(base))
+}
+
+fn strip_directives(mut m: Map<String, Value>) -> Map<String, Value> {
+    m.retain(|k, _| !k.starts_with('$'));
+    m
+}
+
+fn merge_list(original: &[Value], patch: &[Value], path: &str) -> Result<Value, PatchError> {
+    // A `{"$patch": "replace"}` element replaces the whole list with the other elements.
+    if patch
+        .iter()
+        .any(|x| x.get("$patch").and_then(Value::as_str) == Some("replace"))
+    {
+        let rest: Vec<Value> = patch
+            .iter()
+            .filter(|x| x.get("$patch").is_none())
+            .cloned()
+            .collect();
+        return Ok(Value::Array(rest));
+    }
+    match strategy(path) {
+        ListStrategy::Replace => Ok(Value::Array(patch.to_vec())),
+        ListStrategy::PrimitiveSet => {
+            let mut out = original.to_vec();
+            for v in patch {
+                if !out.contains(v) {
+                    out.push(v.clone());
+                }
+            }
+            Ok(Value::Array(out))
+        }
+        ListStrategy::MergeBy(key) => {
+            let mut out = original.to_vec();
+            for item in patch {
+                let Some(pm) = item.as_object() else {
+                    return Err(PatchError::BadRequest("Invalid JSON Document".into()));
+                };
+                let id = pm.get(key).cloned().unwrap_or(Value::Null);
+                let pos = out.iter().position(|o| o.get(key) == Some(&id));
+                let delete = pm.get("$patch").and_then(Value::as_str) == Some("delete");
+                match (pos, delete) {
+                    (Some(i), true) => {
+                        out.remove(i);
+                    }
+                    (None, true) => {}
+                    (Some(i), false) => {
+                        let base = out[i].as_object().cloned().unwrap_or_default();
+                        if let Some(m) = merge_map(base, pm, path)? {
+                            out[i] = Value::Object(m);
+                        }
+                    }
+                    (None, false) => out.push(Value::Object(strip_directives(pm.clone()))),
+                }
+            }
+            Ok(Value::Array(out))
+        }
+    }
+}
+
+/// `$setElementOrder`: the listed elements first, in that order; the rest keep their order.
+fn reorder(list: &mut [Value], order: &[Value], path: &str) {
+    let key_of = |v: &Value| -> Value {
+        match strategy(path) {
+            ListStrategy::MergeBy(k) => v.get(k).cloned().unwrap_or(Value::Null),
+            _ => v.clone(),
+        }
+    };
+    let rank = |v: &Value| {
+        let k = key_of(v);
+        order
+            .iter()
+            .position(|o| key_of(o) == k)
+            .unwrap_or(order.len())
+    };
+    list.sort_by_key(|v| rank(v));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn metadata_strategies() {
+        let cases = [
+            (
+                json!({"metadata":{"labels":{"a":"1","b":"2"}}}),
+                json!({"metadata":{"labels":{"b":null,"c":"3"}}}),
+                json!({"metadata":{"labels":{"a":"1","c":"3"}}}),
+            ),
+            (
+                json!({"metadata":{"finalizers":["x","y"]}}),
+                json!({"metadata":{"finalizers":["z","x"]}}),
+                json!({"metadata":{"finalizers":["x","y","z"]}}),
+            ),
+            (
+                json!({"metadata":{"finalizers":["x","y"]}}),
+                json!({"metadata":{"$deleteFromPrimitiveList/finalizers":["x"]}}),
+                json!({"metadata":{"finalizers":["y"]}}),
+            ),
+            (
+                json!({"metadata":{"ownerReferences":[{"uid":"1","name":"a"},{"uid":"2","name":"b"}]}}),
+                json!({"metadata":{"ownerReferences":[{"uid":"2","name":"B"},{"uid":"3","name":"c"}]}}),
+                json!({"metadata":{"ownerReferences":[{"uid":"1","name":"a"},{"uid":"2","name":"B"},{"uid":"3","name":"c"}]}}),
+            ),
+            (
+                json!({"metadata":{"ownerReferences":[{"uid":"1"},{"uid":"2"}]}}),
+                json!({"metadata":{"ownerReferences":[{"uid":"1","$patch":"delete"}]}}),
+                json!({"metadata":{"ownerReferences":[{"uid":"2"}]}}),
+            ),
+            (
+                json!({"metadata":{"labels":{"a":"1"}}}),
+                json!({"metadata":{"labels":{"$patch":"replace","b":"2"}}}),
+                json!({"metadata":{"labels":{"b":"2"}}}),
+            ),
+            (
+                json!({"metadata":{"labels":{"a":"1"},"name":"x"}}),
+                json!({"metadata":{"labels":{"$patch":"delete"}}}),
+                json!({"metadata":{"name":"x"}}),
+            ),
+            (
+                json!({"spec":{"finalizers":["kubernetes","a"]}}),
+                json!({"spec":{"finalizers":["b"]}}),
+                json!({"spec":{"finalizers":["b"]}}),
+            ),
+            (
+                json!({"metadata":{"finalizers":["a","b"]}}),
+                json!({"metadata":{"finalizers":[{"$patch":"replace"},"c"]}}),
+                json!({"metadata":{"finalizers":["c"]}}),
+            ),
+            (
+                json!({"metadata":{"finalizers":["a","b"]}}),
+                json!({"metadata":{"$setElementOrder/finalizers":["b","a"]}}),
+                json!({"metadata":{"finalizers":["b","a"]}}),
+            ),
+            (
+                json!({"data":{"a":1,"b":{"c":1}}}),
+                json!({"data":{"a":2,"d":3,"b":null}}),
+                json!({"data":{"a":2,"d":3}}),
+            ),
+        ];
+        for (orig, patch, want) in cases {
+            assert_eq!(apply(&orig, &patch).unwrap(), want, "{patch}");
+        }
+    }
+
+    #[test]
+    fn errors() {
+        assert!(matches!(
+            apply(&json!({"data":{"a":{"x":1}}}), &json!({"data":{"a":{"x":2}}})),
+            Err(PatchError::Internal(m)) if m == "unable to find api field in struct RawExtension for the json field \"a\""
+        ));
+        assert!(matches!(
+            apply(&json!({}), &json!({"$patch":"bogus"})),
+            Err(PatchError::Internal(_))
+        ));
+        assert!(matches!(
+            apply(&json!({}), &json!([1])),
+            Err(PatchError::BadRequest(_))
+        ));
+    }
+}

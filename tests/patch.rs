@@ -1,0 +1,230 @@
+//! PATCH: JSON Patch, JSON Merge Patch and strategic merge patch on ControllerRevisions and
+//! Namespaces, with the real server's errors for each failure.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+fn patch(e: &mut kubesim::Engine, uri: &str, ct: &str, body: &str) -> Resp {
+    send(e, "PATCH", uri, Some(body), &[("content-type", ct)])
+}
+
+const JSON: &str = "application/json-patch+json";
+const MERGE: &str = "application/merge-patch+json";
+const SMP: &str = "application/strategic-merge-patch+json";
+
+#[test]
+fn each_patch_type_changes_labels_and_bumps_the_revision() {
+    let rows = [
+        (
+            JSON,
+            r#"[{"op":"add","path":"/metadata/labels","value":{"app":"x"}}]"#,
+        ),
+        (MERGE, r#"{"metadata":{"labels":{"app":"x"}}}"#),
+        (SMP, r#"{"metadata":{"labels":{"app":"x"}}}"#),
+    ];
+    for (ct, body) in rows {
+        let mut e = engine();
+        let c = create_cr(&mut e, "default", &cr_body("p", 1));
+        let r = patch(&mut e, &cr("default", "p"), ct, body);
+        assert_eq!(r.code, 200, "{ct}: {}", r.text);
+        assert_eq!(r.json["metadata"]["labels"], json!({"app": "x"}), "{ct}");
+        assert!(rv_of(&r.json) > rv_of(&c), "{ct}");
+        assert_eq!(r.json["data"], c["data"], "{ct}");
+    }
+}
+
+#[test]
+fn strategic_merge_uses_metadata_list_strategies() {
+    let mut e = engine();
+    let mut b = cr_body("s", 1);
+    b["metadata"]["finalizers"] = json!(["example.com/a"]);
+    create_cr(&mut e, "default", &b);
+    let r = patch(
+        &mut e,
+        &cr("default", "s"),
+        SMP,
+        r#"{"metadata":{"finalizers":["example.com/b"]}}"#,
+    );
+    assert_eq!(
+        r.json["metadata"]["finalizers"],
+        json!(["example.com/a", "example.com/b"])
+    );
+    let r = patch(
+        &mut e,
+        &cr("default", "s"),
+        MERGE,
+        r#"{"metadata":{"finalizers":["example.com/c"]}}"#,
+    );
+    assert_eq!(
+        r.json["metadata"]["finalizers"],
+        json!(["example.com/c"]),
+        "merge patch replaces lists"
+    );
+    let r = patch(
+        &mut e,
+        &cr("default", "s"),
+        SMP,
+        r#"{"metadata":{"$deleteFromPrimitiveList/finalizers":["example.com/c"]}}"#,
+    );
+    assert!(r.json["metadata"].get("finalizers").is_none(), "{}", r.text);
+}
+
+#[test]
+fn conditional_patch_and_immutability() {
+    let mut e = engine();
+    let c = create_cr(&mut e, "default", &cr_body("c", 1));
+    let stale = r#"{"metadata":{"resourceVersion":"1","labels":{"a":"b"}}}"#;
+    let r = patch(&mut e, &cr("default", "c"), MERGE, stale);
+    assert_eq!(r.code, 409);
+    assert_eq!(r.reason(), "Conflict");
+    let fresh = format!(
+        r#"{{"metadata":{{"resourceVersion":"{}","labels":{{"a":"b"}}}}}}"#,
+        rv_of(&c)
+    );
+    assert_eq!(patch(&mut e, &cr("default", "c"), MERGE, &fresh).code, 200);
+    let r = patch(
+        &mut e,
+        &cr("default", "c"),
+        MERGE,
+        r#"{"data":{"other":1}}"#,
+    );
+    assert_eq!(r.code, 422);
+    assert!(
+        r.message().contains("data: Invalid value"),
+        "{}",
+        r.message()
+    );
+    // Repeating identical data is fine, and a no-op patch keeps the resourceVersion.
+    let before = get(&mut e, &cr("default", "c")).json;
+    let r = patch(
+        &mut e,
+        &cr("default", "c"),
+        MERGE,
+        r#"{"data":{"spec":{"replicas":1}}}"#,
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(rv_of(&r.json), rv_of(&before));
+    let r = patch(&mut e, &cr("default", "c"), SMP, r#"{"revision":5}"#);
+    assert_eq!(r.json["revision"], 5);
+}
+
+#[test]
+fn patch_errors_table() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("x", 1));
+    let rows: Vec<(&str, &str, String, u16, &str, &str)> = vec![
+        ("application/json", "{}", cr("default", "x"), 415, "UnsupportedMediaType",
+         "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json"),
+        (MERGE, "{}", cr("default", "missing"), 404, "NotFound", "controllerrevisions.apps \"missing\" not found"),
+        (JSON, r#"[{"op":"test","path":"/revision","value":9}]"#, cr("default", "x"), 422, "Invalid",
+         "the server rejected our request due to an error in our request"),
+        (MERGE, "{", cr("default", "x"), 400, "BadRequest", "Invalid JSON Patch"),
+        (SMP, r#"{"$patch":"bogus"}"#, cr("default", "x"), 500, "", ""),
+        (SMP, r#"{"data":{"spec":{"replicas":2}}}"#, cr("default", "x"), 500, "",
+         "unable to find api field in struct RawExtension for the json field \"spec\""),
+        (MERGE, r#"{"metadata":{"name":"y"}}"#, cr("default", "x"), 400, "BadRequest",
+         "the name of the object (y) does not match the name on the URL (x)"),
+    ];
+    for (ct, body, uri, code, reason, msg) in rows {
+        let r = patch(&mut e, &uri, ct, body);
+        assert_eq!(r.code, code, "{ct} {body}: {}", r.text);
+        assert_eq!(r.reason(), reason, "{ct} {body}");
+        if !msg.is_empty() {
+            assert_eq!(r.message(), msg, "{ct} {body}");
+        }
+    }
+    let r = patch(
+        &mut e,
+        &format!("{}?force=true", cr("default", "x")),
+        MERGE,
+        "{}",
+    );
+    assert_eq!(r.code, 422);
+    assert_eq!(r.message(), "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch");
+    let r = patch(
+        &mut e,
+        &format!("{}?fieldValidation=Strict", cr("default", "x")),
+        MERGE,
+        r#"{"foo":1}"#,
+    );
+    assert_eq!(r.code, 422);
+    assert!(
+        r.message()
+            .starts_with(" \"\" is invalid: patch: Invalid value: "),
+        "{}",
+        r.message()
+    );
+    assert!(
+        r.message()
+            .ends_with("strict decoding error: unknown field \"foo\""),
+        "{}",
+        r.message()
+    );
+    let r = patch(&mut e, &cr("default", "x"), MERGE, r#"{"foo":1}"#);
+    assert_eq!(r.code, 200);
+    assert_eq!(
+        r.header_all("warning"),
+        ["299 - \"unknown field \\\"foo\\\"\""]
+    );
+}
+
+#[test]
+fn namespaces_and_watchers_see_patches() {
+    let mut e = engine();
+    let rv = e.store().revision();
+    let mut w = watch(
+        &mut e,
+        &format!("/api/v1/namespaces?watch=1&resourceVersion={rv}"),
+    );
+    let r = patch(
+        &mut e,
+        "/api/v1/namespaces/default",
+        MERGE,
+        r#"{"metadata":{"labels":{"team":"a"}}}"#,
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["metadata"]["labels"]["team"], "a");
+    assert_eq!(
+        r.json["metadata"]["labels"]["kubernetes.io/metadata.name"],
+        "default"
+    );
+    assert_eq!(w.summary(), ["MODIFIED default"]);
+    let dry = patch(
+        &mut e,
+        "/api/v1/namespaces/default?dryRun=All",
+        MERGE,
+        r#"{"metadata":{"labels":{"team":"b"}}}"#,
+    );
+    assert_eq!(dry.json["metadata"]["labels"]["team"], "b");
+    assert!(w.summary().is_empty());
+}
+
+#[test]
+fn kubectl_patch_works() {
+    let s = common::server::Server::start(&[]);
+    let f = s.write("cr.yaml", "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: k\ndata: {}\nrevision: 1\n");
+    s.kubectl_ok(&["create", "-f", &f]);
+    for (t, p) in [
+        ("merge", r#"{"metadata":{"labels":{"a":"1"}}}"#),
+        ("strategic", r#"{"metadata":{"labels":{"b":"2"}}}"#),
+        (
+            "json",
+            r#"[{"op":"add","path":"/metadata/labels/c","value":"3"}]"#,
+        ),
+    ] {
+        let out = s.kubectl_ok(&["patch", "controllerrevision", "k", "--type", t, "-p", p]);
+        assert_eq!(out.trim(), "controllerrevision.apps/k patched", "{t}");
+    }
+    let labels = s.kubectl_ok(&[
+        "get",
+        "controllerrevision",
+        "k",
+        "-o",
+        "jsonpath={.metadata.labels}",
+    ]);
+    assert_eq!(labels, r#"{"a":"1","b":"2","c":"3"}"#);
+    s.kubectl_ok(&["label", "controllerrevision", "k", "d=4"]);
+    s.kubectl_ok(&["annotate", "controllerrevision", "k", "note=hi"]);
+}
