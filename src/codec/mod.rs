@@ -6,6 +6,7 @@
 //! the same error texts and `fieldValidation` findings ([`decode`]), and timestamps go through
 //! Go's RFC 3339 layout rules ([`rfc3339`]).
 
+pub mod cbor;
 pub mod decode;
 mod gotypes;
 pub mod json;
