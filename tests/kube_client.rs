@@ -5,7 +5,6 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 
-use http_body_util::BodyExt;
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use kube::api::{DeleteParams, ListParams, PostParams};
@@ -14,24 +13,7 @@ use kubesim::{Config, Engine};
 
 /// A kube client whose transport is a direct call into the engine.
 fn in_process_client() -> Client {
-    let engine = Arc::new(Mutex::new(Engine::new(Config::default())));
-    let service = tower::service_fn(move |req: http::Request<kube::client::Body>| {
-        let engine = engine.clone();
-        async move {
-            let (parts, body) = req.into_parts();
-            let bytes = body.collect().await?.to_bytes();
-            let resp = engine
-                .lock()
-                .expect("engine lock")
-                .handle(http::Request::from_parts(parts, bytes));
-            let (parts, body) = resp.into_parts();
-            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(http::Response::from_parts(
-                parts,
-                kubesim::server::ServerBody(body),
-            ))
-        }
-    });
-    Client::new(service, "default")
+    common::kube::in_process_client(Arc::new(Mutex::new(Engine::new(Config::default()))))
 }
 
 async fn http_client() -> (Client, tokio::sync::oneshot::Sender<()>) {

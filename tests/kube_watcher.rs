@@ -2,12 +2,13 @@
 //! strategies (ListWatch and StreamingList) the reflector's cache stays equal to the store
 //! through creates, updates, deletes, a forced 410 and a compaction.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::StreamExt;
-use http_body_util::BodyExt;
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use kube::api::{DeleteParams, PostParams};
@@ -18,23 +19,7 @@ use kubesim::{Config, Engine};
 type Shared = Arc<Mutex<Engine>>;
 
 fn client(engine: Shared) -> Client {
-    let service = tower::service_fn(move |req: http::Request<kube::client::Body>| {
-        let engine = engine.clone();
-        async move {
-            let (parts, body) = req.into_parts();
-            let bytes = body.collect().await?.to_bytes();
-            let resp = engine
-                .lock()
-                .expect("engine lock")
-                .handle(http::Request::from_parts(parts, bytes));
-            let (parts, body) = resp.into_parts();
-            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(http::Response::from_parts(
-                parts,
-                kubesim::server::ServerBody(body),
-            ))
-        }
-    });
-    Client::new(service, "default")
+    common::kube::in_process_client(engine)
 }
 
 fn revision(name: &str, n: i64) -> ControllerRevision {
