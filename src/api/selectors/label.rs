@@ -21,8 +21,12 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::content::{label_key_errors, label_value_errors};
+// Label keys and values are checked with the same functions (and texts) as
+// `metadata.labels`.
 use crate::resources::field::{aggregate_messages, FieldError};
+use crate::resources::validation::names::{
+    is_qualified_name as label_key_errors, is_valid_label_value as label_value_errors,
+};
 
 /// A requirement's operator (`selection.Operator`); `as_str` is the Go constant's text, which
 /// the "expected: ..." parse error lists.
