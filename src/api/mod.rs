@@ -2,23 +2,29 @@
 //! errors. [`serve`] turns one request into one response; everything it needs from the rest
 //! of the engine goes through [`crate::engine::Engine`].
 
+pub mod compress;
 pub mod control;
 pub mod discovery;
+pub mod encode;
 pub mod handlers;
+pub mod negotiation;
 pub mod openapi;
 pub mod query;
 pub mod response;
 pub mod route;
 pub mod selectors;
 pub mod status;
+pub mod transform;
 
 use bytes::Bytes;
 use http::{HeaderMap, Method, Response};
 use serde_json::Value;
 
 use crate::engine::{Body, Engine};
+use crate::store::Object;
+use negotiation::{Encoding, Negotiated, Restrictions};
 use query::Query;
-use route::{NonResource, Route};
+use route::{NonResource, ResourceRequest, Route, Verb};
 use status::{ApiError, ApiResult};
 
 /// One parsed request, as the handlers see it.
@@ -29,6 +35,10 @@ pub struct Request<'a> {
     pub query: Query,
     pub headers: &'a HeaderMap,
     pub body: &'a Bytes,
+    /// The encodings this server serves (feature gates decide CBOR).
+    pub served: Vec<Encoding>,
+    /// The negotiated response representation (resource requests; JSON otherwise).
+    pub output: Negotiated,
 }
 
 impl Request<'_> {
@@ -51,6 +61,9 @@ pub struct Reply {
     pub content_type: Option<&'static str>,
     /// Extra response headers (ETag, Vary, Location...).
     pub headers: Vec<(&'static str, String)>,
+    /// For typed lists: the stored items, written one by one without `kind`/`apiVersion`
+    /// after `body` (which then holds `kind`, `apiVersion` and `metadata` only).
+    pub items: Option<Vec<Object>>,
 }
 
 impl Reply {
@@ -62,6 +75,7 @@ impl Reply {
             warnings: Vec::new(),
             content_type: None,
             headers: Vec::new(),
+            items: None,
         }
     }
 }
@@ -69,12 +83,14 @@ impl Reply {
 /// Serves one request against the engine.
 pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
-    let request = Request {
+    let mut request = Request {
         method: req.method(),
         path: req.uri().path(),
         query,
         headers: req.headers(),
         body: req.body(),
+        served: negotiation::served(engine.feature_gates()),
+        output: Negotiated::JSON,
     };
     let pretty = response::wants_pretty(&request);
     let watch = request.query.flag("watch").unwrap_or(false);
@@ -83,20 +99,60 @@ pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>) -> Response<Body> 
         Route::ResourceNotFound => Err(resource_not_found()),
         Route::MethodNotAllowed => Err(ApiError::method_not_allowed_route()),
         Route::NonResource(nr) => serve_non_resource(engine, &request, &nr),
-        Route::Resource(rr) => match response::check_accept(&request) {
-            Ok(()) if rr.verb == route::Verb::Watch => {
-                match handlers::watch::watch(engine, &request, &rr) {
-                    Ok(resp) => return resp,
-                    Err(e) => Err(e),
-                }
-            }
-            Ok(()) => handlers::dispatch(engine, &request, &rr),
-            Err(e) => Err(e),
-        },
+        Route::Resource(rr) => return serve_resource(engine, &mut request, &rr, pretty),
     };
     match result {
         Ok(reply) => response::reply(&reply, pretty),
         Err(err) => response::error(&err, pretty),
+    }
+}
+
+/// A resource request: the router's `Accept` check, output negotiation, the request body's
+/// media type (create/update), the verb, then the negotiated transform and encoding.
+fn serve_resource(
+    engine: &mut Engine,
+    request: &mut Request<'_>,
+    rr: &ResourceRequest,
+    pretty: bool,
+) -> Response<Body> {
+    let gzip = engine.feature_gates().enabled("APIResponseCompression")
+        && compress::accepts_gzip(request.header("accept-encoding"));
+    let fail =
+        |e: &ApiError, request: &Request<'_>| response::negotiated_error(e, request, pretty, gzip);
+    let accept = request.header("accept").to_string();
+    let streams = matches!(rr.verb, Verb::List | Verb::Watch);
+    let produces = negotiation::produces(&request.served, streams);
+    if let Err(e) = negotiation::route_accepts(&accept, &produces) {
+        return fail(&e, request);
+    }
+    let Some(negotiated) = negotiation::negotiate(&accept, &request.served, Restrictions::Resource)
+    else {
+        return fail(&negotiation::not_acceptable(&request.served), request);
+    };
+    request.output = negotiated;
+    if matches!(rr.verb, Verb::Create | Verb::Update) {
+        if let Err(e) = negotiation::input_encoding(request.header("content-type"), &request.served)
+        {
+            return fail(&e, request);
+        }
+    }
+    if rr.verb == Verb::Watch {
+        return match handlers::watch::watch(engine, request, rr) {
+            Ok(resp) => resp,
+            Err(e) => fail(&e, request),
+        };
+    }
+    let now_ms = engine.clock().now_ms();
+    let result = handlers::dispatch(engine, request, rr)
+        .and_then(|reply| transform::apply(rr.resource, request, negotiated.target, now_ms, reply));
+    let out = response::Output {
+        negotiated,
+        pretty,
+        gzip,
+    };
+    match result {
+        Ok(reply) => response::resource_reply(&reply, &out, request),
+        Err(e) => fail(&e, request),
     }
 }
 

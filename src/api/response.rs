@@ -1,20 +1,23 @@
-//! Writing responses: JSON bodies as Go's encoder writes them, Status errors, the headers
-//! kube-apiserver always sets, and the `Accept` check.
+//! Writing responses: bodies in the negotiated encoding, Status errors as `ErrorNegotiated`
+//! writes them, gzip, and the headers kube-apiserver always sets.
 
 use bytes::Bytes;
 use http::{header, HeaderValue, Response};
 use serde_json::Value;
 
+use super::encode::{self, Payload};
+use super::negotiation::{self, Negotiated, Restrictions};
 use super::status::ApiError;
 use super::{Reply, Request};
 use crate::codec::json;
 use crate::engine::Body;
+use crate::features::parse_go_bool;
 
-/// Whether to indent: `pretty=true|1` in the query, or a browser / curl / wget user agent
-/// (`negotiation.isPrettyPrint`).
+/// Whether to indent (`negotiation.isPrettyPrint`): a non-empty `pretty` query value decides
+/// (Go's `ParseBool`, anything else is false); otherwise a browser / curl / wget user agent.
 pub fn wants_pretty(req: &Request<'_>) -> bool {
-    if let Some(p) = req.query.get("pretty") {
-        return matches!(p, "true" | "1");
+    if let Some(p) = req.query.get("pretty").filter(|p| !p.is_empty()) {
+        return parse_go_bool(p).unwrap_or(false);
     }
     let ua = req.header("user-agent");
     ua.starts_with("curl") || ua.starts_with("Wget") || ua.starts_with("Mozilla/5.0")
@@ -24,49 +27,24 @@ pub fn wants_pretty(req: &Request<'_>) -> bool {
 /// layer served it, at which resourceVersion.
 pub const READ_HEADER: &str = "x-kubesim-read";
 
-/// The media types kubesim serves today (Order 3 adds YAML, Protobuf, CBOR and Table).
-pub const SERVED_MEDIA_TYPES: &[&str] = &["application/json"];
-
-/// Checks `Accept`: at least one listed media range must be servable, else 406.
-pub fn check_accept(req: &Request<'_>) -> Result<(), ApiError> {
-    let accept = req.header("accept");
-    if accept.trim().is_empty() {
-        return Ok(());
-    }
-    for range in accept.split(',') {
-        let mut parts = range.split(';').map(str::trim);
-        let media = parts.next().unwrap_or("").to_ascii_lowercase();
-        let params: Vec<&str> = parts.collect();
-        // Parameterised forms (as=Table, as=PartialObjectMetadata) are not served yet.
-        let transform = params.iter().any(|p| p.starts_with("as="));
-        let q_zero = params.iter().any(|p| *p == "q=0" || *p == "q=0.0");
-        if q_zero || transform {
-            continue;
-        }
-        if media == "*/*" || SERVED_MEDIA_TYPES.contains(&media.as_str()) {
-            return Ok(());
-        }
-    }
-    Err(ApiError::not_acceptable(format!(
-        "only the following media types are accepted: {}",
-        SERVED_MEDIA_TYPES.join(", ")
-    )))
+/// How a resource response is written.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub negotiated: Negotiated,
+    /// Query/user-agent pretty printing (or the media type's `pretty=1`).
+    pub pretty: bool,
+    /// The client accepts gzip and `APIResponseCompression` is on.
+    pub gzip: bool,
 }
 
-fn encode(v: &Value, pretty: bool) -> Vec<u8> {
-    if pretty {
-        json::to_pretty_vec(v)
-    } else {
-        json::to_vec(v)
-    }
-}
-
-fn base(code: u16, content_type: &'static str, body: Vec<u8>) -> Response<Body> {
+fn base(code: u16, content_type: &str, body: Vec<u8>) -> Response<Body> {
     let mut resp = Response::new(Body::Full(Bytes::from(body)));
     *resp.status_mut() =
         http::StatusCode::from_u16(code).unwrap_or(http::StatusCode::INTERNAL_SERVER_ERROR);
     let h = resp.headers_mut();
-    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if let Ok(ct) = HeaderValue::from_str(content_type) {
+        h.insert(header::CONTENT_TYPE, ct);
+    }
     h.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("no-cache, private"),
@@ -74,17 +52,22 @@ fn base(code: u16, content_type: &'static str, body: Vec<u8>) -> Response<Body> 
     resp
 }
 
-/// A successful reply as a response.
-pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
-    let mut resp = match &r.body {
-        Value::String(s) => base(r.code, "text/plain; charset=utf-8", s.clone().into_bytes()),
-        Value::Null => base(r.code, "application/json", Vec::new()),
-        body => base(
-            r.code,
-            r.content_type.unwrap_or("application/json"),
-            encode(body, pretty),
-        ),
+/// A body of `len` bytes compressed when the client allows it and it is large enough.
+fn maybe_gzip(resp: &mut Response<Body>, gzip: bool) {
+    let Body::Full(bytes) = resp.body() else {
+        return;
     };
+    if !gzip || !super::compress::should_compress(bytes.len()) {
+        return;
+    }
+    let compressed = super::compress::gzip(bytes);
+    *resp.body_mut() = Body::Full(Bytes::from(compressed));
+    let h = resp.headers_mut();
+    h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    h.append(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+}
+
+fn extras(resp: &mut Response<Body>, r: &Reply) {
     for (name, value) in &r.headers {
         if let Ok(v) = HeaderValue::from_str(value) {
             resp.headers_mut().insert(*name, v);
@@ -95,12 +78,82 @@ pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
             resp.headers_mut().append(header::WARNING, v);
         }
     }
+}
+
+/// A non-resource reply (discovery, OpenAPI, health) as JSON.
+pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
+    let mut resp = match &r.body {
+        Value::String(s) => base(r.code, "text/plain; charset=utf-8", s.clone().into_bytes()),
+        Value::Null => base(r.code, "application/json", Vec::new()),
+        body => base(
+            r.code,
+            r.content_type.unwrap_or("application/json"),
+            if pretty {
+                json::to_pretty_vec(body)
+            } else {
+                json::to_vec(body)
+            },
+        ),
+    };
+    extras(&mut resp, r);
     resp
 }
 
-/// An error as its Status response (with `Retry-After` when the Status carries one).
+/// A resource reply in the negotiated encoding (lists written item by item).
+pub fn resource_reply(r: &Reply, out: &Output, req: &Request<'_>) -> Response<Body> {
+    let enc = out.negotiated.encoding;
+    let pretty = out.pretty || out.negotiated.pretty;
+    let payload = match &r.items {
+        Some(items) => Payload::List {
+            envelope: &r.body,
+            items,
+        },
+        None => Payload::Object(&r.body),
+    };
+    let mut resp = match encode::encode(payload, enc, pretty) {
+        Ok(bytes) => base(r.code, enc.media_type(), bytes),
+        Err(e) => return negotiated_error(&e, req, out.pretty, out.gzip),
+    };
+    extras(&mut resp, r);
+    maybe_gzip(&mut resp, out.gzip);
+    resp
+}
+
+/// An error as `ErrorNegotiated` writes it: the Status in the encoding `Accept` allows with no
+/// transforms, or, when nothing is acceptable, indented JSON (`WriteRawJSON`).
+pub fn negotiated_error(
+    e: &ApiError,
+    req: &Request<'_>,
+    pretty: bool,
+    gzip: bool,
+) -> Response<Body> {
+    let status = e.to_status();
+    let mut resp =
+        match negotiation::negotiate(req.header("accept"), &req.served, Restrictions::Default) {
+            Some(n) => {
+                match encode::encode(Payload::Object(&status), n.encoding, pretty || n.pretty) {
+                    Ok(bytes) => base(e.code, n.encoding.media_type(), bytes),
+                    Err(_) => base(e.code, "application/json", json::to_pretty_vec(&status)),
+                }
+            }
+            None => base(e.code, "application/json", json::to_pretty_vec(&status)),
+        };
+    if let Some(s) = e.retry_after() {
+        resp.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(s));
+    }
+    maybe_gzip(&mut resp, gzip);
+    resp
+}
+
+/// An error for a non-resource path, as JSON (with `Retry-After` when the Status has one).
 pub fn error(e: &ApiError, pretty: bool) -> Response<Body> {
-    let mut resp = base(e.code, "application/json", encode(&e.to_status(), pretty));
+    let body = if pretty {
+        json::to_pretty_vec(&e.to_status())
+    } else {
+        json::to_vec(&e.to_status())
+    };
+    let mut resp = base(e.code, "application/json", body);
     if let Some(s) = e.retry_after() {
         resp.headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from(s));

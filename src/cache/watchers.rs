@@ -1,8 +1,9 @@
 //! Watchers: per-watch filters, event conversion, encode-once fan-out, bookmarks, timeouts.
 //!
-//! Each applied event is encoded at most once per distinct frame (event type × object), no
-//! matter how many watchers receive it: the frame bytes are shared (`Bytes` is a refcounted
-//! view). A watcher whose client went away (its receiver dropped) is removed on the next
+//! Each applied event is encoded at most once per distinct frame (event type × object ×
+//! encoding and transform), no matter how many watchers receive it: the frame bytes are
+//! shared (`Bytes` is a refcounted view). A Table watch sends column definitions only in its
+//! first frame, so "with headers" is part of the frame's identity. A watcher whose client went away (its receiver dropped) is removed on the next
 //! dispatch or tick, so nothing leaks.
 
 use std::collections::HashMap;
@@ -12,9 +13,11 @@ use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use serde_json::{json, Map, Value};
 
 use super::CachedEvent;
+use crate::api::negotiation::Encoding;
 use crate::api::selectors::field::FieldSelector;
 use crate::api::selectors::label::LabelSelector;
 use crate::api::selectors::shard::ShardSelector;
+use crate::api::transform::{watch_object, WatchTransform};
 use crate::codec::json;
 use crate::resources::ResourceInfo;
 use crate::store::Object;
@@ -111,11 +114,48 @@ pub fn bookmark_object(info: &ResourceInfo, rv: u64, initial_events_end: bool) -
     Value::Object(crate::codec::decode::canonicalize(&obj, info.schema))
 }
 
+/// How a watcher's frames are written: the negotiated encoding and the transform applied to
+/// every event object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct WatchOutput {
+    pub encoding: Encoding,
+    pub transform: WatchTransform,
+}
+
+impl Default for WatchOutput {
+    fn default() -> Self {
+        WatchOutput {
+            encoding: Encoding::Json,
+            transform: WatchTransform::None,
+        }
+    }
+}
+
+/// One frame for a watcher with `output` (`table_headers`: its next Table carries column
+/// definitions). `now_ms` dates the Table `AGE` column.
+pub fn encode_frame(
+    info: &ResourceInfo,
+    output: WatchOutput,
+    table_headers: bool,
+    kind: EventType,
+    obj: &Value,
+    now_ms: i64,
+) -> Bytes {
+    match watch_object(info, output.transform, obj, table_headers, now_ms) {
+        Some(t) => crate::api::encode::watch_frame(kind, &t, output.encoding),
+        None => crate::api::encode::watch_frame(kind, obj, output.encoding),
+    }
+}
+
 /// A registered watch.
 #[derive(Debug)]
 pub struct Watcher {
     pub id: u64,
     pub filter: Filter,
+    /// Encoding and transform of this watch's frames.
+    pub output: WatchOutput,
+    /// Whether the next Table frame carries `columnDefinitions` (only the first does).
+    pub table_headers: bool,
     sender: UnboundedSender<Bytes>,
     /// Events at or below this revision were already delivered (or are covered by the
     /// initial state).
@@ -152,6 +192,8 @@ impl Watcher {
             Watcher {
                 id,
                 filter,
+                output: WatchOutput::default(),
+                table_headers: true,
                 sender,
                 last_rv,
                 deadline_ms,
@@ -164,9 +206,37 @@ impl Watcher {
         )
     }
 
+    /// This watcher, writing its frames as `output` says.
+    pub fn with_output(mut self, output: WatchOutput) -> Self {
+        self.output = output;
+        self
+    }
+
     /// Queues a frame; false when the client has gone.
     pub fn send(&self, bytes: Bytes) -> bool {
         self.sender.unbounded_send(bytes).is_ok()
+    }
+
+    /// Encodes one event for this watcher and queues it.
+    pub fn send_event(&mut self, kind: EventType, obj: &Value, now_ms: i64) -> bool {
+        let bytes = encode_frame(
+            self.filter.resource,
+            self.output,
+            self.table_headers,
+            kind,
+            obj,
+            now_ms,
+        );
+        self.frame_sent();
+        self.send(bytes)
+    }
+
+    /// After the first frame a Table watch stops sending column definitions
+    /// (`watchEmbeddedEncoder` sets `NoHeaders`).
+    fn frame_sent(&mut self) {
+        if matches!(self.output.transform, WatchTransform::Table(..)) {
+            self.table_headers = false;
+        }
     }
 
     /// Whether the client is still there.
@@ -194,29 +264,43 @@ impl Watcher {
     pub fn bookmark(&mut self, rv: u64, now_ms: i64, initial_events_end: bool) -> bool {
         self.last_bookmark_ms = now_ms;
         let obj = bookmark_object(self.filter.resource, rv, initial_events_end);
-        self.send(frame(EventType::Bookmark, &obj))
+        self.send_event(EventType::Bookmark, &obj, now_ms)
     }
 }
+
+/// The identity of an encoded frame: event type, object (by pointer), output, and whether a
+/// Table frame has column definitions.
+type FrameKey = (EventType, usize, WatchOutput, bool);
 
 /// Encodes each distinct frame of one event once, however many watchers get it.
 #[derive(Default)]
 pub struct FrameMemo {
-    frames: HashMap<(EventType, usize), Bytes>,
+    frames: HashMap<FrameKey, Bytes>,
 }
 
 impl FrameMemo {
-    /// The frame for `kind` of `obj` (a DELETED frame carries the event's revision).
-    pub fn get(&mut self, kind: EventType, obj: &Object, event_rev: u64) -> Bytes {
+    /// The frame for `kind` of `obj` as watcher `w` writes it (a DELETED frame carries the
+    /// event's revision). `now_ms` dates a Table's `AGE` column.
+    pub fn get(
+        &mut self,
+        kind: EventType,
+        obj: &Object,
+        event_rev: u64,
+        w: &Watcher,
+        now_ms: i64,
+    ) -> Bytes {
         let ptr = std::sync::Arc::as_ptr(obj) as usize;
+        let headers = w.table_headers && matches!(w.output.transform, WatchTransform::Table(..));
+        let info = w.filter.resource;
         self.frames
-            .entry((kind, ptr))
+            .entry((kind, ptr, w.output, headers))
             .or_insert_with(|| {
                 if kind == EventType::Deleted {
                     let mut o = (**obj).clone();
                     o["metadata"]["resourceVersion"] = json!(event_rev.to_string());
-                    frame(kind, &o)
+                    encode_frame(info, w.output, headers, kind, &o, now_ms)
                 } else {
-                    frame(kind, obj)
+                    encode_frame(info, w.output, headers, kind, obj, now_ms)
                 }
             })
             .clone()
@@ -241,7 +325,11 @@ pub fn dispatch(watchers: &mut Vec<Watcher>, ev: &CachedEvent) -> usize {
         }
         w.last_rv = ev.rev;
         match w.convert(ev.value.as_ref(), ev.prev.as_ref()) {
-            Some((kind, obj)) => w.send(memo.get(kind, obj, ev.rev)),
+            Some((kind, obj)) => {
+                let bytes = memo.get(kind, obj, ev.rev, w, ev.applied_ms);
+                w.frame_sent();
+                w.send(bytes)
+            }
             None => w.is_open(),
         }
     });

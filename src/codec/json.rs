@@ -55,9 +55,17 @@ enum Frame<'a> {
     Object(serde_json::map::Iter<'a>, bool),
 }
 
-/// Iterative writer shared by compact (`indent == None`) and pretty output.
+/// Appends `v` compact (`None`) or indented as a value nested `Some(depth)` levels deep in a
+/// pretty document (so a collection encoder can write one item of a larger document).
+pub fn write_at(v: &Value, out: &mut Vec<u8>, indent: Option<usize>) {
+    write(v, out, indent);
+}
+
+/// Iterative writer shared by compact (`indent == None`) and pretty output; `Some(base)` is
+/// the nesting depth of `root` in the document being written.
 fn write(root: &Value, out: &mut Vec<u8>, indent: Option<usize>) {
     let pretty = indent.is_some();
+    let base = indent.unwrap_or(0);
     let mut stack: Vec<Frame<'_>> = Vec::new();
     let mut next = Some(root);
     loop {
@@ -89,7 +97,7 @@ fn write(root: &Value, out: &mut Vec<u8>, indent: Option<usize>) {
                 }
                 *first = false;
                 if pretty {
-                    newline(out, depth);
+                    newline(out, base + depth);
                 }
                 if let Some(k) = key {
                     write_string(k, out);
@@ -107,7 +115,7 @@ fn write(root: &Value, out: &mut Vec<u8>, indent: Option<usize>) {
                 };
                 stack.pop();
                 if pretty {
-                    newline(out, depth - 1);
+                    newline(out, base + depth - 1);
                 }
                 out.push(close);
             }

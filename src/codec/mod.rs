@@ -14,3 +14,4 @@ pub mod protobuf;
 pub mod rfc3339;
 mod scanner;
 mod source;
+pub mod yaml;

@@ -37,9 +37,17 @@ const FOREGROUND: &str = "foregroundDeletion";
 /// `ValidateDeleteOptions` does (422 `DeleteOptions.meta.k8s.io "" is invalid`).
 fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
     let mut body = Map::new();
+    // A body is read by its Content-Type (415 for an unknown one), YAML converted to JSON.
+    let encoding = if req.body.is_empty() {
+        crate::api::negotiation::Encoding::Json
+    } else {
+        crate::api::negotiation::input_encoding(req.header("content-type"), &req.served)?
+    };
     if !req.body.iter().all(u8::is_ascii_whitespace) {
-        let parsed =
-            crate::codec::json::parse(req.body).map_err(|e| ApiError::bad_request(e.message))?;
+        let converted =
+            crate::api::encode::body_to_json(req.body, encoding).map_err(ApiError::bad_request)?;
+        let parsed = crate::codec::json::parse(&converted.json)
+            .map_err(|e| ApiError::bad_request(e.message))?;
         let Value::Object(raw) = parsed.value else {
             return Err(ApiError::bad_request(
                 "json: cannot unmarshal non-object into Go value of type v1.DeleteOptions",
@@ -136,14 +144,13 @@ pub fn delete_collection(
     let opts = delete_options(req)?;
     let listed = super::list::list(engine, req, rr)?;
     let mut deleted = Vec::new();
-    let items = listed.body["items"].as_array().cloned().unwrap_or_default();
-    for item in items {
-        let name = meta_str(&item, "name").to_string();
-        let ns = meta_str(&item, "namespace").to_string();
+    for item in listed.items.iter().flatten() {
+        let name = meta_str(item, "name").to_string();
+        let ns = meta_str(item, "namespace").to_string();
         let key = info.key(&ns, &name);
         match engine.delete_object(info, &key, &name, &opts) {
             Ok(r) => deleted.push(if r.body.get("kind") == Some(&json!("Status")) {
-                super::strip_type_meta(&item)
+                super::strip_type_meta(item)
             } else {
                 super::strip_type_meta(&r.body)
             }),

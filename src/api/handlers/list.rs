@@ -4,8 +4,8 @@
 use base64::Engine as _;
 use serde_json::{json, Map, Value};
 
+use super::parse_rv;
 use super::view::{Source, View};
-use super::{parse_rv, strip_type_meta};
 use crate::api::route::ResourceRequest;
 use crate::api::selectors::field::FieldSelector;
 use crate::api::selectors::label::LabelSelector;
@@ -316,8 +316,14 @@ pub fn list(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> Api
     if let Some(s) = &p.shard {
         list_meta.insert("shardInfo".into(), json!({"selector": s.canonical()}));
     }
-    let items: Vec<Value> = page.items.iter().map(|o| strip_type_meta(o)).collect();
-    let mut reply = Reply::new(200, list_body(info, Value::Object(list_meta), items));
+    // The list envelope only: the page's stored objects are encoded one by one from the
+    // reply (`Reply::items`), never copied into a second list.
+    let mut envelope = list_body(info, Value::Object(list_meta), Vec::new());
+    if let Some(m) = envelope.as_object_mut() {
+        m.shift_remove("items");
+    }
+    let mut reply = Reply::new(200, envelope);
+    reply.items = Some(page.items);
     reply.headers.push((
         crate::api::response::READ_HEADER,
         chosen.explain(p.semantic.name()),

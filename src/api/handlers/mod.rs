@@ -168,27 +168,30 @@ pub struct DecodedBody {
     pub warnings: Vec<String>,
 }
 
-/// Decodes a write body for `info`, as the real handler's decoder does: content type,
-/// JSON syntax, group/version/kind, field types, then unknown and duplicate fields per
-/// `fieldValidation`.
+/// Decodes a write body for `info`, as the real handler's decoder does: content type (JSON,
+/// or YAML converted to JSON first), JSON syntax, group/version/kind, field types, then
+/// unknown and duplicate fields (YAML duplicate keys first) per `fieldValidation`.
 pub fn decode_body(
     req: &Request<'_>,
     info: &ResourceInfo,
     level: FieldValidation,
 ) -> ApiResult<DecodedBody> {
-    check_content_type(req)?;
-    let body = req.body.as_ref();
+    let original = req.body.as_ref();
+    let encoding = super::negotiation::input_encoding(req.header("content-type"), &req.served)?;
+    let converted = super::encode::body_to_json(original, encoding)
+        .map_err(|e| unrecognized(info, &e, original))?;
+    let body: &[u8] = &converted.json;
     // The serializer first reads apiVersion/kind (syntax errors surface here), then decodes
     // into the typed object.
     let parsed = json::parse(body).map_err(|e| {
         unrecognized(
             info,
             &format!("couldn't get version/kind; json parse error: {}", e.message),
-            body,
+            original,
         )
     })?;
     let type_meta =
-        decode::interpret_type_meta(&parsed.value).map_err(|m| unrecognized(info, &m, body))?;
+        decode::interpret_type_meta(&parsed.value).map_err(|m| unrecognized(info, &m, original))?;
     check_group_version_kind(&type_meta.api_version, &type_meta.kind, info)?;
     let raw = parsed.value.as_object().cloned().unwrap_or_default();
     let decoded = decode::decode_bytes(body, info.schema).map_err(|e| {
@@ -197,19 +200,27 @@ pub fn decode_body(
             info.kind, info.version, info.kind, e
         ))
     })?;
-    let problems: Vec<String> = decoded.strict.iter().map(|p| p.message()).collect();
+    // Strict findings in the serializer's order: the YAML pass's error, then the JSON ones.
+    let mut errors: Vec<String> = converted.yaml_strict.iter().cloned().collect();
+    errors.extend(decoded.strict.iter().map(|p| p.message()));
     let mut warnings = Vec::new();
     match level {
-        FieldValidation::Strict if !problems.is_empty() => {
+        FieldValidation::Strict if !errors.is_empty() => {
             return Err(ApiError::bad_request(format!(
-                "{} in version \"{}\" cannot be handled as a {}: {}",
+                "{} in version \"{}\" cannot be handled as a {}: strict decoding error: {}",
                 info.kind,
                 info.version,
                 info.kind,
-                decode::strict_decoding_message(&decoded.strict)
+                errors.join(", ")
             )));
         }
-        FieldValidation::Warn => warnings = problems,
+        // `addStrictDecodingWarnings`: a YAML error becomes one warning per line.
+        FieldValidation::Warn => {
+            warnings = errors
+                .iter()
+                .flat_map(|e| crate::codec::yaml::strict_warnings(e))
+                .collect();
+        }
         _ => {}
     }
     let mut object = decoded.object;
@@ -220,25 +231,6 @@ pub fn decode_body(
         raw,
         warnings,
     })
-}
-
-/// 415 unless the body is JSON (an empty Content-Type is read as JSON).
-fn check_content_type(req: &Request<'_>) -> ApiResult<()> {
-    let ct = req.header("content-type");
-    let media = ct
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    if media.is_empty() || media == "application/json" {
-        Ok(())
-    } else {
-        Err(ApiError::unsupported_media_type(format!(
-            "the body of the request was in an unknown format - accepted media types include: {}",
-            super::response::SERVED_MEDIA_TYPES.join(", ")
-        )))
-    }
 }
 
 /// `transformDecodeError` when the group/version/kind could not be read from the body.

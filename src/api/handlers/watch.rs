@@ -11,11 +11,13 @@ use serde_json::Value;
 
 use super::list::parse_selectors;
 use super::parse_rv;
+use crate::api::negotiation;
 use crate::api::route::ResourceRequest;
 use crate::api::selectors::field::FieldSelector;
 use crate::api::status::{ApiError, ApiResult};
+use crate::api::transform::{self, IncludeObject, WatchTransform};
 use crate::api::Request;
-use crate::cache::watchers::{frame, EventType, Filter, Watcher};
+use crate::cache::watchers::{EventType, Filter, WatchOutput, Watcher};
 use crate::engine::{Body, Engine, WatchStream};
 use crate::resources::field::FieldError;
 use crate::store::index::OrdIndex;
@@ -39,7 +41,7 @@ pub fn send_initial(
             break;
         }
         if w.filter.matches(obj) {
-            w.send(frame(EventType::Added, obj));
+            w.send_event(EventType::Added, obj, now_ms);
         }
     }
     w.last_rv = rv;
@@ -116,10 +118,25 @@ pub fn watch(
         field,
         shard,
     };
+    // `serveWatchHandler`: the Table options (400), then a stream-capable encoding (406).
+    let include = match req.output.target {
+        Some(negotiation::Target::Table(_)) => transform::table_options(req)?,
+        _ => IncludeObject::Metadata,
+    };
+    let encoding = req.output.encoding;
+    if encoding.stream_name().is_none() {
+        return Err(negotiation::not_acceptable_stream(&req.served));
+    }
+    let output = WatchOutput {
+        encoding,
+        transform: WatchTransform::from_target(req.output.target, include),
+    };
     let id = engine.next_watch_id();
     let cache_rv = engine.cache().revision();
     let store_rv = engine.store().revision();
-    let (mut w, receiver) = Watcher::new(id, filter, 0, deadline, bookmarks, now);
+    let (w, receiver) = Watcher::new(id, filter, 0, deadline, bookmarks, now);
+    let mut w = w.with_output(output);
+    let content_type = encoding.watch_content_type();
     let explain;
     if send_initial_events == Some(true) {
         // Streaming list: initial state at least as new as the requested revision.
@@ -130,10 +147,11 @@ pub fn watch(
         };
         if target > store_rv {
             let err = engine.too_large_resource_version(target);
-            w.send(frame(EventType::Error, &err.to_status()));
+            w.send_event(EventType::Error, &err.to_status(), now);
             return Ok(stream_response(
                 receiver,
                 "watch-list; source=watch-cache; rv=none",
+                content_type,
             ));
         }
         explain = format!(
@@ -172,8 +190,8 @@ pub fn watch(
         let Some(events) = engine.cache().events_after(parsed_rv) else {
             let err =
                 ApiError::expired(format!("too old resource version: {parsed_rv} ({oldest})"));
-            w.send(frame(EventType::Error, &err.to_status()));
-            return Ok(stream_response(receiver, &explain));
+            w.send_event(EventType::Error, &err.to_status(), now);
+            return Ok(stream_response(receiver, &explain, content_type));
         };
         w.last_rv = parsed_rv;
         let replay: Vec<_> = events.cloned().collect();
@@ -187,13 +205,13 @@ pub fn watch(
                 if kind == EventType::Deleted {
                     o["metadata"]["resourceVersion"] = Value::String(ev.rev.to_string());
                 }
-                w.send(frame(kind, &o));
+                w.send_event(kind, &o, now);
             }
         }
         w.last_rv = w.last_rv.max(parsed_rv);
     }
     engine.add_watcher(w);
-    Ok(stream_response(receiver, &explain))
+    Ok(stream_response(receiver, &explain, content_type))
 }
 
 /// `ValidateListOptions` for watches (422 `ListOptions.meta.k8s.io "" is invalid`).
@@ -249,13 +267,11 @@ fn validate(
 fn stream_response(
     receiver: futures_channel::mpsc::UnboundedReceiver<bytes::Bytes>,
     explain: &str,
+    content_type: &'static str,
 ) -> Response<Body> {
     let mut resp = Response::new(Body::Watch(WatchStream::new(receiver)));
     let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     h.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static("no-cache, private"),

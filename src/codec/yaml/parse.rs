@@ -1,0 +1,447 @@
+//! YAML request bodies, read as kube-apiserver reads them: sigs.k8s.io/yaml's `YAMLToJSON`
+//! turns the first document into JSON (go-yaml v2 typing: `yes` is `true`, `0x1F` is 31,
+//! non-string keys become strings, object keys sorted as Go's `json.Marshal` sorts a map), and
+//! the strict pass (`YAMLToJSONStrict`) reports duplicate keys as
+//! `line N: key "k" already set in map`. The JSON then goes through the same decoder as a JSON
+//! body, so field validation, type errors and defaults are shared.
+//!
+//! Parsing uses the `saphyr-parser` event stream (pure Rust, builds for wasm32); typing,
+//! merging (`<<`), aliases and the error texts follow go-yaml v2.
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+
+use super::resolve::{key_text, resolve_plain, Plain};
+use crate::codec::json;
+
+/// A YAML body converted to JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted {
+    /// The JSON `YAMLToJSON` produces.
+    pub json: Vec<u8>,
+    /// The strict pass's error (`error converting YAML to JSON: yaml: unmarshal errors:\n  line
+    /// 3: key "a" already set in map`), when the document has duplicate keys.
+    pub strict: Option<String>,
+}
+
+/// The prefix of every conversion error.
+const PREFIX: &str = "error converting YAML to JSON: ";
+
+/// Converts a YAML body. `Err` carries the full Go error text
+/// (`error converting YAML to JSON: yaml: line 2: ...`).
+pub fn to_json(bytes: &[u8]) -> Result<Converted, String> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|_| format!("{PREFIX}yaml: invalid leading UTF-8 octet"))?;
+    let root = parse_first_document(text).map_err(|e| format!("{PREFIX}{e}"))?;
+    let mut conv = Converter {
+        dups: Vec::new(),
+        out: Vec::new(),
+    };
+    match &root {
+        Some(node) => conv.write(node).map_err(|e| format!("{PREFIX}{e}"))?,
+        None => conv.out.extend_from_slice(b"null"),
+    }
+    let strict = (!conv.dups.is_empty()).then(|| {
+        format!(
+            "{PREFIX}yaml: unmarshal errors:\n  {}",
+            conv.dups.join("\n  ")
+        )
+    });
+    Ok(Converted {
+        json: conv.out,
+        strict,
+    })
+}
+
+/// The lines of a strict YAML error as separate warnings (`parseYAMLWarnings`); any other
+/// error text is one warning.
+pub fn strict_warnings(err: &str) -> Vec<String> {
+    const SHORT: &str = "yaml: unmarshal errors:\n";
+    let trimmed = err
+        .strip_prefix(PREFIX)
+        .and_then(|e| e.strip_prefix(SHORT))
+        .or_else(|| err.strip_prefix(SHORT));
+    match trimmed {
+        Some(rest) => rest.split('\n').map(|l| l.trim().to_string()).collect(),
+        None => vec![err.to_string()],
+    }
+}
+
+/// A parsed node and the (1-based) line it starts on.
+#[derive(Debug, Clone)]
+enum Node {
+    Scalar {
+        text: String,
+        style: ScalarStyle,
+        tag: Option<Tag>,
+        line: usize,
+    },
+    Seq(Vec<Node>, usize),
+    Map(Vec<(Node, Node)>, usize),
+}
+
+impl Node {
+    fn line(&self) -> usize {
+        match self {
+            Node::Scalar { line, .. } | Node::Seq(_, line) | Node::Map(_, line) => *line,
+        }
+    }
+}
+
+enum Open {
+    Seq(Vec<Node>, usize, usize),
+    Map(Vec<(Node, Node)>, Option<Node>, usize, usize),
+}
+
+/// Builds the first document's tree from the event stream (aliases expanded).
+fn parse_first_document(text: &str) -> Result<Option<Node>, String> {
+    let mut parser = Parser::new_from_str(text);
+    let mut anchors: HashMap<usize, Node> = HashMap::new();
+    let mut stack: Vec<Open> = Vec::new();
+    let mut root: Option<Node> = None;
+    let mut in_document = false;
+    while let Some(ev) = parser.next_event() {
+        let (event, span): (Event<'_>, Span) =
+            ev.map_err(|e| format!("yaml: line {}: {}", e.marker().line(), e.info()))?;
+        let line = span.start.line();
+        let done = match event {
+            Event::DocumentStart(_) => {
+                in_document = true;
+                None
+            }
+            Event::DocumentEnd | Event::StreamEnd => {
+                if in_document || root.is_some() {
+                    return Ok(root);
+                }
+                if matches!(event, Event::StreamEnd) {
+                    return Ok(None);
+                }
+                None
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                let node = Node::Scalar {
+                    text: value.into_owned(),
+                    style,
+                    tag: tag.map(|t| t.into_owned()),
+                    line,
+                };
+                if anchor > 0 {
+                    anchors.insert(anchor, node.clone());
+                }
+                Some(node)
+            }
+            Event::Alias(id) => Some(
+                anchors
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| format!("yaml: line {line}: unknown anchor referenced"))?,
+            ),
+            Event::SequenceStart(anchor, _) => {
+                stack.push(Open::Seq(Vec::new(), anchor, line));
+                None
+            }
+            Event::MappingStart(anchor, _) => {
+                stack.push(Open::Map(Vec::new(), None, anchor, line));
+                None
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let (node, anchor) = match stack.pop() {
+                    Some(Open::Seq(items, anchor, l)) => (Node::Seq(items, l), anchor),
+                    Some(Open::Map(entries, _, anchor, l)) => (Node::Map(entries, l), anchor),
+                    None => return Err("yaml: unbalanced collection".into()),
+                };
+                if anchor > 0 {
+                    anchors.insert(anchor, node.clone());
+                }
+                Some(node)
+            }
+            Event::StreamStart | Event::Nothing => None,
+        };
+        if let Some(node) = done {
+            match stack.last_mut() {
+                None => root = Some(node),
+                Some(Open::Seq(items, ..)) => items.push(node),
+                Some(Open::Map(entries, key, ..)) => match key.take() {
+                    None => *key = Some(node),
+                    Some(k) => entries.push((k, node)),
+                },
+            }
+        }
+    }
+    Ok(root)
+}
+
+/// What a scalar decodes to (go-yaml v2's `d.scalar` into an `interface{}`).
+#[derive(Debug, Clone, PartialEq)]
+enum Decoded {
+    Plain(Plain),
+    /// `!!binary` content (the decoded bytes, as the Go string holding them).
+    Binary(String),
+}
+
+fn scalar_value(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Decoded, String> {
+    let core = tag
+        .filter(|t| t.is_yaml_core_schema())
+        .map(|t| t.suffix.as_str());
+    let plain = || resolve_plain(text);
+    Ok(Decoded::Plain(match (tag, core) {
+        (None, _) if style == ScalarStyle::Plain => plain(),
+        (None, _) => Plain::Str,
+        (Some(_), Some("str" | "timestamp")) | (Some(_), None) => Plain::Str,
+        (Some(_), Some("binary")) => {
+            use base64::Engine as _;
+            let cleaned: String = text.split_whitespace().collect();
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(cleaned)
+                .map_err(|e| format!("yaml: !!binary value contains invalid base64 data: {e}"))?;
+            return Ok(Decoded::Binary(
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
+        }
+        (Some(_), Some(want)) => {
+            let got = plain();
+            let ok = matches!(
+                (want, &got),
+                ("null", Plain::Null)
+                    | ("bool", Plain::Bool(_))
+                    | ("int", Plain::Int(_))
+                    | ("float", Plain::Float(_) | Plain::Int(_))
+            );
+            if !ok {
+                return Err(format!(
+                    "yaml: cannot decode {} `{text}` as a !!{want}",
+                    short_tag(&got)
+                ));
+            }
+            match (want, got) {
+                ("float", Plain::Int(d)) => Plain::Float(d.parse().unwrap_or(0.0)),
+                (_, g) => g,
+            }
+        }
+    }))
+}
+
+fn short_tag(p: &Plain) -> &'static str {
+    match p {
+        Plain::Null => "!!null",
+        Plain::Bool(_) => "!!bool",
+        Plain::Int(_) => "!!int",
+        Plain::Float(_) => "!!float",
+        Plain::Timestamp => "!!timestamp",
+        Plain::Str => "!!str",
+    }
+}
+
+struct Converter {
+    /// Strict-mode duplicate-key findings, in document order.
+    dups: Vec<String>,
+    out: Vec<u8>,
+}
+
+impl Converter {
+    fn write(&mut self, node: &Node) -> Result<(), String> {
+        match node {
+            Node::Scalar {
+                text, style, tag, ..
+            } => match scalar_value(text, *style, tag.as_ref())? {
+                Decoded::Plain(v) => self.write_scalar(&v, text),
+                Decoded::Binary(b) => {
+                    json::write_string(&b, &mut self.out);
+                    Ok(())
+                }
+            },
+            Node::Seq(items, _) => {
+                self.out.push(b'[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(b',');
+                    }
+                    self.write(item)?;
+                }
+                self.out.push(b']');
+                Ok(())
+            }
+            Node::Map(..) => {
+                let mut entries: Vec<(String, &Node)> = Vec::new();
+                self.collect(node, &mut entries)?;
+                // `json.Marshal` of a Go map: keys in byte order.
+                entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                self.out.push(b'{');
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(b',');
+                    }
+                    json::write_string(k, &mut self.out);
+                    self.out.push(b':');
+                    self.write(v)?;
+                }
+                self.out.push(b'}');
+                Ok(())
+            }
+        }
+    }
+
+    fn write_scalar(&mut self, v: &Plain, text: &str) -> Result<(), String> {
+        match v {
+            Plain::Null => self.out.extend_from_slice(b"null"),
+            Plain::Bool(b) => self.out.extend_from_slice(b.to_string().as_bytes()),
+            Plain::Int(d) => self.out.extend_from_slice(d.as_bytes()),
+            Plain::Float(f) if f.is_nan() => return Err("json: unsupported value: NaN".into()),
+            Plain::Float(f) if f.is_infinite() => {
+                let sign = if *f > 0.0 { "+" } else { "-" };
+                return Err(format!("json: unsupported value: {sign}Inf"));
+            }
+            Plain::Float(f) => self
+                .out
+                .extend_from_slice(json::format_go_float(*f).as_bytes()),
+            Plain::Timestamp | Plain::Str => json::write_string(text, &mut self.out),
+        }
+        Ok(())
+    }
+
+    /// A mapping's entries as JSON keys, merges (`<<`) applied, later keys replacing earlier
+    /// ones, and strict duplicates recorded.
+    fn collect<'n>(
+        &mut self,
+        node: &'n Node,
+        entries: &mut Vec<(String, &'n Node)>,
+    ) -> Result<(), String> {
+        let Node::Map(pairs, _) = node else {
+            return Err("yaml: map merge requires map or sequence of maps as the value".into());
+        };
+        for (k, v) in pairs {
+            if is_merge(k) {
+                match v {
+                    Node::Map(..) => self.collect(v, entries)?,
+                    Node::Seq(items, _) => {
+                        for item in items.iter().rev() {
+                            self.collect(item, entries)?;
+                        }
+                    }
+                    _ => {
+                        return Err(
+                            "yaml: map merge requires map or sequence of maps as the value".into(),
+                        )
+                    }
+                }
+                continue;
+            }
+            let (key, shown) = self.key(k, v)?;
+            match entries.iter_mut().find(|(existing, _)| *existing == key) {
+                Some(slot) => {
+                    self.dups
+                        .push(format!("line {}: key {shown} already set in map", v.line()));
+                    slot.1 = v;
+                }
+                None => entries.push((key, v)),
+            }
+        }
+        Ok(())
+    }
+
+    /// A key as its JSON text and as Go's `%#v` shows it in the duplicate message.
+    fn key(&self, k: &Node, v: &Node) -> Result<(String, String), String> {
+        let Node::Scalar {
+            text, style, tag, ..
+        } = k
+        else {
+            return Err("yaml: invalid map key: a collection cannot be a key".into());
+        };
+        let resolved = match scalar_value(text, *style, tag.as_ref())? {
+            Decoded::Plain(p) => p,
+            Decoded::Binary(b) => return Ok((b.clone(), crate::resources::field::go_quote(&b))),
+        };
+        let Some(key) = key_text(&resolved, text) else {
+            let value = match v {
+                Node::Scalar { text, .. } => crate::resources::field::go_quote(text),
+                _ => "<collection>".into(),
+            };
+            return Err(format!(
+                "unsupported map key of type: <nil>, key: <nil>, value: {value}"
+            ));
+        };
+        let shown = match resolved {
+            Plain::Str | Plain::Timestamp => crate::resources::field::go_quote(&key),
+            _ => key.clone(),
+        };
+        Ok((key, shown))
+    }
+}
+
+fn is_merge(k: &Node) -> bool {
+    match k {
+        Node::Scalar {
+            text, style, tag, ..
+        } => {
+            text == "<<"
+                && match tag {
+                    None => *style == ScalarStyle::Plain,
+                    Some(t) => t.is_yaml_core_schema() && t.suffix == "merge",
+                }
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conv(y: &str) -> String {
+        String::from_utf8(to_json(y.as_bytes()).unwrap().json).unwrap()
+    }
+
+    #[test]
+    fn converts_like_yaml_to_json() {
+        assert_eq!(
+            conv("kind: A\napiVersion: v1\nmetadata:\n  name: x\n  labels: {b: '1', a: yes}\n"),
+            r#"{"apiVersion":"v1","kind":"A","metadata":{"labels":{"a":true,"b":"1"},"name":"x"}}"#
+        );
+        assert_eq!(
+            conv("a: [1, 0x10, 1.5, ~, '<&>']"),
+            r#"{"a":[1,16,1.5,null,"\u003c\u0026\u003e"]}"#
+        );
+        assert_eq!(conv("1: a\ny: b"), r#"{"1":"a","true":"b"}"#);
+        assert_eq!(conv(""), "null");
+        assert_eq!(conv("{\"a\": 1}"), r#"{"a":1}"#);
+        assert_eq!(
+            conv("base: &b {p: 1, q: 2}\nd:\n  <<: *b\n  q: 3\n"),
+            r#"{"base":{"p":1,"q":2},"d":{"p":1,"q":3}}"#
+        );
+        assert_eq!(conv("t: |\n  a\n  b\n"), r#"{"t":"a\nb\n"}"#);
+    }
+
+    #[test]
+    fn duplicates_are_strict_errors_with_lines() {
+        let c = to_json(b"metadata:\n  name: a\n  name: b\n").unwrap();
+        assert_eq!(
+            String::from_utf8(c.json).unwrap(),
+            r#"{"metadata":{"name":"b"}}"#
+        );
+        let strict = c.strict.unwrap();
+        assert_eq!(
+            strict,
+            "error converting YAML to JSON: yaml: unmarshal errors:\n  line 3: key \"name\" already set in map"
+        );
+        assert_eq!(
+            strict_warnings(&strict),
+            ["line 3: key \"name\" already set in map"]
+        );
+    }
+
+    #[test]
+    fn errors() {
+        assert!(to_json(b"a: b: c")
+            .unwrap_err()
+            .starts_with("error converting YAML to JSON: yaml: line 1: "));
+        assert_eq!(
+            to_json(b"a: .inf").unwrap_err(),
+            "error converting YAML to JSON: json: unsupported value: +Inf"
+        );
+        assert_eq!(
+            to_json(b"a: !!int x").unwrap_err(),
+            "error converting YAML to JSON: yaml: cannot decode !!str `x` as a !!int"
+        );
+    }
+}
