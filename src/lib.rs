@@ -23,6 +23,8 @@ pub mod store;
 pub mod server;
 
 #[cfg(target_arch = "wasm32")]
+pub mod shim;
+#[cfg(target_arch = "wasm32")]
 pub mod ui;
 
 pub use engine::{Body, Config, Engine, WatchStream};
