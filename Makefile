@@ -7,6 +7,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 .PHONY: help tools tools-play play build test test-native test-web e2e bench fmt format lint clippy
+.PHONY: shim-pkg test-node test-sw
 
 # binaryen 132's wasm-opt must win over any Debian wasm-opt (toolchain.md P1/P2).
 export PATH := $(CURDIR)/e2e/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -22,6 +23,7 @@ help:
 	@echo "make play   build the in-browser playground and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test   native tests, browser tests (headless Chromium) and the playground e2e"
 	@echo "make bench  cargo bench"
+	@echo "make shim-pkg  build the fetch shim's packages: pkg-node/ (Node), pkg-web/ (ES module), pkg-sw/ (Service Worker)"
 	@echo "make lint   rustfmt check + clippy (native and wasm32), warnings are errors"
 	@echo "make format apply rustfmt"
 	@echo "make tools  install the toolchain (idempotent; make play/test run it)"
@@ -54,7 +56,7 @@ play: tools-play build
 	@node e2e/serve.mjs --dir dist --port $(PORT)
 
 test: tools
-	@$(MAKE) --no-print-directory test-native test-web e2e
+	@$(MAKE) --no-print-directory test-native test-web test-node test-sw e2e
 	$(call section,make test: all passed)
 
 test-native:
@@ -66,15 +68,46 @@ test-native:
 test-web:
 	$(call section,browser: cargo test $(WASM) --test web (headless Chromium))
 	cargo test $(WASM) --test web
+	$(call section,browser: cargo test $(WASM) --test shim (the fetch shim in headless Chromium))
+	cargo test $(WASM) --test shim
 
 e2e: build
 	$(call section,e2e: node e2e/e2e.mjs (playwright-core + /usr/bin/chromium on dist/))
 	node e2e/e2e.mjs
 
-bench:
+# The fetch shim's packages, built by wasm-pack (binaryen 132 is first on PATH, see above):
+# pkg-node/ for Node (CommonJS, `require('./pkg-node')`), pkg-web/ for browsers and bundlers
+# (ES module), pkg-sw/ for www/kubesim-sw.js (no-modules, loaded with importScripts).
+# Each is rebuilt only when a Rust source or the manifest changed.
+SHIM_INPUTS := $(shell find src -type f -name '*.rs' 2>/dev/null) Cargo.toml $(wildcard Cargo.lock)
+SHIM_TARGET_node := nodejs
+SHIM_TARGET_web := web
+SHIM_TARGET_sw := no-modules
+
+shim-pkg: pkg-node/package.json pkg-web/package.json pkg-sw/package.json
+	@echo "pkg-node/ pkg-web/ pkg-sw/ are up to date"
+
+# --mode no-install: use the local wasm-bindgen, never download one (toolchain.md P5).
+pkg-%/package.json: $(SHIM_INPUTS)
+	$(call section,shim-pkg: wasm-pack build --target $(SHIM_TARGET_$*) -> pkg-$*/)
+	wasm-pack build --release --mode no-install --target $(SHIM_TARGET_$*) --out-dir pkg-$*
+	@touch $@
+
+test-node: pkg-node/package.json
+	$(call section,node: node-tests/run.mjs (the shim and @kubernetes/client-node in Node))
+	node node-tests/run.mjs
+
+test-sw: pkg-sw/package.json
+	$(call section,browser: e2e/shim-sw.mjs (www/kubesim-sw.js in headless Chromium))
+	node e2e/shim-sw.mjs
+
+bench: tools
 	$(call section,bench: cargo bench)
 	@if compgen -G 'benches/*.rs' >/dev/null; then cargo bench; \
 	else echo "no benches yet (benches/*.rs); nothing to run"; fi
+	@$(MAKE) --no-print-directory shim-pkg
+	$(call section,bench: the fetch shim's round trips per second and wasm gzip size)
+	node e2e/bench-shim.mjs
 
 fmt:
 	$(call section,fmt: cargo fmt --check)
@@ -87,6 +120,6 @@ clippy:
 	$(call section,clippy: native (all targets))
 	cargo clippy --all-targets -- -D warnings
 	$(call section,clippy: wasm32 (lib, bin, playground example, browser tests))
-	cargo clippy $(WASM) --lib --bins --examples --test web -- -D warnings
+	cargo clippy $(WASM) --lib --bins --examples --test web --test shim -- -D warnings
 
 lint: fmt clippy

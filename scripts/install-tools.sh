@@ -5,6 +5,7 @@
 set -euo pipefail
 WB_VER=0.2.130      # must equal the wasm-bindgen pin in Cargo.toml
 TRUNK_VER=0.21.14
+WASM_PACK_VER=0.15.1
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -27,10 +28,22 @@ fi
   || cargo install wasm-bindgen-cli --version "$WB_VER"          # no --locked: see toolchain.md
 [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VER" ] \
   || cargo install trunk --version "$TRUNK_VER" --locked
+# wasm-pack builds the shim's packages (make shim-pkg; about 3 minutes to install).
+if [ "$want" = all ]; then
+  [ "$(wasm-pack --version 2>/dev/null)" = "wasm-pack $WASM_PACK_VER" ] \
+    || cargo install wasm-pack --version "$WASM_PACK_VER" --locked
+fi
 
 # npm tools: binaryen 132 (wasm-opt that understands modern wasm) and playwright-core.
 # Reinstalled when missing or when package-lock.json changed since the last install.
 if [ ! -x e2e/node_modules/.bin/wasm-opt ] || [ ! -d e2e/node_modules/playwright-core ] \
    || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
   (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# node-tests/: @kubernetes/client-node for the shim's Node test (make test-node), pinned by
+# its package-lock.json.
+if [ "$want" = all ] && { [ ! -d node-tests/node_modules/@kubernetes/client-node ] \
+   || [ node-tests/package-lock.json -nt node-tests/node_modules/.package-lock.json ]; }; then
+  (cd node-tests && npm ci --no-audit --no-fund --loglevel=error)
 fi
