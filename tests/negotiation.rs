@@ -5,10 +5,11 @@
 mod common;
 
 use common::*;
+use serde_json::Value;
 
-/// The encodings served today. When the protobuf codec is served the lists gain
-/// `application/vnd.kubernetes.protobuf` (and its `;stream=watch` form), as kube-apiserver's.
-const ACCEPTED: &str = "application/json, application/yaml";
+/// The serializers a stock kube-apiserver lists (CBOR only joins with its gate).
+const ACCEPTED: &str = "application/json, application/yaml, application/vnd.kubernetes.protobuf";
+const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
 
 /// What a request should get: a media type (and, for transforms, the body's kind), or a 406
 /// with its exact message.
@@ -23,39 +24,47 @@ fn setup() -> kubesim::Engine {
     e
 }
 
-fn body_kind(r: &Resp) -> String {
-    if r.header("content-type") == "application/yaml" {
-        r.text
-            .lines()
-            .find_map(|l| l.strip_prefix("kind: "))
-            .unwrap_or("")
-            .to_string()
-    } else {
-        r.json["kind"].as_str().unwrap_or("").to_string()
-    }
+/// The body's `kind`, whatever the encoding.
+fn body_kind(content_type: &str, body: &[u8]) -> String {
+    let v: Value = match content_type {
+        "application/yaml" => {
+            let c = kubesim::codec::yaml::to_json(body).unwrap();
+            serde_json::from_slice(&c.json).unwrap()
+        }
+        PROTOBUF => kubesim::codec::protobuf::decode(body).unwrap(),
+        _ => serde_json::from_slice(body).unwrap_or(Value::Null),
+    };
+    v["kind"].as_str().unwrap_or("").to_string()
 }
 
 fn check(e: &mut kubesim::Engine, uri: &str, accept: &str, want: &Want) {
-    let r = send(e, "GET", uri, None, &[("accept", accept)]);
+    let req = http::Request::builder()
+        .uri(uri)
+        .header("accept", accept)
+        .body(bytes::Bytes::new())
+        .unwrap();
+    let resp = e.handle(req);
+    let code = resp.status().as_u16();
+    let ct = resp.headers()["content-type"].to_str().unwrap().to_string();
+    let body = resp.body().bytes().to_vec();
     match want {
         Want::Media(media, kind) => {
-            assert_eq!(r.code, 200, "{accept}: {}", r.text);
-            assert_eq!(r.header("content-type"), *media, "{accept}");
-            assert_eq!(body_kind(&r), *kind, "{accept}: {}", r.text);
+            assert_eq!(code, 200, "{accept}: {}", String::from_utf8_lossy(&body));
+            assert_eq!(ct, *media, "{accept}");
+            assert_eq!(body_kind(&ct, &body), *kind, "{accept}");
         }
         Want::NotAcceptable(msg) => {
-            assert_eq!(r.code, 406, "{accept}: {}", r.text);
-            assert_eq!(r.reason(), "NotAcceptable", "{accept}");
-            assert_eq!(r.message(), *msg, "{accept}");
+            let status: Value = serde_json::from_slice(&body).unwrap();
+            assert_eq!(code, 406, "{accept}: {status}");
+            assert_eq!(status["reason"], "NotAcceptable", "{accept}");
+            assert_eq!(status["message"], *msg, "{accept}");
         }
     }
 }
 
-const LIST_ROUTER_406: &str = "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/json;stream=watch";
-const GET_ROUTER_406: &str =
-    "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml";
-const HANDLER_406: &str =
-    "only the following media types are accepted: application/json, application/yaml";
+const LIST_ROUTER_406: &str = "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch";
+const GET_ROUTER_406: &str = "406: Not Acceptable\n\nAvailable representations: application/json, application/yaml, application/vnd.kubernetes.protobuf";
+const HANDLER_406: &str = "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf";
 
 #[test]
 fn accept_headers_on_a_list() {
@@ -76,12 +85,13 @@ fn accept_headers_on_a_list() {
         ("text/plain", NotAcceptable(LIST_ROUTER_406)),
         ("application/json;stream=watch", Media(json, "ControllerRevisionList")),
         ("application/yaml;stream=watch", NotAcceptable(HANDLER_406)),
-        // Rule 3: several types; the neutral protobuf name is protobuf (not served yet).
+        // Rule 3: several types; the neutral protobuf name is Kubernetes's protobuf.
         (
             "application/vnd.platform.protobuf, application/json",
-            Media(json, "ControllerRevisionList"),
+            Media(PROTOBUF, "ControllerRevisionList"),
         ),
-        ("application/vnd.platform.protobuf", NotAcceptable(LIST_ROUTER_406)),
+        ("application/vnd.kubernetes.protobuf", Media(PROTOBUF, "ControllerRevisionList")),
+        ("application/json;q=0.5, application/vnd.platform.protobuf", Media(PROTOBUF, "ControllerRevisionList")),
         // Rule 6: Table, with and without fallback; only JSON and YAML bases.
         ("application/json;as=Table;g=meta.k8s.io;v=v1", Media(json, "Table")),
         ("application/json;as=Table;g=meta.k8s.io;v=v1beta1", Media(json, "Table")),
@@ -98,6 +108,11 @@ fn accept_headers_on_a_list() {
             Media(json, "ControllerRevisionList"),
         ),
         ("application/cbor;as=Table;g=meta.k8s.io;v=v1", NotAcceptable(LIST_ROUTER_406)),
+        ("application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1", NotAcceptable(HANDLER_406)),
+        (
+            "application/vnd.kubernetes.protobuf;as=Table;g=meta.k8s.io;v=v1, application/json",
+            Media(json, "ControllerRevisionList"),
+        ),
         // Rule 7: metadata only, with the q=0.9 fallback.
         (
             "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
@@ -110,6 +125,10 @@ fn accept_headers_on_a_list() {
         (
             "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json;q=0.9",
             Media(json, "PartialObjectMetadataList"),
+        ),
+        (
+            "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
+            Media(PROTOBUF, "PartialObjectMetadataList"),
         ),
         (
             "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
@@ -174,7 +193,7 @@ fn request_body_content_types() {
         ),
         ("application/yaml", yaml_body.to_string(), 201),
         ("text/plain", "x".into(), 415),
-        ("application/vnd.kubernetes.protobuf", "x".into(), 415),
+        ("application/cbor", "x".into(), 415),
         ("application/json; foo", cr_body("d", 1).to_string(), 415),
     ];
     let mut e = engine();
@@ -292,7 +311,7 @@ fn watch_negotiates_a_stream_encoding() {
     // The error itself is negotiated (YAML here).
     assert_eq!(headers["content-type"], "application/yaml");
     assert!(
-        text.contains("\nmessage: 'only the following media types are accepted: application/json;stream=watch'\n"),
+        text.contains("\nmessage: 'only the following media types are accepted: application/json;stream=watch,\n  application/vnd.kubernetes.protobuf;stream=watch'\n"),
         "{text}"
     );
     // The first matching serializer decides, even if a later one could stream.

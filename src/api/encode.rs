@@ -2,12 +2,10 @@
 //! ([`encode`], [`watch_frame`]) and request bodies to the JSON the decoder reads
 //! ([`body_to_json`]).
 //!
-//! JSON and YAML are served. Protobuf and CBOR are recognised by negotiation but not served
-//! until their codecs are wired here: flip [`codec_ready`] and fill the marked arms with
-//! `crate::codec::protobuf::{encode(&Value) -> Result<Vec<u8>, String>, decode(&[u8]) ->
-//! Result<Value, String>, watch_frame(&str, &Value) -> Result<Vec<u8>, String>}` and
-//! `crate::codec::cbor::{encode(&Value) -> Vec<u8>, decode(&[u8]) -> Result<Value, String>}`
-//! (a protobuf `Table` is a 406 with `encode`'s error text).
+//! JSON, YAML and Protobuf are served; CBOR when `CBORServingAndStorage` is on (see
+//! [`crate::api::negotiation::served`]). The binary codecs are `crate::codec::protobuf` and
+//! `crate::codec::cbor`; their request bodies are decoded to the canonical object and handed
+//! to the JSON decoder as JSON, so validation and field errors are shared.
 //!
 //! Typed lists are written item by item from the stored objects (JSON, YAML): the items are
 //! never copied into a second list to be encoded.
@@ -25,8 +23,10 @@ use crate::store::Object;
 
 /// Whether an encoding's codec is wired in (negotiation serves only these).
 pub fn codec_ready(enc: Encoding) -> bool {
-    // TODO(protobuf, cbor): return true once the arms below call the codecs.
-    matches!(enc, Encoding::Json | Encoding::Yaml)
+    matches!(
+        enc,
+        Encoding::Json | Encoding::Yaml | Encoding::Protobuf | Encoding::Cbor
+    )
 }
 
 /// What a response carries.
@@ -62,14 +62,34 @@ pub fn encode(payload: Payload<'_>, enc: Encoding, pretty: bool) -> Result<Vec<u
             entries.push(("items", yaml::Node::Items(items)));
             Ok(yaml::write_document(yaml::Node::Map(&entries)))
         }
-        // TODO(protobuf): `crate::codec::protobuf::encode(v)`; a list needs its items with
-        // the envelope (`kind`/`apiVersion` of items are ignored by the message).
-        // TODO(cbor): `crate::codec::cbor::encode(v)`.
-        (Encoding::Protobuf | Encoding::Cbor, _) => Err(ApiError::internal(format!(
-            "no codec for {} yet",
-            enc.media_type()
-        ))),
+        (Encoding::Protobuf, Payload::Object(v)) => binary_protobuf(v),
+        (Encoding::Protobuf, Payload::List { envelope, items }) => {
+            binary_protobuf(&whole_list(envelope, items))
+        }
+        (Encoding::Cbor, Payload::Object(v)) => Ok(crate::codec::cbor::encode(v)),
+        (Encoding::Cbor, Payload::List { envelope, items }) => {
+            Ok(crate::codec::cbor::encode(&whole_list(envelope, items)))
+        }
     }
+}
+
+/// A protobuf body; a kind without a protobuf form is the serializer's error (406).
+fn binary_protobuf(v: &Value) -> Result<Vec<u8>, ApiError> {
+    crate::codec::protobuf::encode(v).map_err(ApiError::not_acceptable)
+}
+
+/// The whole list value for the binary codecs, which take one object. (Go's protobuf list
+/// encoder also streams items; here the items are copied once into the list.)
+fn whole_list(envelope: &Value, items: &[Object]) -> Value {
+    let mut list = envelope.clone();
+    let stripped: Vec<Value> = items
+        .iter()
+        .map(|o| crate::api::handlers::strip_type_meta(o))
+        .collect();
+    if let Some(m) = list.as_object_mut() {
+        m.insert("items".into(), Value::Array(stripped));
+    }
+    list
 }
 
 /// A typed list as Go's streaming collection encoder writes it: `{"kind":..,"apiVersion":..,
@@ -145,13 +165,19 @@ fn json_list(envelope: &Value, items: &[Object], pretty: bool) -> Vec<u8> {
     out
 }
 
-/// One watch frame in `enc` (JSON: the event object and a newline).
+/// One watch frame in `enc`: JSON (the event object and a newline), protobuf (a
+/// length-prefixed `WatchEvent` whose object is a full `k8s\0` body) or CBOR (one tagged
+/// `WatchEvent` item of a `cbor-seq`).
 pub fn watch_frame(kind: EventType, object: &Value, enc: Encoding) -> Bytes {
     match enc {
         Encoding::Json | Encoding::Yaml => crate::cache::watchers::frame(kind, object),
-        // TODO(protobuf): `crate::codec::protobuf::watch_frame(kind.as_str(), object)`.
-        // TODO(cbor): one `cbor::encode` of `{"type":..,"object":..}` per event (cbor-seq).
-        Encoding::Protobuf | Encoding::Cbor => crate::cache::watchers::frame(kind, object),
+        Encoding::Protobuf => match crate::codec::protobuf::watch_frame(kind.as_str(), object) {
+            Ok(frame) => Bytes::from(frame),
+            // Every watched kind and Status have a protobuf form; should one not, the
+            // client at least gets the event.
+            Err(_) => crate::cache::watchers::frame(kind, object),
+        },
+        Encoding::Cbor => Bytes::from(crate::codec::cbor::watch_event(kind.as_str(), object)),
     }
 }
 
@@ -178,10 +204,14 @@ pub fn body_to_json(bytes: &[u8], enc: Encoding) -> Result<JsonBody<'_>, String>
                 yaml_strict: c.strict,
             })
         }
-        // TODO(protobuf, cbor): decode to a Value, then `json::to_vec` it.
-        Encoding::Protobuf | Encoding::Cbor => {
-            Err(format!("no codec for {} yet", enc.media_type()))
-        }
+        Encoding::Protobuf => Ok(JsonBody {
+            json: Cow::Owned(json::to_vec(&crate::codec::protobuf::decode(bytes)?)),
+            yaml_strict: None,
+        }),
+        Encoding::Cbor => Ok(JsonBody {
+            json: Cow::Owned(json::to_vec(&crate::codec::cbor::decode(bytes)?)),
+            yaml_strict: None,
+        }),
     }
 }
 

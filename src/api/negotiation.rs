@@ -16,8 +16,9 @@
 //! The spec's neutral `application/vnd.platform.protobuf` is read as
 //! `application/vnd.kubernetes.protobuf` everywhere.
 //!
-//! The served encodings come from [`served`]; Protobuf and CBOR join the list (and every
-//! message) when their codecs are wired in [`crate::api::encode`].
+//! The served encodings come from [`served`]: JSON, YAML and Protobuf, plus CBOR with
+//! `CBORServingAndStorage`; every list in a 406/415 message is derived from it. Codecs are
+//! reached through [`crate::api::encode`].
 
 use super::status::{ApiError, Details};
 use crate::features::FeatureGates;

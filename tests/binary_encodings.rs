@@ -1,0 +1,242 @@
+//! Protobuf and CBOR through the negotiation path: responses (object, list, metadata-only,
+//! errors), request bodies and watch streams, decoded by kubesim's codecs and, for protobuf,
+//! by the prost-generated `k8s-pb` messages a real client uses. CBOR only with its gate.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::*;
+use k8s_pb::api::apps::v1 as apps;
+use k8s_pb::apimachinery::pkg::runtime;
+use kubesim::codec::{cbor, protobuf};
+use kubesim::{Config, Engine};
+use prost::Message;
+use serde_json::{json, Value};
+
+const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
+const CBOR: &str = "application/cbor";
+
+fn raw(
+    e: &mut Engine,
+    method: &str,
+    uri: &str,
+    body: Vec<u8>,
+    headers: &[(&str, &str)],
+) -> (u16, String, Vec<u8>) {
+    let mut b = http::Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    let resp = e.handle(b.body(bytes::Bytes::from(body)).unwrap());
+    let code = resp.status().as_u16();
+    let ct = resp.headers()["content-type"].to_str().unwrap().to_string();
+    (code, ct, resp.body().bytes().to_vec())
+}
+
+fn stored(e: &mut Engine, uri: &str) -> Value {
+    get(e, uri).json
+}
+
+#[test]
+fn protobuf_responses_requests_and_watch() {
+    let mut e = engine();
+    // A protobuf request body.
+    let body = protobuf::encode(&cr_body("p1", 3)).unwrap();
+    let (code, _, created) = raw(
+        &mut e,
+        "POST",
+        &crs("default"),
+        body,
+        &[("content-type", PROTOBUF)],
+    );
+    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&created));
+    // The object, decoded by k8s-pb as client-go would.
+    let (code, ct, bytes) = raw(
+        &mut e,
+        "GET",
+        &cr("default", "p1"),
+        vec![],
+        &[("accept", PROTOBUF)],
+    );
+    assert_eq!((code, ct.as_str()), (200, PROTOBUF));
+    assert_eq!(bytes[..4], protobuf::MAGIC);
+    let unknown = runtime::Unknown::decode(&bytes[4..]).unwrap();
+    assert_eq!(
+        unknown.type_meta.as_ref().unwrap().kind.as_deref(),
+        Some("ControllerRevision")
+    );
+    let cr_pb = apps::ControllerRevision::decode(unknown.raw.as_deref().unwrap()).unwrap();
+    assert_eq!(cr_pb.revision, Some(3));
+    assert_eq!(cr_pb.metadata.unwrap().name.as_deref(), Some("p1"));
+    assert_eq!(
+        protobuf::decode(&bytes).unwrap(),
+        stored(&mut e, &cr("default", "p1"))
+    );
+    // The list.
+    let (_, _, bytes) = raw(
+        &mut e,
+        "GET",
+        &crs("default"),
+        vec![],
+        &[("accept", PROTOBUF)],
+    );
+    let mut json_list = stored(&mut e, &crs("default"));
+    let pb_list = protobuf::decode(&bytes).unwrap();
+    assert_eq!(pb_list["items"], json_list["items"]);
+    json_list.as_object_mut().unwrap().remove("items");
+    assert_eq!(pb_list["metadata"], json_list["metadata"]);
+    // Metadata only.
+    let (_, _, bytes) = raw(
+        &mut e,
+        "GET",
+        &cr("default", "p1"),
+        vec![],
+        &[(
+            "accept",
+            "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
+        )],
+    );
+    let partial = protobuf::decode(&bytes).unwrap();
+    assert_eq!(partial["kind"], "PartialObjectMetadata");
+    assert_eq!(partial["metadata"]["name"], "p1");
+    // Errors are Status messages.
+    let (code, ct, bytes) = raw(
+        &mut e,
+        "GET",
+        &cr("default", "nope"),
+        vec![],
+        &[("accept", PROTOBUF)],
+    );
+    assert_eq!((code, ct.as_str()), (404, PROTOBUF));
+    assert_eq!(protobuf::decode(&bytes).unwrap()["reason"], "NotFound");
+    // A body without the envelope is refused as the serializer refuses it.
+    let (code, _, bytes) = raw(
+        &mut e,
+        "POST",
+        &crs("default"),
+        b"{}".to_vec(),
+        &[("content-type", PROTOBUF)],
+    );
+    assert_eq!(code, 400);
+    let status: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(
+        status["message"],
+        "the object provided is unrecognized (must be of type ControllerRevision): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({})"
+    );
+}
+
+#[test]
+fn protobuf_watch_frames() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("w1", 1));
+    let req = http::Request::builder()
+        .uri(format!("{}?watch=true", crs("default")))
+        .header("accept", PROTOBUF)
+        .body(bytes::Bytes::new())
+        .unwrap();
+    let resp = e.handle(req);
+    assert_eq!(
+        resp.headers()["content-type"],
+        "application/vnd.kubernetes.protobuf;stream=watch"
+    );
+    let kubesim::Body::Watch(mut s) = resp.into_body() else {
+        panic!("not a watch");
+    };
+    create_cr(&mut e, "default", &cr_body("w2", 2));
+    let bytes: Vec<u8> = s.drain().0.concat();
+    let events = protobuf::decode_watch_frames(&bytes).unwrap();
+    let summary: Vec<String> = events
+        .iter()
+        .map(|(t, o)| format!("{t} {}", o["metadata"]["name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(summary, ["ADDED w1", "ADDED w2"]);
+}
+
+fn cbor_engine() -> Engine {
+    Engine::new(Config {
+        feature_gates: kubesim::features::FeatureGates::parse("CBORServingAndStorage=true")
+            .unwrap(),
+        ..Config::default()
+    })
+}
+
+#[test]
+fn cbor_behind_its_gate() {
+    let mut off = engine();
+    let (code, _, _) = raw(
+        &mut off,
+        "GET",
+        &crs("default"),
+        vec![],
+        &[("accept", CBOR)],
+    );
+    assert_eq!(code, 406);
+    let (code, _, _) = raw(
+        &mut off,
+        "POST",
+        &crs("default"),
+        cbor::encode(&cr_body("c", 1)),
+        &[("content-type", CBOR)],
+    );
+    assert_eq!(code, 415);
+
+    let mut e = cbor_engine();
+    let (code, _, _) = raw(
+        &mut e,
+        "POST",
+        &crs("default"),
+        cbor::encode(&cr_body("c1", 1)),
+        &[("content-type", CBOR)],
+    );
+    assert_eq!(code, 201);
+    let (code, ct, bytes) = raw(
+        &mut e,
+        "GET",
+        &cr("default", "c1"),
+        vec![],
+        &[("accept", CBOR)],
+    );
+    assert_eq!((code, ct.as_str()), (200, CBOR));
+    assert!(cbor::is_cbor(&bytes));
+    assert_eq!(
+        cbor::decode(&bytes).unwrap(),
+        stored(&mut e, &cr("default", "c1"))
+    );
+    // The 406 lists now include CBOR and its stream type.
+    let (_, _, bytes) = raw(
+        &mut e,
+        "GET",
+        &crs("default"),
+        vec![],
+        &[("accept", "application/json;q=0")],
+    );
+    let status: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(
+        status["message"],
+        "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/cbor"
+    );
+    // Table is never CBOR.
+    let (code, _, _) = raw(
+        &mut e,
+        "GET",
+        &crs("default"),
+        vec![],
+        &[("accept", "application/cbor;as=Table;g=meta.k8s.io;v=v1")],
+    );
+    assert_eq!(code, 406);
+    // A watch asked as application/cbor answers application/cbor-seq.
+    let req = http::Request::builder()
+        .uri(format!("{}?watch=true", crs("default")))
+        .header("accept", CBOR)
+        .body(bytes::Bytes::new())
+        .unwrap();
+    let resp = e.handle(req);
+    assert_eq!(resp.headers()["content-type"], "application/cbor-seq");
+    let kubesim::Body::Watch(mut s) = resp.into_body() else {
+        panic!("not a watch");
+    };
+    let items = cbor::decode_seq(&s.drain().0.concat()).unwrap();
+    assert_eq!(items[0]["type"], "ADDED");
+    assert_eq!(items[0]["object"]["metadata"]["name"], json!("c1"));
+}
