@@ -12,6 +12,8 @@
 //! reach. It writes straight from [`Value`]s, and typed-list items one by one ([`Node::Items`])
 //! so a large list is never copied to be encoded.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::float::format_g;
@@ -100,12 +102,13 @@ fn is_printable(c: char) -> bool {
 
 /// The scalar text and requested style of a JSON scalar (`encode.go`'s `stringv`, `intv`,
 /// `floatv`, `boolv`, `nilv`).
-fn scalar_of(v: &Value) -> (String, Style) {
+fn scalar_of(v: &Value) -> (Cow<'_, str>, Style) {
     match v {
-        Value::Null => ("null".into(), Style::Plain),
-        Value::Bool(b) => (b.to_string(), Style::Plain),
-        Value::Number(n) => (number_text(n), Style::Plain),
-        Value::String(s) => (s.clone(), string_style(s)),
+        Value::Null => (Cow::Borrowed("null"), Style::Plain),
+        Value::Bool(true) => (Cow::Borrowed("true"), Style::Plain),
+        Value::Bool(false) => (Cow::Borrowed("false"), Style::Plain),
+        Value::Number(n) => (Cow::Owned(number_text(n)), Style::Plain),
+        Value::String(s) => (Cow::Borrowed(s.as_str()), string_style(s)),
         Value::Array(_) | Value::Object(_) => unreachable!("collections are not scalars"),
     }
 }
@@ -154,10 +157,11 @@ fn analyze(value: &str) -> Analysis {
         block_ind = true;
     }
     let mut preceded_by_ws = true;
-    let chars: Vec<(usize, char)> = value.char_indices().collect();
-    for (n, &(i, c)) in chars.iter().enumerate() {
-        let last = n + 1 == chars.len();
-        let followed_by_ws = last || matches!(chars[n + 1].1, ' ' | '\t');
+    let mut chars = value.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|p| p.1);
+        let last = next.is_none();
+        let followed_by_ws = matches!(next, None | Some(' ' | '\t'));
         if i == 0 {
             match c {
                 '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
@@ -387,11 +391,20 @@ impl Emitter {
         if !self.whitespace {
             self.put(b' ');
         }
-        let chars: Vec<char> = value.chars().collect();
+        // Plain scalars have no line breaks, so one that ends by the width cannot fold.
+        let width = value.chars().count();
+        if !allow_breaks || self.column + width <= WIDTH {
+            self.out.extend_from_slice(value.as_bytes());
+            self.column += width;
+            self.whitespace = false;
+            self.indention = false;
+            return;
+        }
+        let mut chars = value.chars().peekable();
         let (mut spaces, mut breaks) = (false, false);
-        for (n, &c) in chars.iter().enumerate() {
+        while let Some(c) = chars.next() {
             if c == ' ' {
-                let next_space = chars.get(n + 1) == Some(&' ');
+                let next_space = chars.peek() == Some(&' ');
                 if allow_breaks && !spaces && self.column > WIDTH && !next_space {
                     self.write_indent();
                 } else {
@@ -421,11 +434,11 @@ impl Emitter {
 
     fn single_quoted(&mut self, value: &str, allow_breaks: bool) {
         self.write_indicator("'", true, false, false);
-        let chars: Vec<(usize, char)> = value.char_indices().collect();
+        let mut chars = value.char_indices().peekable();
         let (mut spaces, mut breaks) = (false, false);
-        for (n, &(i, c)) in chars.iter().enumerate() {
+        while let Some((i, c)) = chars.next() {
             if c == ' ' {
-                let next_space = chars.get(n + 1).map(|p| p.1) == Some(' ');
+                let next_space = chars.peek().map(|p| p.1) == Some(' ');
                 if allow_breaks
                     && !spaces
                     && self.column > WIDTH
@@ -465,9 +478,9 @@ impl Emitter {
 
     fn double_quoted(&mut self, value: &str, allow_breaks: bool) {
         self.write_indicator("\"", true, false, false);
-        let chars: Vec<(usize, char)> = value.char_indices().collect();
+        let mut chars = value.char_indices().peekable();
         let mut spaces = false;
-        for (n, &(i, c)) in chars.iter().enumerate() {
+        while let Some((i, c)) = chars.next() {
             if !is_printable(c) || c == '\u{FEFF}' || is_break(c) || c == '"' || c == '\\' {
                 self.put(b'\\');
                 let short = match c {
@@ -509,7 +522,7 @@ impl Emitter {
             } else if c == ' ' {
                 if allow_breaks && !spaces && self.column > WIDTH && i > 0 && i + 1 < value.len() {
                     self.write_indent();
-                    if chars.get(n + 1).map(|p| p.1) == Some(' ') {
+                    if chars.peek().map(|p| p.1) == Some(' ') {
                         self.put(b'\\');
                     }
                 } else {

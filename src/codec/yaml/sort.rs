@@ -34,27 +34,38 @@ fn digit_value(c: char) -> i64 {
 }
 
 fn less(a: &str, b: &str) -> bool {
+    // Keys are nearly always ASCII: compare bytes as runes without collecting them.
+    if a.is_ascii() && b.is_ascii() {
+        return less_runes(a.as_bytes(), b.as_bytes());
+    }
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
+    less_runes(&ar, &br)
+}
+
+fn less_runes<T: Copy + Into<char>>(a: &[T], b: &[T]) -> bool {
+    let at = |i: usize| -> char { a[i].into() };
+    let bt = |i: usize| -> char { b[i].into() };
+    let (ar, br) = (a, b);
     for i in 0..ar.len().min(br.len()) {
-        if ar[i] == br[i] {
+        if at(i) == bt(i) {
             continue;
         }
-        let al = is_letter(ar[i]);
-        let bl = is_letter(br[i]);
+        let al = is_letter(at(i));
+        let bl = is_letter(bt(i));
         if al && bl {
-            return ar[i] < br[i];
+            return at(i) < bt(i);
         }
         if al || bl {
             return bl;
         }
         let (mut an, mut bn): (i64, i64) = (0, 0);
-        if ar[i] == '0' || br[i] == '0' {
+        if at(i) == '0' || bt(i) == '0' {
             for j in (0..i).rev() {
-                if !is_digit(ar[j]) {
+                if !is_digit(at(j)) {
                     break;
                 }
-                if ar[j] != '0' {
+                if at(j) != '0' {
                     an = 1;
                     bn = 1;
                     break;
@@ -62,13 +73,13 @@ fn less(a: &str, b: &str) -> bool {
             }
         }
         let mut ai = i;
-        while ai < ar.len() && is_digit(ar[ai]) {
-            an = an.wrapping_mul(10).wrapping_add(digit_value(ar[ai]));
+        while ai < ar.len() && is_digit(at(ai)) {
+            an = an.wrapping_mul(10).wrapping_add(digit_value(at(ai)));
             ai += 1;
         }
         let mut bi = i;
-        while bi < br.len() && is_digit(br[bi]) {
-            bn = bn.wrapping_mul(10).wrapping_add(digit_value(br[bi]));
+        while bi < br.len() && is_digit(bt(bi)) {
+            bn = bn.wrapping_mul(10).wrapping_add(digit_value(bt(bi)));
             bi += 1;
         }
         if an != bn {
@@ -77,7 +88,7 @@ fn less(a: &str, b: &str) -> bool {
         if ai != bi {
             return ai < bi;
         }
-        return ar[i] < br[i];
+        return at(i) < bt(i);
     }
     ar.len() < br.len()
 }
