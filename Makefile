@@ -66,8 +66,8 @@ test-native:
 	cargo test --doc
 
 test-web:
-	$(call section,browser: cargo test $(WASM) --test web (headless Chromium))
-	cargo test $(WASM) --test web
+	$(call section,browser: cargo test $(WASM) --test web --test playground_web (headless Chromium))
+	cargo test $(WASM) --test web --test playground_web
 	$(call section,browser: cargo test $(WASM) --test shim (the fetch shim in headless Chromium))
 	cargo test $(WASM) --test shim
 
@@ -120,6 +120,6 @@ clippy:
 	$(call section,clippy: native (all targets))
 	cargo clippy --all-targets -- -D warnings
 	$(call section,clippy: wasm32 (lib, bin, playground example, browser tests))
-	cargo clippy $(WASM) --lib --bins --examples --test web --test shim -- -D warnings
+	cargo clippy $(WASM) --lib --bins --examples --test web --test playground_web --test shim -- -D warnings
 
 lint: fmt clippy

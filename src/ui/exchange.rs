@@ -35,8 +35,31 @@ pub struct Exchange {
     pub status_line: String,
     /// Response headers in the order the engine set them.
     pub headers: Vec<(String, String)>,
-    /// The body: pretty-printed when it is JSON, otherwise the text (lossy UTF-8).
+    /// The body: pretty-printed when it is JSON, the text when it is text, and a hex dump
+    /// when it is binary.
     pub body: String,
+    /// The raw bytes of a binary body (Protobuf, CBOR, gzip), for the hex view.
+    pub binary: Option<Vec<u8>>,
+    /// A binary body decoded to JSON, when the playground can decode it.
+    pub decoded: Option<String>,
+}
+
+impl Exchange {
+    /// The value of a response header (names are lower case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON, when it is JSON.
+    pub fn json(&self) -> Option<serde_json::Value> {
+        if self.binary.is_some() {
+            return None;
+        }
+        serde_json::from_str(&self.body).ok()
+    }
 }
 
 /// Parses `Name: value` lines; the error names the first bad line (1-based).
@@ -61,8 +84,8 @@ pub fn parse_headers(text: &str) -> Result<Vec<(HeaderName, HeaderValue)>, Strin
 
 /// The Content-Type a body gets when the user gave none: JSON for writes, a JSON merge
 /// patch for PATCH (the one patch type every client can write by hand).
-fn default_content_type(method: &Method) -> &'static str {
-    if method == Method::PATCH {
+pub fn default_content_type(method: &str) -> &'static str {
+    if method.eq_ignore_ascii_case("PATCH") {
         "application/merge-patch+json"
     } else {
         "application/json"
@@ -89,7 +112,7 @@ pub fn build_request(draft: &Draft) -> Result<Request<Bytes>, String> {
     if !draft.body.is_empty() && !req.headers().contains_key(CONTENT_TYPE) {
         req.headers_mut().insert(
             CONTENT_TYPE,
-            HeaderValue::from_static(default_content_type(&method)),
+            HeaderValue::from_static(default_content_type(method.as_str())),
         );
     }
     Ok(req)
@@ -113,12 +136,60 @@ pub fn describe(resp: &Response<Body>) -> Exchange {
             (k.as_str().to_owned(), v)
         })
         .collect();
+    let bytes = resp.body().bytes();
+    let (body, binary, decoded) = if super::hexdump::is_text(bytes) {
+        (pretty_body(bytes), None, None)
+    } else {
+        (
+            super::hexdump::hexdump(bytes, 64 * 1024),
+            Some(bytes.to_vec()),
+            decode_binary(bytes),
+        )
+    };
     Exchange {
         code: status.as_u16(),
         status_line,
         headers,
-        body: pretty_body(resp.body().bytes()),
+        body,
+        binary,
+        decoded,
     }
+}
+
+/// A binary body decoded with the engine's own codecs (Protobuf's `k8s\0` envelope, CBOR's
+/// self-described tag) as pretty JSON, or why it could not be decoded; `None` for bodies that
+/// are neither. A gzip body (`Accept-Encoding: gzip`) is inflated first, as a browser's
+/// `fetch` would do, and shown as the text or the decoded form inside.
+pub fn decode_binary(bytes: &[u8]) -> Option<String> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        use std::io::Read;
+        let mut inflated = Vec::new();
+        if let Err(e) = flate2::read::GzDecoder::new(bytes).read_to_end(&mut inflated) {
+            return Some(format!("(could not inflate gzip: {e})"));
+        }
+        let head = format!(
+            "gzip: {} bytes inflate to {}\n\n",
+            bytes.len(),
+            inflated.len()
+        );
+        return Some(if super::hexdump::is_text(&inflated) {
+            head + &pretty_body(&inflated)
+        } else {
+            head + &decode_binary(&inflated)
+                .unwrap_or_else(|| super::hexdump::hexdump(&inflated, 4096))
+        });
+    }
+    let decoded = if bytes.starts_with(b"k8s\0") {
+        crate::codec::protobuf::decode(bytes)
+    } else if crate::codec::cbor::is_cbor(bytes) {
+        crate::codec::cbor::decode(bytes)
+    } else {
+        return None;
+    };
+    Some(match decoded {
+        Ok(v) => serde_json::to_string_pretty(&v).unwrap_or_default(),
+        Err(e) => format!("(could not decode: {e})"),
+    })
 }
 
 /// Pretty-prints JSON (keeping the engine's key order); other bodies are shown as text.

@@ -1,0 +1,112 @@
+//! The store inspector: every live object by namespace with its resourceVersion, finalizers
+//! and a terminating badge, plus the revision timeline. It reads the engine directly (not
+//! through requests), so looking never changes what is looked at.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use yew::prelude::*;
+
+use super::app::Ctx;
+use super::exchange::Draft;
+use super::state::Action;
+use super::timeline::Timeline;
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The Store tab.
+#[function_component(Inspector)]
+pub fn inspector() -> Html {
+    let ctx = use_context::<Ctx>().expect("Ctx");
+    let sim = ctx.sim.borrow();
+    let e = &sim.engine;
+    let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for o in e.objects() {
+        let ns = o["metadata"]["namespace"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        groups.entry(ns).or_default().push(o);
+    }
+    let total: usize = groups.values().map(Vec::len).sum();
+    let sections = groups.iter().map(|(ns, objs)| {
+        let title = if ns.is_empty() {
+            "Cluster-scoped".to_string()
+        } else {
+            format!("Namespace {ns}")
+        };
+        let rows = objs.iter().map(|o| {
+            let meta = &o["metadata"];
+            let kind = o["kind"].as_str().unwrap_or("").to_string();
+            let name = meta["name"].as_str().unwrap_or("").to_string();
+            let rv = meta["resourceVersion"].as_str().unwrap_or("").to_string();
+            let mut fins = strings(&meta["finalizers"]);
+            fins.extend(
+                strings(&o["spec"]["finalizers"])
+                    .into_iter()
+                    .map(|f| format!("{f} (spec)")),
+            );
+            let terminating = !meta["deletionTimestamp"].is_null();
+            let path = match (kind.as_str(), ns.is_empty()) {
+                ("Namespace", _) => format!("/api/v1/namespaces/{name}"),
+                (_, false) => format!("/apis/apps/v1/namespaces/{ns}/controllerrevisions/{name}"),
+                _ => format!("/apis/apps/v1/controllerrevisions/{name}"),
+            };
+            let onclick = {
+                let d = ctx.dispatcher();
+                Callback::from(move |_: MouseEvent| {
+                    d.dispatch(Action::LoadAndSend(Draft {
+                        method: "GET".into(),
+                        path: path.clone(),
+                        ..Draft::default()
+                    }))
+                })
+            };
+            html! {
+                <tr class={classes!(terminating.then_some("terminating"))}>
+                    <td>{ kind }</td>
+                    <td><button type="button" class="link" {onclick}
+                        title="GET it in the builder">{ name }</button></td>
+                    <td class="num">{ rv }</td>
+                    <td>{ for fins.iter().map(|f| html! { <code class="fin">{ f.clone() }</code> }) }</td>
+                    <td>
+                        if terminating {
+                            <span class="chip terminating" title={format!(
+                                "deletionTimestamp {}: waiting for its finalizers",
+                                meta["deletionTimestamp"].as_str().unwrap_or(""))}>{ "terminating" }</span>
+                        }
+                    </td>
+                </tr>
+            }
+        });
+        html! {
+            <section class="ns-group" aria-label={title.clone()}>
+                <h4>{ title } <span class="hint">{ format!(" ({})", objs.len()) }</span></h4>
+                <div class="table-wrap">
+                    <table class="objects">
+                        <thead><tr>
+                            <th scope="col">{ "Kind" }</th><th scope="col">{ "Name" }</th>
+                            <th scope="col">{ "resourceVersion" }</th><th scope="col">{ "Finalizers" }</th>
+                            <th scope="col">{ "State" }</th>
+                        </tr></thead>
+                        <tbody>{ for rows }</tbody>
+                    </table>
+                </div>
+            </section>
+        }
+    });
+    html! {
+        <div class="inspector">
+            <h3>{ "Timeline of revisions" }</h3>
+            <Timeline />
+            <h3>{ format!("Objects ({total})") }</h3>
+            { for sections }
+        </div>
+    }
+}

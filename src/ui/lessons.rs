@@ -1,0 +1,141 @@
+//! The Lessons tab: the catalogue, and a running lesson shown as a stepper. Each step loads
+//! its request into the builder, says what to expect and what to notice, and records what the
+//! request actually answered, so a surprise is visible rather than silently skipped.
+
+use yew::prelude::*;
+
+use super::app::Ctx;
+use super::lesson_data::LESSONS;
+use super::state::{Action, LessonRun};
+
+/// The Lessons tab.
+#[function_component(Lessons)]
+pub fn lessons() -> Html {
+    let ctx = use_context::<Ctx>().expect("Ctx");
+    match &ctx.lesson {
+        Some(run) => stepper(run, &ctx),
+        None => catalogue(&ctx),
+    }
+}
+
+fn catalogue(ctx: &Ctx) -> Html {
+    html! {
+        <div class="lessons">
+            <p class="hint">{ "Each lesson starts from a fresh simulated cluster and walks through one part of the spec, one request at a time." }</p>
+            <ol class="lesson-list">
+                { for LESSONS.iter().map(|l| {
+                    let d = ctx.dispatcher();
+                    let id = l.id;
+                    let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Action::StartLesson(id)));
+                    html! {
+                        <li>
+                            <button type="button" class="lesson-start" id={format!("lesson-{}", l.id)} {onclick}>
+                                <strong>{ l.title }</strong>
+                                <span class="hint">{ format!("{} ({} steps)", l.summary, l.steps.len()) }</span>
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </div>
+    }
+}
+
+fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
+    let lesson = run.lesson;
+    let step = &lesson.steps[run.step];
+    let n = lesson.steps.len();
+    let result = run.results[run.step];
+    let d = ctx.dispatcher();
+    let goto = |i: usize| {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::LessonGoto(i)))
+    };
+    let send = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Send))
+    };
+    let exit = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::ExitLesson))
+    };
+    let next_lesson = LESSONS
+        .iter()
+        .position(|l| l.id == lesson.id)
+        .and_then(|i| LESSONS.get(i + 1));
+    let verdict = result.map(|code| {
+        let ok = code == step.status;
+        html! {
+            <p id="step-result" class={classes!("verdict", if ok { "ok" } else { "error" })} role="status">
+                { if ok { format!("✓ Got {code}, as expected.") }
+                  else { format!("Got {code}; this step expects {}. Check the response, or reload the step.", step.status) } }
+            </p>
+        }
+    });
+    let done = run.finished();
+    html! {
+        <div class="lesson" aria-labelledby="lesson-title">
+            <div class="line">
+                <h3 id="lesson-title">{ lesson.title }</h3>
+                <span class="spacer" />
+                <button type="button" class="small" id="lesson-exit" onclick={exit}>{ "All lessons" }</button>
+            </div>
+            <ol class="steps" aria-label="Steps">
+                { for lesson.steps.iter().enumerate().map(|(i, s)| {
+                    let state = match run.results[i] {
+                        Some(c) if c == s.status => "done",
+                        Some(_) => "off",
+                        None => "todo",
+                    };
+                    html! {
+                        <li class={classes!(state, (i == run.step).then_some("current"))}>
+                            <button type="button" class="step-dot" onclick={goto(i)}
+                                aria-current={(i == run.step).then_some("step")}
+                                aria-label={format!("Step {}: {} ({state})", i + 1, s.title)} title={s.title}>
+                                { i + 1 }
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+            <article class="step" id="lesson-step" aria-live="polite">
+                <h4>{ format!("Step {} of {n}: {}", run.step + 1, step.title) }</h4>
+                <p class="req"><code>{ format!("{} {}", step.method, step.path) }</code></p>
+                if let Some(e) = &run.error {
+                    <p class="verdict error">{ e.clone() }</p>
+                }
+                <dl>
+                    <dt>{ "Expect" }</dt><dd id="step-expect">{ step.expect }</dd>
+                    if !step.notice.is_empty() {
+                        <dt>{ "Notice" }</dt><dd>{ step.notice }</dd>
+                    }
+                </dl>
+                { verdict }
+                <div class="line">
+                    <button type="button" class="small" disabled={run.step == 0}
+                        onclick={goto(run.step.saturating_sub(1))}>{ "← Back" }</button>
+                    <button type="button" id="step-run" class="primary" onclick={send}
+                        title="Send the request loaded in the builder (Ctrl+Enter)">
+                        { if result.is_some() { "Run again" } else { "Run this step" } }
+                    </button>
+                    if run.step + 1 < n {
+                        <button type="button" id="step-next" class={classes!(result.is_some().then_some("primary"))}
+                            onclick={goto(run.step + 1)}>{ "Next step →" }</button>
+                    }
+                </div>
+            </article>
+            if done {
+                <div class="lesson-done" id="lesson-done" role="status">
+                    <p><strong>{ "Lesson complete." }</strong>{ " Every step ran. Try changing a step's request in the builder and running it again." }</p>
+                    if let Some(next) = next_lesson {
+                        <button type="button" class="small" onclick={
+                            let d = d.clone();
+                            let id = next.id;
+                            Callback::from(move |_: MouseEvent| d.dispatch(Action::StartLesson(id)))
+                        }>{ format!("Next lesson: {}", next.title) }</button>
+                    }
+                </div>
+            }
+        </div>
+    }
+}

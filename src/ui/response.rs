@@ -1,0 +1,174 @@
+//! The response view: status line and reason, the read explanation as a badge, headers, and
+//! the body pretty-printed (binary bodies as a hex dump beside their decoded form).
+//!
+//! `#status` is a live region so screen readers announce each answer; its `data-seq` counts
+//! sends, so tests can wait for *this* answer rather than the last one. `#status` holds only
+//! the status line (tests compare it exactly); the badge is a sibling.
+
+use yew::prelude::*;
+
+use super::app::Ctx;
+use super::badge::ReadBadge;
+use super::exchange::Draft;
+use super::hexdump;
+use super::state::{Action, Outcome, Tab};
+
+/// The response panel.
+#[function_component(ResponseView)]
+pub fn response_view() -> Html {
+    let ctx = use_context::<Ctx>().expect("Ctx");
+    let seq = ctx.seq.to_string();
+    let header_count = match &ctx.outcome {
+        Outcome::Answered(x, _) => x.headers.len(),
+        _ => 0,
+    };
+    let (class, status, badge, headers, body) = match &ctx.outcome {
+        Outcome::Idle => ("idle", "…".to_string(), None, String::new(), html! {}),
+        Outcome::Invalid(msg) => (
+            "invalid",
+            format!("Not sent: {msg}"),
+            None,
+            String::new(),
+            html! {},
+        ),
+        Outcome::Answered(x, watch) => {
+            let class = if x.code < 400 { "ok" } else { "error" };
+            let headers = x
+                .headers
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            let badge = x
+                .header(crate::api::response::READ_HEADER)
+                .map(ReadBadge::parse);
+            let body = match (watch, &x.binary) {
+                (Some(id), _) => {
+                    let id = *id;
+                    let d = ctx.dispatcher();
+                    let onclick = Callback::from(move |_: MouseEvent| {
+                        focus(&format!("watch-{id}"));
+                        d.dispatch(Action::Notice(None));
+                    });
+                    html! {
+                        <p id="resp-body" class="watch-note">
+                            { format!("Streaming into watch #{id}. ") }
+                            <button type="button" class="link" {onclick}>{ "Go to the panel" }</button>
+                        </p>
+                    }
+                }
+                (None, Some(bytes)) => {
+                    let kind = hexdump::sniff(bytes).unwrap_or("binary");
+                    let decoded = x.decoded.clone().unwrap_or_else(|| {
+                        format!(
+                            "{kind}, {} bytes: the playground shows it as hex only.",
+                            bytes.len()
+                        )
+                    });
+                    html! {
+                        <div class="binary">
+                            <div>
+                                <h3 class="sub">{ format!("Hex ({kind}, {} bytes)", bytes.len()) }</h3>
+                                <pre id="resp-body" tabindex="0" aria-label="Response body, hex dump">{ x.body.clone() }</pre>
+                            </div>
+                            <div>
+                                <h3 class="sub">{ "Decoded" }</h3>
+                                <pre id="resp-decoded" tabindex="0" aria-label="Response body, decoded">{ decoded }</pre>
+                            </div>
+                        </div>
+                    }
+                }
+                (None, None) => html! {
+                    <pre id="resp-body" tabindex="0" aria-label="Response body">{ x.body.clone() }</pre>
+                },
+            };
+            (class, x.status_line.clone(), badge, headers, body)
+        }
+    };
+    let badge = badge.map(|b| {
+        let stale = b.may_be_stale();
+        let onclick = {
+            let d = ctx.dispatcher();
+            Callback::from(move |_: MouseEvent| d.dispatch(Action::Tab(Tab::Semantics)))
+        };
+        html! {
+            <button type="button" id="read-badge" class={classes!("badge", stale.then_some("stale"))}
+                title={format!("{} (click: the spec's tables)", b.meaning())} {onclick}>
+                { b.label() }
+            </button>
+        }
+    });
+    let edit = match &ctx.outcome {
+        Outcome::Answered(x, None) if x.code < 300 => x.json().and_then(|j| {
+            let self_path = object_path(&j)?;
+            let d = ctx.dispatcher();
+            let body = x.body.clone();
+            let onclick = Callback::from(move |_: MouseEvent| {
+                d.dispatch(Action::Load(Draft {
+                    method: "PUT".into(),
+                    path: self_path.clone(),
+                    headers: String::new(),
+                    body: body.clone(),
+                }))
+            });
+            Some(html! {
+                <button type="button" class="small" id="edit-as-put" {onclick}
+                    title="Load this object into the builder as a PUT (its resourceVersion makes the update conditional)">
+                    { "Edit as PUT" }
+                </button>
+            })
+        }),
+        _ => None,
+    };
+    html! {
+        <section class="panel response" aria-labelledby="response-title">
+            <h2 id="response-title">{ "Response" }</h2>
+            <div class="status-line">
+                <p id="status" class={classes!("status", class)} data-seq={seq}
+                    role="status" aria-live="polite">{ status }</p>
+                { badge }
+                { edit }
+            </div>
+            <details>
+                <summary>{ format!("Headers ({})", header_count) }</summary>
+                <pre id="resp-headers" tabindex="0" aria-label="Response headers">{ headers }</pre>
+            </details>
+            { body }
+        </section>
+    }
+}
+
+/// The path of an object the engine returned (`/api/v1/namespaces/x`,
+/// `/apis/apps/v1/namespaces/ns/controllerrevisions/x`), for "Edit as PUT".
+fn object_path(obj: &serde_json::Value) -> Option<String> {
+    let kind = obj["kind"].as_str()?;
+    let api_version = obj["apiVersion"].as_str()?;
+    let name = obj["metadata"]["name"].as_str()?;
+    let plural = match kind {
+        "Namespace" => "namespaces",
+        "ControllerRevision" => "controllerrevisions",
+        _ => return None,
+    };
+    let prefix = if api_version.contains('/') {
+        format!("/apis/{api_version}")
+    } else {
+        format!("/api/{api_version}")
+    };
+    Some(match obj["metadata"]["namespace"].as_str() {
+        Some(ns) => format!("{prefix}/namespaces/{ns}/{plural}/{name}"),
+        None => format!("{prefix}/{plural}/{name}"),
+    })
+}
+
+/// Moves keyboard focus to the element with `id` (and scrolls it into view).
+pub fn focus(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+        el.scroll_into_view();
+    }
+}

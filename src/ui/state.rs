@@ -1,0 +1,463 @@
+//! The page's state and everything that changes it, as one reducer.
+//!
+//! Every control on the page (builder, lessons, the semantics table, the chaos panel, the
+//! 100 ms poll) dispatches an [`Action`]; [`AppState::reduce`] applies it to the engine and to
+//! what the page shows. One place for all transitions keeps a lesson step, a table click and
+//! a hand-made request going through the very same send path, and makes the whole page
+//! drivable from a browser test without a DOM.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use yew::Reducible;
+
+use super::exchange::{Draft, Exchange};
+use super::history::{self, Entry};
+use super::lesson_data::{self, Lesson};
+use super::script::{self, Vars};
+use super::semantics::Cell;
+use super::share::{self, Shared};
+use super::sim::Sim;
+use crate::features::FeatureGates;
+
+/// The tabs of the side panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Lessons,
+    Semantics,
+    Store,
+    Chaos,
+    History,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 5] = [
+        Tab::Lessons,
+        Tab::Semantics,
+        Tab::Store,
+        Tab::Chaos,
+        Tab::History,
+    ];
+
+    /// The tab's label (and its id suffix, lower-cased).
+    pub fn label(self) -> &'static str {
+        match self {
+            Tab::Lessons => "Lessons",
+            Tab::Semantics => "Read semantics",
+            Tab::Store => "Store",
+            Tab::Chaos => "Time & chaos",
+            Tab::History => "History",
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Tab::Lessons => "lessons",
+            Tab::Semantics => "semantics",
+            Tab::Store => "store",
+            Tab::Chaos => "chaos",
+            Tab::History => "history",
+        }
+    }
+}
+
+/// What the response panel shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Idle,
+    /// The engine answered; a watch also names the panel it streams into.
+    Answered(Rc<Exchange>, Option<u32>),
+    /// The form is not a request (nothing was sent).
+    Invalid(String),
+}
+
+/// A lesson in progress.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LessonRun {
+    pub lesson: &'static Lesson,
+    /// The step shown (0-based).
+    pub step: usize,
+    /// Values saved by the steps run so far.
+    pub vars: Vars,
+    /// The status each step got when it ran.
+    pub results: Vec<Option<u16>>,
+    /// Why the current step could not be filled in, if it could not.
+    pub error: Option<String>,
+}
+
+impl LessonRun {
+    /// Whether every step has run.
+    pub fn finished(&self) -> bool {
+        self.results.iter().all(Option::is_some)
+    }
+}
+
+/// What a click on a semantics-table cell got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellResult {
+    pub code: u16,
+    /// The semantic the engine reported (`x-kubesim-read`), if any.
+    pub semantic: Option<String>,
+    pub read: Option<String>,
+}
+
+/// Everything that changes the page.
+pub enum Action {
+    SetMethod(String),
+    SetPath(String),
+    SetHeaders(String),
+    SetBody(String),
+    /// Puts a request into the builder.
+    Load(Draft),
+    /// Sends the builder's request.
+    Send,
+    /// Loads a request and sends it.
+    LoadAndSend(Draft),
+    /// The 100 ms heartbeat: engine tick and watch events.
+    Poll,
+    StopWatch(u32),
+    CloseWatch(u32),
+    Advance(i64),
+    Compact,
+    SetLag(i64),
+    SetWall(bool),
+    SetGate(&'static str, bool),
+    Reset,
+    Import(String),
+    Tab(Tab),
+    StartLesson(&'static str),
+    /// Shows and loads step N of the running lesson.
+    LessonGoto(usize),
+    ExitLesson,
+    /// A link was opened (`#...`).
+    Open(Shared),
+    RunCell(Cell),
+    ClearHistory,
+    Notice(Option<String>),
+}
+
+/// The page's state.
+#[derive(Clone)]
+pub struct AppState {
+    pub sim: Rc<RefCell<Sim>>,
+    /// Bumped on every change: the equality the page's context uses.
+    pub version: u64,
+    pub draft: Draft,
+    pub outcome: Outcome,
+    /// Number of sends so far (`#status[data-seq]`).
+    pub seq: u32,
+    pub tab: Tab,
+    pub lesson: Option<LessonRun>,
+    pub cells: Rc<BTreeMap<Cell, CellResult>>,
+    /// The semantic of the last read (highlighted in the Meanings table).
+    pub applied: Option<String>,
+    pub history: Rc<Vec<Entry>>,
+    /// A short message for the notice bar (also announced to screen readers).
+    pub notice: Option<String>,
+    /// Whether URL-hash and local-storage updates are made (off in tests).
+    pub browser: bool,
+}
+
+impl PartialEq for AppState {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version && Rc::ptr_eq(&self.sim, &other.sim)
+    }
+}
+
+/// The path the page lists on load.
+pub const DEFAULT_PATH: &str = "/api/v1/namespaces";
+
+impl AppState {
+    /// A fresh page: simulated clock, default gates, the namespaces request in the builder.
+    pub fn new(browser: bool) -> AppState {
+        AppState {
+            sim: Rc::new(RefCell::new(Sim::new(false, FeatureGates::default()))),
+            version: 0,
+            draft: Draft {
+                method: "GET".into(),
+                path: DEFAULT_PATH.into(),
+                headers: String::new(),
+                body: String::new(),
+            },
+            outcome: Outcome::Idle,
+            seq: 0,
+            tab: Tab::Lessons,
+            lesson: None,
+            cells: Rc::new(BTreeMap::new()),
+            applied: None,
+            history: Rc::new(if browser { history::load() } else { Vec::new() }),
+            notice: None,
+            browser,
+        }
+    }
+
+    /// Sends the builder's request; `record` adds it to the history.
+    fn send(&mut self, record: bool) {
+        let draft = self.draft.clone();
+        let result = self.sim.borrow_mut().send(&draft);
+        self.seq += 1;
+        match result {
+            Ok((x, watch)) => {
+                if let Some(read) = x.header(crate::api::response::READ_HEADER) {
+                    self.applied = Some(super::badge::ReadBadge::parse(read).semantic);
+                }
+                if let Some(run) = self.lesson.as_mut() {
+                    if let Some(json) = x.json() {
+                        script::capture(&json, run.lesson.steps[run.step].save, &mut run.vars);
+                    }
+                    run.results[run.step] = Some(x.code);
+                }
+                if record {
+                    self.history =
+                        Rc::new(history::push(&self.history, Entry::new(&draft, x.code)));
+                    if self.browser {
+                        history::save(&self.history);
+                    }
+                }
+                if watch.is_some() {
+                    self.notice = Some(format!(
+                        "Watch #{} opened: events stream into its panel.",
+                        watch.unwrap_or(0)
+                    ));
+                }
+                self.outcome = Outcome::Answered(Rc::new(x), watch);
+            }
+            Err(e) => self.outcome = Outcome::Invalid(e),
+        }
+        self.share();
+    }
+
+    /// Writes the current request or lesson step into the URL (without a history entry or
+    /// a `hashchange` event).
+    fn share(&self) {
+        if !self.browser {
+            return;
+        }
+        let shared = match &self.lesson {
+            Some(run) => Shared::Lesson {
+                lesson: run.lesson.id.to_string(),
+                step: run.step,
+            },
+            None => Shared::Request(self.draft.clone()),
+        };
+        let hash = format!("#{}", share::encode_hash(&shared));
+        if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
+        }
+    }
+
+    /// Loads the current lesson step into the builder, its placeholders filled in.
+    fn load_step(&mut self) {
+        let Some(run) = self.lesson.as_mut() else {
+            return;
+        };
+        let step = &run.lesson.steps[run.step];
+        let fill = |t: &str| script::fill(t, &run.vars);
+        run.error = None;
+        let (path, body) = match (fill(step.path), fill(step.body)) {
+            (Ok(p), Ok(b)) => (p, b),
+            (Err(e), _) | (_, Err(e)) => {
+                run.error = Some(e);
+                (step.path.to_string(), step.body.to_string())
+            }
+        };
+        self.draft = Draft {
+            method: step.method.to_string(),
+            path,
+            headers: step.headers.to_string(),
+            body,
+        };
+        self.share();
+    }
+
+    fn start_lesson(&mut self, id: &str) -> bool {
+        let Some(lesson) = lesson_data::find(id) else {
+            self.notice = Some(format!("There is no lesson {id:?}."));
+            return false;
+        };
+        // Lessons run on a fresh simulated cluster, so every resourceVersion is as written.
+        self.sim.borrow_mut().restart(false);
+        self.cells = Rc::new(BTreeMap::new());
+        self.lesson = Some(LessonRun {
+            lesson,
+            step: 0,
+            vars: Vars::new(),
+            results: vec![None; lesson.steps.len()],
+            error: None,
+        });
+        self.tab = Tab::Lessons;
+        self.outcome = Outcome::Idle;
+        self.load_step();
+        true
+    }
+
+    /// Runs a table cell: fetches a continue token first when the cell needs one.
+    fn run_cell(&mut self, cell: Cell) {
+        let rv = self.sim.borrow().engine.store().revision();
+        let mut token = String::new();
+        if cell.needs_token() {
+            let first = Draft {
+                method: "GET".into(),
+                path: "/api/v1/namespaces?limit=1".into(),
+                ..Draft::default()
+            };
+            if let Ok((x, _)) = self.sim.borrow_mut().send(&first) {
+                token = x
+                    .json()
+                    .and_then(|j| j["metadata"]["continue"].as_str().map(str::to_owned))
+                    .unwrap_or_default();
+            }
+        }
+        self.lesson = None;
+        self.draft = cell.draft(rv, &token);
+        self.send(true);
+        if let Outcome::Answered(x, _) = &self.outcome {
+            let read = x
+                .header(crate::api::response::READ_HEADER)
+                .map(str::to_owned);
+            let semantic = read
+                .as_deref()
+                .map(|r| super::badge::ReadBadge::parse(r).semantic)
+                .filter(|s| !s.is_empty());
+            Rc::make_mut(&mut self.cells).insert(
+                cell,
+                CellResult {
+                    code: x.code,
+                    semantic,
+                    read,
+                },
+            );
+        }
+    }
+
+    fn set_engine_mode(&mut self, wall: bool, gates: FeatureGates) {
+        let result = self.sim.borrow_mut().rebuild(wall, gates);
+        self.notice = Some(match result {
+            Ok(()) => "The cluster was rebuilt with the new settings; open watches ended.".into(),
+            Err(e) => format!("Could not rebuild the cluster: {e}"),
+        });
+    }
+}
+
+impl Reducible for AppState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        if let Action::Poll = action {
+            // The heartbeat re-renders only when something visible changed.
+            let changed = self.sim.borrow_mut().poll();
+            if !changed {
+                return self;
+            }
+        }
+        let mut s = (*self).clone();
+        s.version += 1;
+        match action {
+            Action::Poll => {}
+            Action::SetMethod(m) => s.draft.method = m,
+            Action::SetPath(p) => s.draft.path = p,
+            Action::SetHeaders(h) => s.draft.headers = h,
+            Action::SetBody(b) => s.draft.body = b,
+            Action::Load(d) => s.draft = d,
+            Action::Send => s.send(true),
+            Action::LoadAndSend(d) => {
+                s.draft = d;
+                s.send(true);
+            }
+            Action::StopWatch(id) => s.sim.borrow_mut().stop_watch(id),
+            Action::CloseWatch(id) => s.sim.borrow_mut().close_watch(id),
+            Action::Advance(ms) => {
+                s.sim.borrow_mut().engine.advance(ms);
+                s.sim.borrow_mut().poll();
+            }
+            Action::Compact => {
+                let rev = s.sim.borrow_mut().engine.compact();
+                s.notice = Some(format!(
+                    "Compacted the store at revision {rev}: older revisions now answer 410 Gone."
+                ));
+            }
+            Action::SetLag(ms) => {
+                s.sim.borrow_mut().engine.set_cache_lag(ms);
+                s.notice = Some(format!(
+                    "The watch cache now lags {ms} ms behind the store."
+                ));
+            }
+            Action::SetWall(wall) => {
+                let gates = s.sim.borrow().engine.feature_gates().clone();
+                s.set_engine_mode(wall, gates);
+            }
+            Action::SetGate(name, on) => {
+                let wall = !s.sim.borrow().engine.clock().is_simulated();
+                let mut gates = s.sim.borrow().engine.feature_gates().clone();
+                if gates.set(name, on).is_ok() {
+                    s.set_engine_mode(wall, gates);
+                }
+            }
+            Action::Reset => {
+                s.sim.borrow_mut().reset();
+                s.lesson = None;
+                s.cells = Rc::new(BTreeMap::new());
+                s.notice = Some("A fresh cluster: three namespaces at revision 3.".into());
+            }
+            Action::Import(text) => {
+                let result = s.sim.borrow_mut().import(&text);
+                s.notice = Some(match result {
+                    Ok(()) => "State imported.".into(),
+                    Err(e) => format!("Import failed: {e}"),
+                });
+            }
+            Action::Tab(t) => s.tab = t,
+            Action::StartLesson(id) => {
+                s.start_lesson(id);
+            }
+            Action::LessonGoto(step) => {
+                if let Some(run) = s.lesson.as_mut() {
+                    run.step = step.min(run.lesson.steps.len() - 1);
+                }
+                s.load_step();
+            }
+            Action::ExitLesson => {
+                s.lesson = None;
+                s.share();
+            }
+            Action::Open(Shared::Request(d)) => {
+                s.lesson = None;
+                let get = d.method.eq_ignore_ascii_case("GET");
+                s.draft = d;
+                if get {
+                    s.send(false);
+                } else {
+                    s.notice = Some("Request loaded from the link: press Send to run it.".into());
+                }
+            }
+            Action::Open(Shared::Lesson { lesson, step }) => {
+                if s.start_lesson(&lesson) {
+                    // Replay the earlier steps: the cluster is fresh and simulated, so this
+                    // reproduces exactly the state the link was made in.
+                    let last = s.lesson.as_ref().map_or(0, |r| r.lesson.steps.len() - 1);
+                    for i in 0..step.min(last) {
+                        if let Some(run) = s.lesson.as_mut() {
+                            run.step = i;
+                        }
+                        s.load_step();
+                        s.send(false);
+                    }
+                    if let Some(run) = s.lesson.as_mut() {
+                        run.step = step.min(last);
+                    }
+                    s.load_step();
+                }
+            }
+            Action::RunCell(cell) => s.run_cell(cell),
+            Action::ClearHistory => {
+                s.history = Rc::new(Vec::new());
+                if s.browser {
+                    history::save(&s.history);
+                }
+            }
+            Action::Notice(n) => s.notice = n,
+        }
+        Rc::new(s)
+    }
+}
