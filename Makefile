@@ -74,6 +74,8 @@ test-web:
 e2e: build
 	$(call section,e2e: node e2e/e2e.mjs (playwright-core + /usr/bin/chromium on dist/))
 	node e2e/e2e.mjs
+	$(call section,e2e: node e2e/playground.mjs (the playground's features; screenshots in e2e/artifacts/))
+	node e2e/playground.mjs
 
 # The fetch shim's packages, built by wasm-pack (binaryen 132 is first on PATH, see above):
 # pkg-node/ for Node (CommonJS, `require('./pkg-node')`), pkg-web/ for browsers and bundlers

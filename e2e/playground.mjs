@@ -1,0 +1,307 @@
+// End-to-end test of the playground's features in headless Chromium (playwright-core driving
+// Debian's /usr/bin/chromium; nothing is downloaded): the builder, watches, a lesson, the
+// clock expiring a continue token, the semantics table, links, history, themes and a narrow
+// window. Serves ../dist itself unless APP_URL is set. One screenshot per step goes to
+// e2e/artifacts/ (pg-NN-*.png). Prints "N passed, M failed" last; exits non-zero on failure.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './serve.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let server = null;
+let url = process.env.APP_URL;
+if (!url) {
+  const dist = path.join(here, '..', 'dist');
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    console.log(`FAIL harness: ${dist}/index.html missing; run \`make build\` first`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+  ({ server, url } = await serve(dist));
+  console.log(`serving ${dist} at ${url}`);
+}
+const artifacts = path.join(here, 'artifacts');
+fs.mkdirSync(artifacts, { recursive: true });
+
+const CR_PATH = '/apis/apps/v1/namespaces/default/controllerrevisions';
+const crBody = (name) => JSON.stringify({
+  apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name }, data: { a: 1 }, revision: 1,
+}, null, 2);
+
+const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubesim-pg-'));
+const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
+  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let passed = 0;
+let failed = 0;
+let shot = 0;
+const assert = (cond, msg) => { if (!cond) throw new Error(msg); };
+
+const ctx = await chromium.launchPersistentContext(userDataDir, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args,
+  timeout: 60000,
+  viewport: { width: 1366, height: 768 },
+  colorScheme: 'light',
+});
+try {
+  const page = ctx.pages()[0] || await ctx.newPage();
+  page.setDefaultTimeout(20000);
+  const pageErrors = [];
+  const consoleErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+
+  const status = () => page.textContent('#status');
+  const body = () => page.textContent('#resp-body');
+  let lastSeq = 0;
+  // Waits for an answer newer than the last one seen whose status starts with `code`.
+  const waitStatus = async (code) => {
+    await page.waitForFunction(([c, after]) => {
+      const el = document.querySelector('#status');
+      return el && Number(el.dataset.seq) > after && (el.textContent || '').startsWith(c);
+    }, [String(code), lastSeq]);
+    lastSeq = Number(await page.getAttribute('#status', 'data-seq'));
+  };
+  const send = async (method, p, b = '', headers = '') => {
+    await page.selectOption('#method', method);
+    await page.fill('#path', p);
+    await page.fill('#headers', headers);
+    await page.fill('#body', b);
+    await page.click('#send');
+  };
+  const openTab = (id) => page.click(`#tab-${id}`);
+
+  async function step(name, fn, { fullPage = true } = {}) {
+    const t0 = Date.now();
+    try {
+      await fn();
+      passed++;
+      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      failed++;
+      console.log(`FAIL ${name}: ${e.message.split('\n')[0]}`);
+    }
+    shot++;
+    const file = `pg-${String(shot).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 60)}.png`;
+    if (fullPage) await page.evaluate(() => window.scrollTo(0, 0)).catch(() => {});
+    await page.screenshot({ path: path.join(artifacts, file), fullPage }).catch(() => {});
+  }
+
+  await step('page loads on a laptop screen', async () => {
+    await page.goto(url, { waitUntil: 'load' });
+    await waitStatus(200);
+    assert(await page.isVisible('#send'), 'Send is visible');
+    assert(await page.isVisible('#tab-lessons'), 'tabs are visible');
+    const badge = await page.textContent('#read-badge');
+    assert(/Most Recent/.test(badge), `read badge: ${badge}`);
+    // Every form control has an accessible name.
+    const unnamed = await page.$$eval('input, select, textarea', (els) => els
+      .filter((e) => e.type !== 'hidden' && !e.labels?.length && !e.getAttribute('aria-label'))
+      .map((e) => e.id || e.outerHTML.slice(0, 60)));
+    assert(unnamed.length === 0, `unlabelled controls: ${unnamed.join(', ')}`);
+  }, { fullPage: false });
+
+  await step('create a ControllerRevision through the builder: 201', async () => {
+    await page.selectOption('#body-template', 'ControllerRevision');
+    assert((await page.inputValue('#method')) === 'POST', 'template sets POST');
+    assert((await page.inputValue('#path')) === CR_PATH, 'template sets the collection path');
+    await page.click('#send');
+    await waitStatus(201);
+    assert((await status()) === '201 Created', `status ${await status()}`);
+    assert((await body()).includes('"name": "r1"'), 'object echoed');
+  });
+
+  await step('open a watch from the builder', async () => {
+    await send('GET', CR_PATH);
+    await waitStatus(200);
+    await page.click('details.params > summary');
+    await page.selectOption('#param-watch', 'true');
+    assert((await page.inputValue('#path')) === `${CR_PATH}?watch=true`, `path ${await page.inputValue('#path')}`);
+    await page.click('#send');
+    await waitStatus(200);
+    await page.waitForSelector('#watch-1.open');
+    // A plain watch starts with the current state: ADDED r1, then the initial-events-end bookmark
+    // only when asked for bookmarks.
+    await page.waitForSelector('#watch-1 li[data-type="ADDED"]');
+    assert((await page.textContent('#watch-1')).includes('default/r1'), 'initial ADDED r1');
+  });
+
+  await step('create another and see ADDED arrive in the panel', async () => {
+    await send('POST', CR_PATH, crBody('r2'));
+    await waitStatus(201);
+    await page.waitForFunction(() => [...document.querySelectorAll('#watch-1 li[data-type="ADDED"]')]
+      .some((li) => li.textContent.includes('default/r2')));
+    const rows = await page.$$eval('#watch-1 li[data-type]', (els) => els.map((e) => e.textContent));
+    assert(rows.length === 2 && /rv 5/.test(rows[1]), `rows: ${rows.join(' | ')}`);
+  });
+
+  await step('a second watch with bookmarks, then stop the first', async () => {
+    await send('GET', `${CR_PATH}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    await waitStatus(200);
+    await page.waitForSelector('#watch-2 li.initial-end[data-type="BOOKMARK"]');
+    await page.click('#watch-1 button.stop');
+    await page.waitForSelector('#watch-1.stopped');
+    assert(await page.isVisible('#watch-2.open'), 'second watch still open');
+  });
+
+  await step('copy as curl, kubectl and fetch', async () => {
+    await send('POST', CR_PATH, crBody('r3'));
+    await waitStatus(201);
+    await page.click('#copy-curl');
+    const curl = await page.textContent('#copy-text');
+    assert(curl.startsWith('curl -sS -X POST') && curl.includes("-H 'Content-Type: application/json'"), curl);
+    await page.click('#copy-kubectl');
+    assert((await page.textContent('#copy-text')).startsWith(`kubectl create --raw '${CR_PATH}'`), 'kubectl');
+    await page.click('#copy-fetch');
+    assert((await page.textContent('#copy-text')).includes('await fetch("http://127.0.0.1:8080'), 'fetch');
+  });
+
+  await step('run a lesson to its end', async () => {
+    await openTab('lessons');
+    await page.click('#lesson-conflict');
+    const steps = await page.$$eval('.steps li', (els) => els.length);
+    assert(steps === 5, `conflict has 5 steps, saw ${steps}`);
+    for (let i = 0; i < steps; i++) {
+      await page.click('#step-run');
+      await page.waitForSelector('#step-result');
+      const verdict = await page.textContent('#step-result');
+      assert(verdict.startsWith('✓'), `step ${i + 1}: ${verdict}`);
+      if (i === 2) assert((await status()).startsWith('409'), 'step 3 is the 409');
+      if (i + 1 < steps) await page.click('#step-next');
+    }
+    await page.waitForSelector('#lesson-done');
+    assert(/lesson=conflict&step=5/.test(page.url()), `URL names the step: ${page.url()}`);
+    // Starting the lesson reset the cluster: the watches ended.
+    assert(await page.isVisible('#watch-2.ended'), 'watches end when the cluster is rebuilt');
+  });
+
+  await step('advance the clock 5 minutes: the continue token expires with 410', async () => {
+    await page.click('#lesson-exit');
+    await send('GET', '/api/v1/namespaces?limit=1');
+    await waitStatus(200);
+    const token = JSON.parse(await body()).metadata.continue;
+    assert(token, 'a continue token');
+    await send('POST', CR_PATH, crBody('later'));  // a write after the list
+    await waitStatus(201);
+    const before = await page.textContent('#clock-now');
+    await page.click('#advance-5m');
+    await page.waitForFunction((b) => document.querySelector('#clock-now').textContent !== b, before);
+    assert((await page.textContent('#clock-now')).includes('00:05:00'), await page.textContent('#clock-now'));
+    await send('GET', `/api/v1/namespaces?limit=1&continue=${token}`);
+    await waitStatus(410);
+    assert((await status()) === '410 Gone', `status ${await status()}`);
+    const b = JSON.parse(await body());
+    assert(b.reason === 'Expired' && b.metadata.continue, 'Expired with an inconsistent-continuation token');
+  });
+
+  await step('the store tab shows the compacted range on the timeline', async () => {
+    await openTab('store');
+    const summary = await page.textContent('#timeline-summary');
+    assert(/compacted up to [1-9]/.test(summary), summary);
+    assert(await page.locator('#timeline-svg rect.tl-compacted').count() > 0, 'compacted slots drawn');
+    assert((await page.textContent('.inspector')).includes('later'), 'objects listed');
+  });
+
+  await step('the semantics table runs a cell and highlights the semantic', async () => {
+    await openTab('semantics');
+    await page.click('#cell-list-1-2');   // limit=n, rv other value: Exact
+    await page.waitForSelector('#cell-list-1-2 .cell-result.match');
+    assert((await page.textContent('#cell-list-1-2 .cell-result')).includes('Exact'), 'Exact');
+    assert((await page.textContent('table.meanings tr.applied th')) === 'Exact', 'Meanings highlights Exact');
+    await page.click('#cell-list-2-2');   // continue + rv: 400
+    await page.waitForSelector('#cell-list-2-2 .cell-result');
+    assert((await page.textContent('#cell-list-2-2 .cell-result')).startsWith('400'), 'Invalid, HTTP 400');
+  });
+
+  await step('the time & chaos tab: cache lag makes rv=0 stale', async () => {
+    await openTab('chaos');
+    await page.fill('#lag-ms', '10000');
+    await page.press('#lag-ms', 'Enter');
+    await page.waitForSelector('#store-rev .lagging', { state: 'detached' }).catch(() => {});
+    await send('POST', CR_PATH, crBody('slow'));
+    await waitStatus(201);
+    await page.waitForSelector('#store-rev .lagging');
+    await send('GET', `${CR_PATH}?resourceVersion=0`);
+    await waitStatus(200);
+    assert(!(await body()).includes('"slow"'), 'rv=0 list is stale');
+    assert(/may be stale/.test(await page.textContent('#read-badge')), 'badge says may be stale');
+    await page.click('#chaos-advance-10s');
+    await page.waitForSelector('#store-rev .lagging', { state: 'detached' });
+  });
+
+  await step('keyboard: arrow keys move between tabs', async () => {
+    await page.focus('#tab-chaos');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('#tab-history[aria-selected="true"]');
+    assert(await page.evaluate(() => document.activeElement.id) === 'tab-history', 'focus follows');
+    assert((await page.textContent('#history-list')).includes('/api/v1/namespaces?limit=1'), 'history lists requests');
+  });
+
+  await step('a link reproduces a request, history survives a reload', async () => {
+    await send('GET', '/api/v1/namespaces/kube-system');
+    await waitStatus(200);
+    const link = page.url();
+    assert(link.includes('#method=GET&path=/api/v1/namespaces/kube-system'), link);
+    const other = await ctx.newPage();
+    await other.goto(link);
+    await other.waitForFunction(() => (document.querySelector('#status')?.textContent || '').startsWith('200'));
+    assert((await other.inputValue('#path')) === '/api/v1/namespaces/kube-system', 'path from the link');
+    await other.click('#tab-history');
+    assert((await other.textContent('#history-list')).includes('/api/v1/namespaces/kube-system'), 'history kept');
+    await other.close();
+  });
+
+  await step('a lesson link replays the earlier steps', async () => {
+    const other = await ctx.newPage();
+    await other.goto(`${url}#lesson=paging&step=6`);
+    await other.waitForSelector('#lesson-step');
+    assert((await other.textContent('#lesson-step h4')).startsWith('Step 6 of 7'), 'step 6 shown');
+    assert((await other.inputValue('#path')).includes('continue=ey'), 'token filled in from step 4');
+    await other.click('#step-run');
+    await other.waitForSelector('#step-result');
+    assert((await other.textContent('#step-result')).startsWith('✓'), await other.textContent('#step-result'));
+    const items = JSON.parse(await other.textContent('#resp-body')).items.map((i) => i.metadata.name);
+    assert(items.join() === 'c', `one snapshot: ${items}`);
+    await other.close();
+  });
+
+  await step('dark theme', async () => {
+    await openTab('lessons');
+    for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'dark'; i++) await page.click('#theme');
+    assert((await page.getAttribute('html', 'data-theme')) === 'dark', 'dark theme');
+    await page.click('#lesson-finalizer');
+    for (let i = 0; i < 3; i++) { await page.click('#step-run'); await page.waitForSelector('#step-result'); await page.click('#step-next'); }
+    await openTab('store');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert(bg === 'rgb(13, 17, 23)', `dark background: ${bg}`);
+    assert((await page.textContent('.inspector')).includes('terminating'), 'terminating badge');
+  });
+
+  await step('narrow window', async () => {
+    await page.setViewportSize({ width: 420, height: 900 });
+    await openTab('lessons');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert(overflow <= 0, `no horizontal scrolling (${overflow}px too wide)`);
+    for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'light'; i++) await page.click('#theme');
+  });
+
+  await step('no page or console errors', async () => {
+    assert(pageErrors.length === 0, `page errors: ${pageErrors.join(' | ')}`);
+    assert(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
+  }, { fullPage: false });
+} catch (e) {
+  failed++;
+  console.log(`FAIL harness: ${e.message}`);
+} finally {
+  await ctx.close().catch(() => {});
+  fs.rmSync(userDataDir, { recursive: true, force: true });
+  if (server) server.close();
+}
+console.log(`screenshots: ${artifacts}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
