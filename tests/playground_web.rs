@@ -261,7 +261,7 @@ fn binary_bodies_are_dumped_in_hex() {
     let dump = hexdump::hexdump(&pb, 64);
     assert_eq!(
         dump,
-        "00000000  6b 38 73 00 0a 0c 0a 02  76 31                    |k8s.....v1|\n0000000a\n"
+        "00000000  6b 38 73 00 0a 0c 0a 02  |k8s.....|\n00000008  76 31                    |v1|\n0000000a\n"
     );
     let long = hexdump::hexdump(&[0u8; 40], 16);
     assert!(long.contains("… 24 more bytes"), "{long}");

@@ -8,6 +8,7 @@
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Interval;
+use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
@@ -126,7 +127,17 @@ fn side_tabs() -> Html {
     let onkeydown = {
         let d = ctx.dispatcher();
         Callback::from(move |e: KeyboardEvent| {
-            let i = Tab::ALL.iter().position(|t| *t == current).unwrap_or(0);
+            // Arrows move from the focused tab (which may not be the selected one).
+            let focused = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| el.id())
+                .unwrap_or_default();
+            let i = Tab::ALL
+                .iter()
+                .position(|t| format!("tab-{}", t.id()) == focused)
+                .or_else(|| Tab::ALL.iter().position(|t| *t == current))
+                .unwrap_or(0);
             let n = Tab::ALL.len();
             let next = match e.key().as_str() {
                 "ArrowRight" => (i + 1) % n,

@@ -12,18 +12,16 @@ pub fn is_text(bytes: &[u8]) -> bool {
     }
 }
 
-/// `hexdump -C` style lines: offset, 16 bytes in two groups of 8, and the printable ASCII;
-/// at most `max` bytes, then a line saying how many more there are.
+/// Bytes per line: half of `hexdump -C`'s 16, so the dump fits beside the decoded form in
+/// the response panel on a laptop screen.
+pub const PER_LINE: usize = 8;
+
+/// `hexdump -C` style lines of [`PER_LINE`] bytes: offset, hex, and the printable ASCII; at
+/// most `max` bytes, then a line saying how many more there are, then the length.
 pub fn hexdump(bytes: &[u8], max: usize) -> String {
     let mut out = String::new();
-    for (i, chunk) in bytes[..bytes.len().min(max)].chunks(16).enumerate() {
-        let mut hex = String::with_capacity(49);
-        for (j, b) in chunk.iter().enumerate() {
-            if j == 8 {
-                hex.push(' ');
-            }
-            hex.push_str(&format!("{b:02x} "));
-        }
+    for (i, chunk) in bytes[..bytes.len().min(max)].chunks(PER_LINE).enumerate() {
+        let hex: String = chunk.iter().map(|b| format!("{b:02x} ")).collect();
         let ascii: String = chunk
             .iter()
             .map(|&b| {
@@ -34,7 +32,11 @@ pub fn hexdump(bytes: &[u8], max: usize) -> String {
                 }
             })
             .collect();
-        out.push_str(&format!("{:08x}  {hex:<49} |{ascii}|\n", i * 16));
+        out.push_str(&format!(
+            "{:08x}  {hex:<width$} |{ascii}|\n",
+            i * PER_LINE,
+            width = PER_LINE * 3
+        ));
     }
     if bytes.len() > max {
         out.push_str(&format!("… {} more bytes\n", bytes.len() - max));

@@ -215,12 +215,6 @@ impl AppState {
                         history::save(&self.history);
                     }
                 }
-                if watch.is_some() {
-                    self.notice = Some(format!(
-                        "Watch #{} opened: events stream into its panel.",
-                        watch.unwrap_or(0)
-                    ));
-                }
                 self.outcome = Outcome::Answered(Rc::new(x), watch);
             }
             Err(e) => self.outcome = Outcome::Invalid(e),
