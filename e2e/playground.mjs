@@ -25,6 +25,8 @@ if (!url) {
 }
 const artifacts = path.join(here, 'artifacts');
 fs.mkdirSync(artifacts, { recursive: true });
+// Screenshots of earlier runs would mix with this run's (the step list changes over time).
+for (const f of fs.readdirSync(artifacts)) if (/^pg-\d+-.*\.png$/.test(f)) fs.rmSync(path.join(artifacts, f));
 
 const CR_PATH = '/apis/apps/v1/namespaces/default/controllerrevisions';
 const crBody = (name) => JSON.stringify({
@@ -232,6 +234,49 @@ try {
     assert(/may be stale/.test(await page.textContent('#read-badge')), 'badge says may be stale');
     await page.click('#chaos-advance-10s');
     await page.waitForSelector('#store-rev .lagging', { state: 'detached' });
+  });
+
+  await step('a Protobuf answer is shown as hex beside its decoded form', async () => {
+    await send('GET', '/api/v1/namespaces/default');
+    await waitStatus(200);
+    await page.selectOption('#accept-preset', 'Protobuf');
+    assert((await page.inputValue('#headers')).startsWith('Accept: application/vnd.kubernetes.protobuf'), 'preset sets Accept');
+    await page.click('#send');
+    await waitStatus(200);
+    const hex = await page.textContent('#resp-body');
+    assert(hex.startsWith('00000000  6b 38 73 00'), `hex dump of the k8s\\0 envelope: ${hex.slice(0, 40)}`);
+    const decoded = JSON.parse(await page.textContent('#resp-decoded'));
+    assert(decoded.kind === 'Namespace' && decoded.metadata.name === 'default', 'decoded beside it');
+    await page.selectOption('#accept-preset', '');
+  });
+
+  await step('export the cluster, reset it, import it back', async () => {
+    await openTab('chaos');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export')]);
+    const file = path.join(os.tmpdir(), `kubesim-state-${process.pid}.json`);
+    await download.saveAs(file);
+    const state = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert(state.kind === 'KubesimState', 'an exported state');
+    await page.click('#reset');
+    await page.waitForFunction(() => document.querySelector('#store-rev').textContent.startsWith('rev 3'));
+    await page.setInputFiles('#import', file);
+    await page.waitForFunction((r) => document.querySelector('#store-rev').textContent.startsWith(`rev ${r}`),
+      state.store.revision);
+    fs.rmSync(file, { force: true });
+    await openTab('store');
+    assert((await page.textContent('.inspector')).includes('slow'), 'objects are back');
+  });
+
+  await step('follow the wall clock, then simulated time again', async () => {
+    await openTab('chaos');
+    await page.check('#wall-clock');
+    await page.waitForFunction(() => document.querySelector('#clock-now').textContent.includes('wall'));
+    const year = new Date().getUTCFullYear();
+    assert((await page.textContent('#clock-now')).includes(String(year)), 'shows the real time');
+    await page.uncheck('#wall-clock');
+    await page.waitForFunction(() => document.querySelector('#clock-now').textContent.includes('sim'));
+    await openTab('store');
+    assert((await page.textContent('.inspector')).includes('slow'), 'the cluster survived both switches');
   });
 
   await step('keyboard: arrow keys move between tabs', async () => {
