@@ -158,9 +158,28 @@ async fn binary_request_bodies() {
             raw.len().to_string()
         );
     }
-    // TODO(Order 3): protobuf request and response bodies (`application/vnd.kubernetes.protobuf`)
-    // once the codec serves them: POST a `k8s\0`-enveloped ControllerRevision as a Uint8Array
-    // and read the protobuf response back with arrayBuffer().
+    // Protobuf both ways: a `k8s\0`-enveloped ControllerRevision as a Uint8Array body, and the
+    // protobuf answer read back with arrayBuffer() and decoded.
+    let cr: Value = serde_json::from_str(&cr_body("bin-pb")).unwrap();
+    let mut typed = cr.clone();
+    typed["kind"] = "ControllerRevision".into();
+    typed["apiVersion"] = "apps/v1".into();
+    let pb = kubesim::codec::protobuf::encode(&typed).unwrap();
+    let init = obj(
+        r#"{"method":"POST","headers":{"content-type":"application/vnd.kubernetes.protobuf","accept":"application/vnd.kubernetes.protobuf"}}"#,
+    );
+    Reflect::set(&init, &"body".into(), &Uint8Array::from(&pb[..]).into()).unwrap();
+    let r = fetch(&sim, CRS, &init).await;
+    assert_eq!(r.status(), 201);
+    assert_eq!(
+        r.headers().get("content-type").unwrap().unwrap(),
+        "application/vnd.kubernetes.protobuf"
+    );
+    let raw = array_buffer(&r).await;
+    assert_eq!(&raw[..4], b"k8s\0");
+    let back = kubesim::codec::protobuf::decode(&raw).unwrap();
+    assert_eq!(back["metadata"]["name"], "bin-pb");
+    assert_eq!(back["data"], cr["data"]);
 }
 
 #[wasm_bindgen_test]
