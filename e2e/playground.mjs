@@ -169,7 +169,9 @@ try {
     const steps = await page.$$eval('.steps li', (els) => els.length);
     assert(steps === 5, `conflict has 5 steps, saw ${steps}`);
     for (let i = 0; i < steps; i++) {
-      await page.click('#step-run');
+      // Every other step by keyboard: Ctrl+Enter sends from anywhere (focus is on Next).
+      if (i % 2) await page.keyboard.press('Control+Enter');
+      else await page.click('#step-run');
       await page.waitForSelector('#step-result');
       const verdict = await page.textContent('#step-result');
       assert(verdict.startsWith('✓'), `step ${i + 1}: ${verdict}`);

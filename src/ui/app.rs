@@ -243,14 +243,16 @@ pub fn app() -> Html {
                 Some(shared) => d.dispatch(Action::Open(shared)),
                 None => d.dispatch(Action::Send),
             }
-            let listener = web_sys::window().map(|w| {
-                EventListener::new(&w, "hashchange", move |_| {
+            let window = web_sys::window();
+            let hash = window.as_ref().map(|w| {
+                let d = d.clone();
+                EventListener::new(w, "hashchange", move |_| {
                     if let Some(shared) = share::decode_hash(&location_hash()) {
                         d.dispatch(Action::Open(shared));
                     }
                 })
             });
-            move || drop(listener)
+            move || drop(hash)
         });
     }
     let skip = Callback::from(|e: MouseEvent| {
@@ -258,8 +260,20 @@ pub fn app() -> Html {
         e.prevent_default();
         super::response::focus("method");
     });
+    // Ctrl+Enter (Cmd+Enter) sends from anywhere in the page, e.g. right after "Next step"
+    // in a lesson, not only from inside the builder.
+    let onkeydown = {
+        let d = state.dispatcher();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
+                e.prevent_default();
+                d.dispatch(Action::Send);
+            }
+        })
+    };
     html! {
         <ContextProvider<Ctx> context={state}>
+          <div class="app" {onkeydown}>
             <a class="skip" href="#method" onclick={skip}>{ "Skip to the request builder" }</a>
             <TopBar />
             <main class="layout">
@@ -273,6 +287,7 @@ pub fn app() -> Html {
                 </div>
             </main>
             <NoticeBar />
+          </div>
         </ContextProvider<Ctx>>
     }
 }

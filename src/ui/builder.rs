@@ -1,5 +1,6 @@
 //! The request builder: method, path (completed from discovery), query parameters, headers
-//! with presets, a body with templates, Send (or Ctrl+Enter), and "copy as".
+//! with presets, a body with templates, Send (or Ctrl+Enter, handled page-wide in `app`), and
+//! "copy as".
 //!
 //! Ids `#method`, `#path`, `#headers`, `#body` and `#send` are stable: the end-to-end and
 //! browser tests drive them.
@@ -29,15 +30,6 @@ pub fn builder() -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             d.dispatch(Action::Send);
-        })
-    };
-    let onkeydown = {
-        let d = d.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Enter" && (e.ctrl_key() || e.meta_key()) {
-                e.prevent_default();
-                d.dispatch(Action::Send);
-            }
         })
     };
     let on_method = {
@@ -161,7 +153,7 @@ pub fn builder() -> Html {
     html! {
         <section class="panel builder" aria-labelledby="builder-title">
             <h2 id="builder-title">{ "Request" }</h2>
-            <form class="request" {onsubmit} {onkeydown} aria-labelledby="builder-title">
+            <form class="request" {onsubmit} aria-labelledby="builder-title">
                 <div class="line">
                     <label for="method" class="sr-only">{ "Method" }</label>
                     <select id="method" onchange={on_method}>
