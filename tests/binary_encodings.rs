@@ -1,7 +1,7 @@
 //! Protobuf and CBOR through the negotiation path: responses (object, list, metadata-only,
 //! errors), request bodies and watch streams, decoded by kubesim's codecs and, for protobuf,
 //! by the prost-generated `k8s-pb` messages a real client uses. CBOR only with its gate.
-
+#![cfg(not(target_arch = "wasm32"))]
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,5 +1,6 @@
 //! kubesim's own control endpoints: time, compaction and cache lag over HTTP, so tests in
 //! any language can make expiry happen without sleeping.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

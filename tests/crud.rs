@@ -1,5 +1,6 @@
 //! CRUD on ControllerRevisions and Namespaces: every verb, both scopes, and the errors each
 //! can produce, with kube-apiserver's status codes, reasons and messages.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! kube-rs, a real client, against kubesim: once in-process through a tower service that calls
 //! the engine directly, once over HTTP against the native server.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! kube-rs's `watcher` and reflector against kubesim, in-process: with both initial-list
 //! strategies (ListWatch and StreamingList) the reflector's cache stays equal to the store
 //! through creates, updates, deletes, a forced 410 and a compaction.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

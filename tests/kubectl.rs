@@ -1,5 +1,6 @@
 //! kubectl v1.32 against `kubesim serve`: the everyday commands succeed with the output a
 //! real cluster gives.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! kubectl's read paths against `kubesim serve`: `get -w` sees changes as they happen, and
 //! `--chunk-size` pages through a collection with continue tokens.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! kubectl against `kubesim serve`: `get` prints the server-side Table (the real columns, not
 //! kubectl's NAME/AGE fallback), and `-o yaml` / `-o json` get full objects.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! Chunked lists: `limit` and `continue` across a consistent snapshot, `remainingItemCount`
 //! rules, short pages with selectors, token expiry and the inconsistent continuation.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

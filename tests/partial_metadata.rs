@@ -1,6 +1,7 @@
 //! `PartialObjectMetadata` and `PartialObjectMetadataList` (metadata only, `meta.k8s.io/v1`)
 //! for get, list and watch, in JSON and YAML; and kube-rs's `get_metadata`, `list_metadata`
 //! and `watch_metadata` against the engine.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! PATCH: JSON Patch, JSON Merge Patch and strategic merge patch on ControllerRevisions and
 //! Namespaces, with the real server's errors for each failure.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! The native host: `kubesim serve` flags, the kubeconfig it writes, and graceful Ctrl-C.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

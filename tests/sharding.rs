@@ -1,5 +1,6 @@
 //! Sharded list and watch (gate ShardedListAndWatch): ignored when off; when on, lists and
 //! watches are filtered by 64-bit FNV-1a hash ranges and lists carry `shardInfo`.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! ControllerRevision validation (reference §10): one row per rule, each answered with the
 //! real server's 422 message, aggregated as `[a, b]` when several fail, with one
 //! `details.causes` entry per field error.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
