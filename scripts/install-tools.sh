@@ -26,8 +26,10 @@ fi
 
 [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WB_VER" ] \
   || cargo install wasm-bindgen-cli --version "$WB_VER"          # no --locked: see toolchain.md
+# No default features: trunk runs offline here (Trunk.toml), so its TLS stack and update
+# check are never used, and leaving them out shortens the longest install step.
 [ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VER" ] \
-  || cargo install trunk --version "$TRUNK_VER" --locked
+  || cargo install trunk --version "$TRUNK_VER" --locked --no-default-features
 # wasm-pack builds the shim's packages (make shim-pkg; about 3 minutes to install).
 if [ "$want" = all ]; then
   [ "$(wasm-pack --version 2>/dev/null)" = "wasm-pack $WASM_PACK_VER" ] \
