@@ -177,7 +177,7 @@ fn parse_errors_table() {
 fn deep_nesting_without_recursion() {
     // Go accepts 10 000 levels; parsing and writing them must not need a deep stack
     // (pretty output shares the writer; its size is quadratic in depth, so not here).
-    let n = scanner::MAX_NESTING_DEPTH;
+    let n = crate::codec::scanner::MAX_NESTING_DEPTH;
     let text = "[".repeat(n) + &"]".repeat(n);
     let handle = std::thread::Builder::new()
         .stack_size(256 * 1024)

@@ -10,6 +10,7 @@ pub mod cbor;
 pub mod decode;
 mod gotypes;
 pub mod json;
+mod json_parse;
 pub mod protobuf;
 pub mod rfc3339;
 mod scanner;
