@@ -83,6 +83,14 @@ fn extras(resp: &mut Response<Body>, r: &Reply) {
 /// A non-resource reply (discovery, OpenAPI, health) as JSON.
 pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
     let mut resp = match &r.body {
+        // A 304 revalidates a cached body: it carries no Content-Type, because client-go's
+        // HTTP cache copies the 304's headers onto the cached response and would then read
+        // the cached aggregated-discovery body as whatever type the 304 named.
+        _ if r.code == 304 => {
+            let mut resp = base(r.code, "", Vec::new());
+            resp.headers_mut().remove(header::CONTENT_TYPE);
+            resp
+        }
         Value::String(s) => base(r.code, "text/plain; charset=utf-8", s.clone().into_bytes()),
         Value::Null => base(r.code, "application/json", Vec::new()),
         body => base(

@@ -119,6 +119,22 @@ impl ApiError {
         e
     }
 
+    /// 409 AlreadyExists for a name the server generated (`NewGenerateNameConflict`): the
+    /// client may simply retry, so the details carry `retryAfterSeconds: 1`.
+    pub fn generate_name_conflict(gr: GroupResource<'_>, name: &str) -> Self {
+        let mut e = Self::new(
+            409,
+            "AlreadyExists",
+            format!(
+                "{gr} \"{name}\" already exists, the server was not able to generate a unique name for the object"
+            ),
+        );
+        let mut details = details_for(gr, name);
+        details.retry_after_seconds = Some(1);
+        e.details = Some(Box::new(details));
+        e
+    }
+
     /// 409 `Operation cannot be fulfilled on <gr> "<name>": <msg>`.
     pub fn conflict(gr: GroupResource<'_>, name: &str, msg: &str) -> Self {
         let mut e = Self::new(

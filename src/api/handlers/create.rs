@@ -35,10 +35,53 @@ pub fn create(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> A
     Ok(reply)
 }
 
+/// `maxNameGenerationCreateAttempts`: the first try and seven more.
+pub const MAX_NAME_GENERATION_ATTEMPTS: usize = 8;
+
 impl Engine {
     /// The generic store's create: defaults, name generation, system fields, validation and
     /// the storage write. Shared by POST and by the engine's own bootstrap.
+    ///
+    /// A generated name that collides is generated anew, up to
+    /// [`MAX_NAME_GENERATION_ATTEMPTS`] attempts in all (KEP-4420, `RetryGenerateName`, GA in
+    /// 1.32), before the 409 AlreadyExists reaches the client.
     pub(crate) fn create_object(
+        &mut self,
+        info: &'static ResourceInfo,
+        obj: Map<String, Value>,
+        raw: &Map<String, Value>,
+        dry_run: bool,
+    ) -> ApiResult<Value> {
+        let generates = {
+            let m = super::meta(&Value::Object(obj.clone())).clone();
+            let has_name = m
+                .get("name")
+                .and_then(Value::as_str)
+                .is_some_and(|n| !n.is_empty());
+            let generate = m
+                .get("generateName")
+                .and_then(Value::as_str)
+                .is_some_and(|g| !g.is_empty());
+            generate && !has_name
+        };
+        let attempts = if generates {
+            MAX_NAME_GENERATION_ATTEMPTS
+        } else {
+            1
+        };
+        let mut result = self.create_attempt(info, obj.clone(), raw, dry_run);
+        for _ in 1..attempts {
+            match &result {
+                Err(e) if e.reason == "AlreadyExists" => {
+                    result = self.create_attempt(info, obj.clone(), raw, dry_run);
+                }
+                _ => break,
+            }
+        }
+        result
+    }
+
+    fn create_attempt(
         &mut self,
         info: &'static ResourceInfo,
         mut obj: Map<String, Value>,
@@ -54,6 +97,7 @@ impl Engine {
             .unwrap_or("")
             .to_string();
         let uid = self.rng_mut().uuid();
+        let generated;
         {
             let m = meta_mut(&mut obj);
             let generate = m
@@ -65,7 +109,8 @@ impl Engine {
                 .get("name")
                 .and_then(Value::as_str)
                 .is_some_and(|n| !n.is_empty());
-            if !generate.is_empty() && !has_name {
+            generated = !generate.is_empty() && !has_name;
+            if generated {
                 let prefix: String = generate.chars().take(58).collect();
                 let suffix = self.rng_mut().name_suffix(5);
                 let m = meta_mut(&mut obj);
@@ -118,7 +163,12 @@ impl Engine {
             .to_string();
         let key = info.key(&ns, &name);
         if let Some(existing) = self.store().get(&key) {
-            let mut e = ApiError::already_exists(info.group_resource(), &name);
+            // `CheckGeneratedNameError`: a generated name's collision says so.
+            let mut e = if generated {
+                ApiError::generate_name_conflict(info.group_resource(), &name)
+            } else {
+                ApiError::already_exists(info.group_resource(), &name)
+            };
             if !super::meta_str(existing, "deletionTimestamp").is_empty() {
                 e.message = format!("object is being deleted: {}", e.message);
             }
