@@ -14,9 +14,11 @@ pub mod controllers;
 pub mod engine;
 pub mod features;
 pub mod patch;
+pub mod registry;
 pub mod resource_version;
 pub mod resources;
 pub mod rng;
+pub mod selectors;
 pub mod store;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -28,3 +30,6 @@ pub mod shim;
 pub mod ui;
 
 pub use engine::{Body, Config, Engine, WatchStream};
+
+#[cfg(test)]
+mod tidy;

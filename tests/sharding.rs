@@ -5,8 +5,8 @@
 mod common;
 
 use common::*;
-use kubesim::api::selectors::shard::fnv1a64;
 use kubesim::features::FeatureGates;
+use kubesim::selectors::shard::fnv1a64;
 use kubesim::{Config, Engine};
 
 fn sharded_engine() -> Engine {

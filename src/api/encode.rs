@@ -16,10 +16,10 @@ use bytes::Bytes;
 use serde_json::Value;
 
 use super::negotiation::Encoding;
-use super::status::ApiError;
 use crate::cache::watchers::EventType;
+use crate::codec::Object;
 use crate::codec::{json, yaml};
-use crate::store::Object;
+use crate::resources::status::ApiError;
 
 /// Whether an encoding's codec is wired in (negotiation serves only these).
 pub fn codec_ready(enc: Encoding) -> bool {
@@ -84,7 +84,7 @@ fn whole_list(envelope: &Value, items: &[Object]) -> Value {
     let mut list = envelope.clone();
     let stripped: Vec<Value> = items
         .iter()
-        .map(|o| crate::api::handlers::strip_type_meta(o))
+        .map(|o| crate::resources::meta::strip_type_meta(o))
         .collect();
     if let Some(m) = list.as_object_mut() {
         m.insert("items".into(), Value::Array(stripped));

@@ -1,9 +1,9 @@
-//! The HTTP face of the engine: routing, parameters, verb handlers, discovery and Status
-//! errors. [`serve`] turns one request into one response; everything it needs from the rest
-//! of the engine goes through [`crate::engine::Engine`].
+//! The HTTP face of the server: routing, parameters, negotiation, thin verb handlers over
+//! the [`Registry`], discovery and Status errors. [`serve`] turns one request into one
+//! response.
 
+pub mod body;
 pub mod compress;
-pub mod control;
 pub mod discovery;
 pub mod encode;
 pub mod handlers;
@@ -12,20 +12,19 @@ pub mod openapi;
 pub mod query;
 pub mod response;
 pub mod route;
-pub mod selectors;
-pub mod status;
 pub mod transform;
 
 use bytes::Bytes;
 use http::{HeaderMap, Method, Response};
 use serde_json::Value;
 
-use crate::engine::{Body, Engine};
-use crate::store::Object;
+use crate::codec::Object;
+use crate::registry::Registry;
+use crate::resources::status::{self, ApiError, ApiResult};
+use body::Body;
 use negotiation::{Encoding, Negotiated, Restrictions};
 use query::Query;
 use route::{NonResource, ResourceRequest, Route, Verb};
-use status::{ApiError, ApiResult};
 
 /// One parsed request, as the handlers see it.
 #[derive(Debug)]
@@ -81,7 +80,11 @@ impl Reply {
 }
 
 /// Serves one request against the engine.
-pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>) -> Response<Body> {
+pub fn serve(
+    reg: &mut Registry,
+    server_address: &str,
+    req: &http::Request<Bytes>,
+) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
     let mut request = Request {
         method: req.method(),
@@ -89,7 +92,7 @@ pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>) -> Response<Body> 
         query,
         headers: req.headers(),
         body: req.body(),
-        served: negotiation::served(engine.feature_gates()),
+        served: negotiation::served(reg.feature_gates()),
         output: Negotiated::JSON,
     };
     let pretty = response::wants_pretty(&request);
@@ -98,8 +101,8 @@ pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>) -> Response<Body> 
         Route::PageNotFound => return response::page_not_found(),
         Route::ResourceNotFound => Err(resource_not_found()),
         Route::MethodNotAllowed => Err(ApiError::method_not_allowed_route()),
-        Route::NonResource(nr) => serve_non_resource(engine, &request, &nr),
-        Route::Resource(rr) => return serve_resource(engine, &mut request, &rr, pretty),
+        Route::NonResource(nr) => serve_non_resource(reg, server_address, &request, &nr),
+        Route::Resource(rr) => return serve_resource(reg, &mut request, &rr, pretty),
     };
     match result {
         Ok(reply) => response::reply(&reply, pretty),
@@ -110,12 +113,12 @@ pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>) -> Response<Body> 
 /// A resource request: the router's `Accept` check, output negotiation, the request body's
 /// media type (create/update), the verb, then the negotiated transform and encoding.
 fn serve_resource(
-    engine: &mut Engine,
+    reg: &mut Registry,
     request: &mut Request<'_>,
     rr: &ResourceRequest,
     pretty: bool,
 ) -> Response<Body> {
-    let gzip = engine.feature_gates().enabled("APIResponseCompression")
+    let gzip = reg.feature_gates().enabled("APIResponseCompression")
         && compress::accepts_gzip(request.header("accept-encoding"));
     let fail =
         |e: &ApiError, request: &Request<'_>| response::negotiated_error(e, request, pretty, gzip);
@@ -137,13 +140,13 @@ fn serve_resource(
         }
     }
     if rr.verb == Verb::Watch {
-        return match handlers::watch::watch(engine, request, rr) {
+        return match handlers::watch::watch(reg, request, rr) {
             Ok(resp) => resp,
             Err(e) => fail(&e, request),
         };
     }
-    let now_ms = engine.clock().now_ms();
-    let result = handlers::dispatch(engine, request, rr)
+    let now_ms = reg.clock().now_ms();
+    let result = handlers::dispatch(reg, request, rr)
         .and_then(|reply| transform::apply(rr.resource, request, negotiated.target, now_ms, reply));
     let out = response::Output {
         negotiated,
@@ -175,14 +178,12 @@ fn wants_aggregated(req: &Request<'_>) -> bool {
 }
 
 fn serve_non_resource(
-    engine: &mut Engine,
+    reg: &Registry,
+    server_address: &str,
     req: &Request<'_>,
     nr: &NonResource,
 ) -> ApiResult<Reply> {
-    if let NonResource::Control(rest) = nr {
-        return control::serve(engine, req, rest);
-    }
-    let gates = engine.feature_gates();
+    let gates = reg.feature_gates();
     let body = match nr {
         NonResource::CoreVersions | NonResource::Groups if wants_aggregated(req) => {
             let doc = discovery::aggregated_discovery(matches!(nr, NonResource::CoreVersions));
@@ -201,7 +202,7 @@ fn serve_non_resource(
             return Ok(reply);
         }
         NonResource::Version => Some(discovery::version_info()),
-        NonResource::CoreVersions => Some(discovery::api_versions(engine.server_address())),
+        NonResource::CoreVersions => Some(discovery::api_versions(server_address)),
         NonResource::Groups => Some(discovery::api_group_list()),
         NonResource::Group(g) => discovery::api_group(g),
         NonResource::ResourceList { group, version } => {
@@ -228,7 +229,6 @@ fn serve_non_resource(
             return Ok(reply);
         }
         NonResource::Health => return Ok(Reply::new(200, Value::String("ok".into()))),
-        NonResource::Control(_) => unreachable!("handled above"),
     };
     body.map(|b| Reply::new(200, b))
         .ok_or_else(resource_not_found)

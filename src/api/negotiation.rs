@@ -20,8 +20,8 @@
 //! `CBORServingAndStorage`; every list in a 406/415 message is derived from it. Codecs are
 //! reached through [`crate::api::encode`].
 
-use super::status::{ApiError, Details};
 use crate::features::FeatureGates;
+use crate::resources::status::{ApiError, Details};
 
 /// A wire encoding of API objects.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

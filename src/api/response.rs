@@ -7,19 +7,27 @@ use serde_json::Value;
 
 use super::encode::{self, Payload};
 use super::negotiation::{self, Negotiated, Restrictions};
-use super::status::ApiError;
 use super::{Reply, Request};
+use crate::api::body::Body;
 use crate::codec::json;
-use crate::engine::Body;
 use crate::features::parse_go_bool;
+use crate::resources::status::ApiError;
 
 /// Whether to indent (`negotiation.isPrettyPrint`): a non-empty `pretty` query value decides
 /// (Go's `ParseBool`, anything else is false); otherwise a browser / curl / wget user agent.
 pub fn wants_pretty(req: &Request<'_>) -> bool {
-    if let Some(p) = req.query.get("pretty").filter(|p| !p.is_empty()) {
+    pretty_for(&req.query, req.headers)
+}
+
+/// [`wants_pretty`] from the query and headers of any request.
+pub fn pretty_for(query: &super::query::Query, headers: &http::HeaderMap) -> bool {
+    if let Some(p) = query.get("pretty").filter(|p| !p.is_empty()) {
         return parse_go_bool(p).unwrap_or(false);
     }
-    let ua = req.header("user-agent");
+    let ua = headers
+        .get("user-agent")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
     ua.starts_with("curl") || ua.starts_with("Wget") || ua.starts_with("Mozilla/5.0")
 }
 
@@ -105,6 +113,11 @@ pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
     };
     extras(&mut resp, r);
     resp
+}
+
+/// A JSON body with `code`.
+pub fn json(code: u16, body: &Value, pretty: bool) -> Response<Body> {
+    reply(&Reply::new(code, body.clone()), pretty)
 }
 
 /// A resource reply in the negotiated encoding (lists written item by item).

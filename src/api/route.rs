@@ -29,8 +29,6 @@ pub enum NonResource {
     OpenApiDocument(String),
     /// `/healthz`, `/livez`, `/readyz`
     Health,
-    /// `/kubesim/v1/<rest>`: kubesim's time and store controls (any method).
-    Control(String),
 }
 
 /// The verb a resource request maps to (authorization's vocabulary).
@@ -98,7 +96,6 @@ pub fn route(method: &str, path: &str, watch_param: bool) -> Route {
         .collect();
     match segments.as_slice() {
         ["version"] => non_resource(method, NonResource::Version),
-        ["kubesim", "v1", rest @ ..] => Route::NonResource(NonResource::Control(rest.join("/"))),
         ["healthz"] | ["livez"] | ["readyz"] => non_resource(method, NonResource::Health),
         ["openapi", "v3"] => non_resource(method, NonResource::OpenApiIndex),
         ["openapi", "v3", rest @ ..] => {

@@ -7,7 +7,12 @@
 //! which Exact and Continuation lists are served. Snapshots are persistent maps, so taking one
 //! costs O(1) and a page read from one costs O(log n + page).
 
+pub mod cacher;
+pub mod planner;
+pub mod view;
 pub mod watchers;
+
+pub use cacher::Cacher;
 
 use std::collections::VecDeque;
 
@@ -67,10 +72,8 @@ impl WatchCache {
     /// A cache initialised from the store's current state (what the cacher's initial list does).
     pub fn new(config: CacheConfig, store: &Store) -> Self {
         let mut state = OrdIndex::new();
-        if let Ok(page) = store.range("/", None, store.revision(), None, |_| true) {
-            for obj in page.items {
-                state.insert(storage_key(&obj), obj);
-            }
+        for (key, obj) in store.live() {
+            state.insert(key.to_string(), obj.clone());
         }
         WatchCache {
             config,
@@ -208,18 +211,5 @@ impl WatchCache {
     /// Time passing on its own also ages the window.
     pub fn expire(&mut self, now_ms: i64) {
         self.prune(now_ms);
-    }
-}
-
-/// The storage key of a stored object (`/registry/<plural>/<ns>/<name>`), from its metadata.
-pub fn storage_key(obj: &serde_json::Value) -> String {
-    let meta = &obj["metadata"];
-    let name = meta["name"].as_str().unwrap_or("");
-    let ns = meta["namespace"].as_str().unwrap_or("");
-    let kind = obj["kind"].as_str().unwrap_or("");
-    let info = crate::resources::ALL.iter().find(|r| r.kind == kind);
-    match info {
-        Some(i) => i.key(ns, name),
-        None => format!("/registry/unknown/{ns}/{name}"),
     }
 }

@@ -7,20 +7,20 @@
 //! dispatch or tick, so nothing leaks.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use serde_json::{json, Map, Value};
 
 use super::CachedEvent;
-use crate::api::negotiation::Encoding;
-use crate::api::selectors::field::FieldSelector;
-use crate::api::selectors::label::LabelSelector;
-use crate::api::selectors::shard::ShardSelector;
-use crate::api::transform::{watch_object, WatchTransform};
 use crate::codec::json;
+use crate::codec::Object;
 use crate::resources::ResourceInfo;
-use crate::store::Object;
+use crate::selectors::field::FieldSelector;
+use crate::selectors::label::LabelSelector;
+use crate::selectors::shard::ShardSelector;
+use crate::store::index::OrdIndex;
 
 /// What a watcher wants to see.
 #[derive(Debug, Clone)]
@@ -43,10 +43,7 @@ impl Filter {
         {
             return false;
         }
-        if !self
-            .field
-            .matches(&|l| crate::api::handlers::field_value(obj, l))
-        {
+        if !self.field.matches(&|l| self.resource.field_value(obj, l)) {
             return false;
         }
         match &self.shard {
@@ -59,8 +56,8 @@ impl Filter {
 /// The value a shard selector hashes for `obj`.
 pub fn shard_value(s: &ShardSelector, obj: &Value) -> String {
     let field = match s.field() {
-        crate::api::selectors::shard::ShardField::Uid => "uid",
-        crate::api::selectors::shard::ShardField::Namespace => "namespace",
+        crate::selectors::shard::ShardField::Uid => "uid",
+        crate::selectors::shard::ShardField::Namespace => "namespace",
     };
     obj["metadata"][field].as_str().unwrap_or("").to_string()
 }
@@ -114,36 +111,32 @@ pub fn bookmark_object(info: &ResourceInfo, rv: u64, initial_events_end: bool) -
     Value::Object(crate::codec::decode::canonicalize(&obj, info.schema))
 }
 
-/// How a watcher's frames are written: the negotiated encoding and the transform applied to
-/// every event object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct WatchOutput {
-    pub encoding: Encoding,
-    pub transform: WatchTransform,
+/// How a watcher's frames are written. The layer that negotiated the response (the API)
+/// supplies it, so the cache fans events out without knowing encodings or transforms.
+pub trait FrameEncoder: std::fmt::Debug + Send + Sync {
+    /// The identity of this output: watchers whose encoders have equal keys receive the same
+    /// bytes for the same event, so each distinct frame is encoded once.
+    fn key(&self) -> u64;
+    /// Whether the first frame differs from the later ones (a Table's column definitions).
+    fn first_frame_differs(&self) -> bool;
+    /// The frame for one event (`first`: this watcher's first frame). `now_ms` dates a
+    /// Table's `AGE` column.
+    fn encode(&self, kind: EventType, obj: &Value, first: bool, now_ms: i64) -> Bytes;
 }
 
-impl Default for WatchOutput {
-    fn default() -> Self {
-        WatchOutput {
-            encoding: Encoding::Json,
-            transform: WatchTransform::None,
-        }
+/// JSON frames with no transform: the output of watches the engine makes for itself.
+#[derive(Debug)]
+pub struct JsonFrames;
+
+impl FrameEncoder for JsonFrames {
+    fn key(&self) -> u64 {
+        0
     }
-}
-
-/// One frame for a watcher with `output` (`table_headers`: its next Table carries column
-/// definitions). `now_ms` dates the Table `AGE` column.
-pub fn encode_frame(
-    info: &ResourceInfo,
-    output: WatchOutput,
-    table_headers: bool,
-    kind: EventType,
-    obj: &Value,
-    now_ms: i64,
-) -> Bytes {
-    match watch_object(info, output.transform, obj, table_headers, now_ms) {
-        Some(t) => crate::api::encode::watch_frame(kind, &t, output.encoding),
-        None => crate::api::encode::watch_frame(kind, obj, output.encoding),
+    fn first_frame_differs(&self) -> bool {
+        false
+    }
+    fn encode(&self, kind: EventType, obj: &Value, _first: bool, _now_ms: i64) -> Bytes {
+        frame(kind, obj)
     }
 }
 
@@ -153,7 +146,7 @@ pub struct Watcher {
     pub id: u64,
     pub filter: Filter,
     /// Encoding and transform of this watch's frames.
-    pub output: WatchOutput,
+    pub output: Arc<dyn FrameEncoder>,
     /// Whether the next Table frame carries `columnDefinitions` (only the first does).
     pub table_headers: bool,
     sender: UnboundedSender<Bytes>,
@@ -192,7 +185,7 @@ impl Watcher {
             Watcher {
                 id,
                 filter,
-                output: WatchOutput::default(),
+                output: Arc::new(JsonFrames),
                 table_headers: true,
                 sender,
                 last_rv,
@@ -207,7 +200,7 @@ impl Watcher {
     }
 
     /// This watcher, writing its frames as `output` says.
-    pub fn with_output(mut self, output: WatchOutput) -> Self {
+    pub fn with_output(mut self, output: Arc<dyn FrameEncoder>) -> Self {
         self.output = output;
         self
     }
@@ -219,14 +212,7 @@ impl Watcher {
 
     /// Encodes one event for this watcher and queues it.
     pub fn send_event(&mut self, kind: EventType, obj: &Value, now_ms: i64) -> bool {
-        let bytes = encode_frame(
-            self.filter.resource,
-            self.output,
-            self.table_headers,
-            kind,
-            obj,
-            now_ms,
-        );
+        let bytes = self.output.encode(kind, obj, self.table_headers, now_ms);
         self.frame_sent();
         self.send(bytes)
     }
@@ -234,7 +220,7 @@ impl Watcher {
     /// After the first frame a Table watch stops sending column definitions
     /// (`watchEmbeddedEncoder` sets `NoHeaders`).
     fn frame_sent(&mut self) {
-        if matches!(self.output.transform, WatchTransform::Table(..)) {
+        if self.output.first_frame_differs() {
             self.table_headers = false;
         }
     }
@@ -270,7 +256,7 @@ impl Watcher {
 
 /// The identity of an encoded frame: event type, object (by pointer), output, and whether a
 /// Table frame has column definitions.
-type FrameKey = (EventType, usize, WatchOutput, bool);
+type FrameKey = (EventType, usize, u64, bool);
 
 /// Encodes each distinct frame of one event once, however many watchers get it.
 #[derive(Default)]
@@ -290,17 +276,16 @@ impl FrameMemo {
         now_ms: i64,
     ) -> Bytes {
         let ptr = std::sync::Arc::as_ptr(obj) as usize;
-        let headers = w.table_headers && matches!(w.output.transform, WatchTransform::Table(..));
-        let info = w.filter.resource;
+        let first = w.table_headers && w.output.first_frame_differs();
         self.frames
-            .entry((kind, ptr, w.output, headers))
+            .entry((kind, ptr, w.output.key(), first))
             .or_insert_with(|| {
                 if kind == EventType::Deleted {
                     let mut o = (**obj).clone();
                     o["metadata"]["resourceVersion"] = json!(event_rev.to_string());
-                    encode_frame(info, w.output, headers, kind, &o, now_ms)
+                    w.output.encode(kind, &o, first, now_ms)
                 } else {
-                    encode_frame(info, w.output, headers, kind, obj, now_ms)
+                    w.output.encode(kind, obj, first, now_ms)
                 }
             })
             .clone()
@@ -309,6 +294,29 @@ impl FrameMemo {
     /// How many frames were encoded (for tests and benchmarks).
     pub fn encoded(&self) -> usize {
         self.frames.len()
+    }
+}
+
+/// Sends the initial ADDED events for `w` from `state` (at `rv`) and, for streaming lists
+/// with bookmarks, the initial-events-end bookmark.
+pub fn send_initial(
+    w: &mut Watcher,
+    state: &OrdIndex<Object>,
+    rv: u64,
+    now_ms: i64,
+    streaming: bool,
+) {
+    for (key, obj) in state.iter_from(Some(&w.filter.prefix)) {
+        if !key.starts_with(&w.filter.prefix) {
+            break;
+        }
+        if w.filter.matches(obj) {
+            w.send_event(EventType::Added, obj, now_ms);
+        }
+    }
+    w.last_rv = rv;
+    if streaming && w.bookmarks {
+        w.bookmark(rv, now_ms, true);
     }
 }
 

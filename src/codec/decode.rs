@@ -36,8 +36,8 @@ use super::gotypes::{go_field, go_type_name, qualified_struct_name, struct_name,
 use super::json::{self, SyntaxError, MAX_STRICT_ERRORS};
 use super::rfc3339;
 use super::source::{Kind, Src};
-use crate::resources::field::go_quote;
-use crate::resources::schema::{Struct, Type};
+use crate::codec::go_quote;
+use crate::codec::schema::{Struct, Type};
 
 /// A decoded object: canonical JSON for the schema, plus the unknown fields that were dropped.
 #[derive(Debug, Clone, PartialEq)]

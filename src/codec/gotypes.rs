@@ -14,7 +14,7 @@
 //! `k8s.io/apimachinery` types). A field missing here is a non-pointer field of a plain Go type.
 //! (If the schema grows a `pointer` flag, this table should move there.)
 
-use crate::resources::schema::{Field, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
+use crate::codec::schema::{Field, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
 
 /// What the Go field behind a schema field is like.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -8,11 +8,19 @@
 
 pub mod cbor;
 pub mod decode;
+mod goquote;
 mod gotypes;
 pub mod json;
 mod json_parse;
 pub mod protobuf;
 pub mod rfc3339;
 mod scanner;
+pub mod schema;
 mod source;
 pub mod yaml;
+
+pub use goquote::go_quote;
+
+/// A stored object: immutable once written and shared by the store, the watch cache and
+/// every reader (a clone is a reference count).
+pub type Object = std::sync::Arc<serde_json::Value>;

@@ -2,20 +2,20 @@
 //! `kubernetes` finalizer through `namespaces/NAME/finalize`, which lets it be removed.
 //!
 //! The real controller does this asynchronously within seconds; kubesim does it on the next
-//! engine tick, so a terminating namespace is observable in the response to its DELETE and
+//! registry tick, so a terminating namespace is observable in the response to its DELETE and
 //! gone right after.
 
 use serde_json::{json, Value};
 
-use crate::api::handlers::meta_str;
-use crate::engine::Engine;
+use crate::registry::{DeleteOptions, Registry};
+use crate::resources::meta::meta_str;
 use crate::resources::{namespace::KUBERNETES_FINALIZER, ALL, NAMESPACES};
 
 /// Finalizes every terminating namespace.
-pub fn reconcile(engine: &mut Engine) {
-    let rev = engine.store().revision();
+pub fn reconcile(registry: &mut Registry) {
+    let rev = registry.store().revision();
     let terminating: Vec<String> =
-        match engine
+        match registry
             .store()
             .range(&NAMESPACES.key_prefix(), None, rev, None, |ns| {
                 !meta_str(ns, "deletionTimestamp").is_empty()
@@ -28,32 +28,32 @@ pub fn reconcile(engine: &mut Engine) {
             Err(_) => return,
         };
     for ns in terminating {
-        finalize(engine, &ns);
+        finalize(registry, &ns);
     }
 }
 
-fn finalize(engine: &mut Engine, ns: &str) {
-    let opts = crate::api::handlers::delete::DeleteOptions::default();
+fn finalize(registry: &mut Registry, ns: &str) {
+    let opts = DeleteOptions::default();
     // Delete all content of the namespace.
     for info in ALL.iter().filter(|r| r.namespaced) {
         let prefix = format!("{}{}/", info.key_prefix(), ns);
-        let rev = engine.store().revision();
-        let Ok(page) = engine.store().range(&prefix, None, rev, None, |_| true) else {
+        let rev = registry.store().revision();
+        let Ok(page) = registry.store().range(&prefix, None, rev, None, |_| true) else {
             continue;
         };
         for obj in page.items {
             let name = meta_str(&obj, "name").to_string();
             let key = info.key(ns, &name);
             if meta_str(&obj, "deletionTimestamp").is_empty() {
-                let _ = engine.delete_object(info, &key, &name, &opts);
+                let _ = registry.delete(info, &key, &name, &opts);
             }
         }
     }
     // Wait for objects held by finalizers.
     let remaining = ALL.iter().filter(|r| r.namespaced).any(|info| {
         let prefix = format!("{}{}/", info.key_prefix(), ns);
-        let rev = engine.store().revision();
-        engine
+        let rev = registry.store().revision();
+        registry
             .store()
             .range(&prefix, None, rev, Some(1), |_| true)
             .map(|p| !p.items.is_empty())
@@ -63,7 +63,7 @@ fn finalize(engine: &mut Engine, ns: &str) {
         return;
     }
     let key = NAMESPACES.key("", ns);
-    let Some(current) = engine.store().get(&key).cloned() else {
+    let Some(current) = registry.store().get(&key).cloned() else {
         return;
     };
     let has_kube_finalizer = current
@@ -83,6 +83,6 @@ fn finalize(engine: &mut Engine, ns: &str) {
             })
             .unwrap_or_default();
         next.insert("spec".into(), json!({ "finalizers": fins }));
-        let _ = engine.write_update(&NAMESPACES, &key, &current, next, false);
+        let _ = registry.write_update(&NAMESPACES, &key, &current, next, false);
     }
 }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::field::FieldError;
 use super::validation::object_meta::validate_object_meta;
 use super::validation::validate_controller_revision_name;
-use super::Strategy;
+use super::{Column, Printer, Strategy};
 
 /// The ControllerRevision strategy: no defaulting, immutable `data`.
 #[derive(Debug)]
@@ -38,7 +38,75 @@ fn validate(obj: &Map<String, Value>) -> Vec<FieldError> {
     errs
 }
 
+/// The ControllerRevision printer: `CONTROLLER`, `REVISION`, `AGE`.
+#[derive(Debug)]
+pub struct ControllerRevisionPrinter;
+
+static COLUMNS: &[Column] = &[
+    Column {
+        name: "Controller",
+        ty: "string",
+        format: "",
+        description: "Controller of the object",
+    },
+    Column {
+        name: "Revision",
+        ty: "string",
+        format: "",
+        description: "Revision indicates the revision of the state represented by Data.",
+    },
+];
+
+impl Printer for ControllerRevisionPrinter {
+    fn columns(&self) -> &'static [Column] {
+        COLUMNS
+    }
+    fn cells(&self, obj: &Value) -> Vec<Value> {
+        vec![
+            Value::String(controller(obj)),
+            Value::from(obj.get("revision").and_then(Value::as_i64).unwrap_or(0)),
+        ]
+    }
+}
+
+/// `metav1.GetControllerOf` + `formatResourceName(kind, name, true)`: `<none>`, or
+/// `daemonset.apps/fluentd` built from the owner's apiVersion.
+fn controller(obj: &Value) -> String {
+    let owners = super::meta::meta(obj)
+        .get("ownerReferences")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let Some(owner) = owners
+        .iter()
+        .find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))
+    else {
+        return "<none>".into();
+    };
+    let s = |k: &str| owner.get(k).and_then(Value::as_str).unwrap_or("");
+    let api_version = s("apiVersion");
+    // `schema.ParseGroupVersion`: `group/version`, a bare version, or empty.
+    let group = match api_version.split_once('/') {
+        Some((g, _)) if api_version != "/" => g,
+        _ => "",
+    };
+    let (kind, name) = (s("kind"), s("name"));
+    if kind.is_empty() && group.is_empty() {
+        return name.to_string();
+    }
+    let gk = if group.is_empty() {
+        kind.to_string()
+    } else {
+        format!("{kind}.{group}")
+    };
+    format!("{}/{name}", gk.to_lowercase())
+}
+
 impl Strategy for ControllerRevisionStrategy {
+    fn printer(&self) -> Option<&'static dyn Printer> {
+        Some(&ControllerRevisionPrinter)
+    }
+
     fn validate_create(
         &self,
         obj: &Map<String, Value>,
@@ -81,5 +149,30 @@ impl Strategy for ControllerRevisionStrategy {
             errs.push(FieldError::invalid("data", new_data, "field is immutable"));
         }
         errs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn controller_names() {
+        let with = |refs: Value| json!({"metadata": {"ownerReferences": refs}});
+        assert_eq!(controller(&json!({"metadata": {}})), "<none>");
+        assert_eq!(
+            controller(&with(
+                json!([{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "fluentd", "controller": true}])
+            )),
+            "daemonset.apps/fluentd"
+        );
+        assert_eq!(
+            controller(&with(
+                json!([{"apiVersion": "v1", "kind": "Pod", "name": "p", "controller": false},
+                                     {"apiVersion": "v1", "kind": "ReplicationController", "name": "rc", "controller": true}])
+            )),
+            "replicationcontroller/rc"
+        );
     }
 }

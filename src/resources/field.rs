@@ -1,8 +1,9 @@
 //! Field-level validation errors, formatted exactly as apimachinery's `field.Error`.
 //!
-//! Validation collects these, then [`crate::api::status::ApiError::invalid`] aggregates them
+//! Validation collects these, then [`crate::resources::status::ApiError::invalid`] aggregates them
 //! into one 422 whose message and `details.causes` match kube-apiserver's byte for byte.
 
+pub use crate::codec::go_quote;
 use serde_json::Value;
 
 /// The kind of a field error (apimachinery `field.ErrorType`).
@@ -201,39 +202,6 @@ pub fn aggregate_messages(errs: &[FieldError]) -> String {
     } else {
         format!("[{}]", seen.join(", "))
     }
-}
-
-/// Go's `strconv.Quote`: a double-quoted string with Go escapes.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\u{b}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c if c.is_control() => {
-                let n = c as u32;
-                if n <= 0xffff {
-                    out.push_str(&format!("\\u{n:04x}"));
-                } else {
-                    out.push_str(&format!("\\U{n:08x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A `field.Path` builder: `metadata.labels[app]`, `items[0].name`.

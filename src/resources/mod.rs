@@ -6,13 +6,15 @@
 
 pub mod controllerrevision;
 pub mod field;
+pub mod meta;
 pub mod namespace;
 pub mod schema;
+pub mod status;
 pub mod validation;
 
 use serde_json::{Map, Value};
 
-use crate::api::status::{GroupKind, GroupResource};
+use crate::resources::status::{GroupKind, GroupResource};
 use field::FieldError;
 use schema::Struct;
 
@@ -35,6 +37,67 @@ pub trait Strategy: Sync {
         new: &Map<String, Value>,
         old: &Map<String, Value>,
     ) -> Vec<FieldError>;
+    /// The value of one of the kind's own field-selector labels (`GetAttrs`), beyond
+    /// `metadata.name` and `metadata.namespace`; `None` for a label it does not have.
+    fn field_value(&self, _obj: &Value, _label: &str) -> Option<String> {
+        None
+    }
+    /// Whether the kind keeps finalizers of its own that hold a terminating object in the
+    /// store (a Namespace's `spec.finalizers`), beyond `metadata.finalizers`.
+    fn has_kind_finalizers(&self, _obj: &Value) -> bool {
+        false
+    }
+    /// Whether a delete of `obj` only marks it terminating, whatever its finalizers (a
+    /// Namespace is first `Terminating`, then finalized by its controller).
+    fn delete_marks_terminating(&self, _obj: &Value) -> bool {
+        false
+    }
+    /// Changes the kind makes to an object that a delete marks terminating
+    /// (`status.phase: Terminating`).
+    fn prepare_for_terminating(&self, _obj: &mut Map<String, Value>) {}
+    /// Whether the kind stores updates through `subresource` itself
+    /// ([`Strategy::update_subresource`]).
+    fn serves_own_subresource(&self, _subresource: &str) -> bool {
+        false
+    }
+    /// An update through a subresource the kind serves with its own storage (a Namespace's
+    /// `finalize`): the object to write, from the current one and the request's. `None`
+    /// when the subresource is written as the main resource is.
+    fn update_subresource(
+        &self,
+        _subresource: &str,
+        _current: &Map<String, Value>,
+        _request: &Map<String, Value>,
+    ) -> Option<Map<String, Value>> {
+        None
+    }
+    /// The kind's printer (`pkg/printers`): its Table columns after `Name`, and each
+    /// object's cells for them. `None`: the generic store's default convertor.
+    fn printer(&self) -> Option<&'static dyn Printer> {
+        None
+    }
+}
+
+/// A kind's Table columns (`TableColumnDefinition`s after `Name`) and rows.
+pub trait Printer: Sync {
+    /// The column definitions after `Name` (and before `Age`, when the kind prints one):
+    /// (name, type, format, description).
+    fn columns(&self) -> &'static [Column];
+    /// Whether the last column is `Age` (`creationTimestamp`).
+    fn has_age(&self) -> bool {
+        true
+    }
+    /// The cells of `obj` for [`Printer::columns`].
+    fn cells(&self, obj: &Value) -> Vec<Value>;
+}
+
+/// One Table column definition.
+#[derive(Debug)]
+pub struct Column {
+    pub name: &'static str,
+    pub ty: &'static str,
+    pub format: &'static str,
+    pub description: &'static str,
 }
 
 /// A subresource as discovery lists it (`namespaces/status`).
@@ -114,6 +177,18 @@ impl ResourceInfo {
         }
         v.extend_from_slice(self.extra_field_labels);
         v
+    }
+
+    /// The value of a field label on `obj` (field selectors): `metadata.name`,
+    /// `metadata.namespace`, then the kind's own labels.
+    pub fn field_value(&self, obj: &Value, label: &str) -> Option<String> {
+        let m = meta::meta(obj);
+        let s = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        match label {
+            "metadata.name" | "name" => Some(s("name")),
+            "metadata.namespace" => Some(s("namespace")),
+            _ => self.strategy.field_value(obj, label),
+        }
     }
 
     /// Whether this resource serves `verb`.

@@ -7,10 +7,11 @@
 use serde_json::{json, Map, Value};
 
 use super::field::{FieldError, FieldPath};
+use super::meta::meta_str;
 use super::validation::names::is_qualified_name;
 use super::validation::object_meta::validate_object_meta;
 use super::validation::validate_namespace_name;
-use super::Strategy;
+use super::{Column, Printer, Strategy};
 
 /// The finalizer the namespace controller owns.
 pub const KUBERNETES_FINALIZER: &str = "kubernetes";
@@ -59,7 +60,88 @@ fn spec_finalizers(obj: &Map<String, Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The Namespace printer: `STATUS`, `AGE`.
+#[derive(Debug)]
+pub struct NamespacePrinter;
+
+static COLUMNS: &[Column] = &[Column {
+    name: "Status",
+    ty: "string",
+    format: "",
+    description: "The status of the namespace",
+}];
+
+impl Printer for NamespacePrinter {
+    fn columns(&self) -> &'static [Column] {
+        COLUMNS
+    }
+    fn cells(&self, obj: &Value) -> Vec<Value> {
+        vec![Value::String(phase(obj))]
+    }
+}
+
+fn phase(obj: &Value) -> String {
+    obj.get("status")
+        .and_then(|s| s.get("phase"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
+fn has_spec_finalizers(obj: &Value) -> bool {
+    obj.get("spec")
+        .and_then(|s| s.get("finalizers"))
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+}
+
 impl Strategy for NamespaceStrategy {
+    fn printer(&self) -> Option<&'static dyn Printer> {
+        Some(&NamespacePrinter)
+    }
+
+    fn field_value(&self, obj: &Value, label: &str) -> Option<String> {
+        (label == "status.phase").then(|| phase(obj))
+    }
+
+    /// A namespace is only removed once its `spec.finalizers` are gone too.
+    fn has_kind_finalizers(&self, obj: &Value) -> bool {
+        has_spec_finalizers(obj)
+    }
+
+    /// The namespace registry's Delete: a live namespace turns `Terminating`; a terminating
+    /// one stays while its `spec.finalizers` remain.
+    fn delete_marks_terminating(&self, obj: &Value) -> bool {
+        meta_str(obj, "deletionTimestamp").is_empty() || has_spec_finalizers(obj)
+    }
+
+    fn prepare_for_terminating(&self, obj: &mut Map<String, Value>) {
+        obj.insert("status".into(), json!({"phase": "Terminating"}));
+    }
+
+    fn serves_own_subresource(&self, subresource: &str) -> bool {
+        subresource == "finalize"
+    }
+
+    /// `namespaces/NAME/finalize` replaces `spec.finalizers` (what the namespace controller
+    /// calls once the namespace is empty); everything else is kept.
+    fn update_subresource(
+        &self,
+        subresource: &str,
+        current: &Map<String, Value>,
+        request: &Map<String, Value>,
+    ) -> Option<Map<String, Value>> {
+        if subresource != "finalize" {
+            return None;
+        }
+        let mut next = current.clone();
+        next.insert(
+            "spec".into(),
+            request.get("spec").cloned().unwrap_or(Value::Null),
+        );
+        Some(next)
+    }
+
     fn prepare_for_create(&self, obj: &mut Map<String, Value>) {
         obj.insert("status".into(), json!({"phase": "Active"}));
         let mut fins = spec_finalizers(obj);

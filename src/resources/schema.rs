@@ -4,96 +4,7 @@
 //! detection for `fieldValidation`, type checks on decode, and the OpenAPI v3 documents that
 //! kubectl reads — so what the engine validates and what it advertises cannot drift apart.
 
-/// The type of one field.
-#[derive(Debug, Clone, Copy)]
-pub enum Type {
-    String,
-    /// int64 (OpenAPI `integer`, format `int64`).
-    Int64,
-    /// int32 (OpenAPI `integer`, format `int32`).
-    Int32,
-    Boolean,
-    /// RFC 3339 timestamp string (`metav1.Time`).
-    DateTime,
-    /// A struct with named fields (Go struct order).
-    Object(&'static Struct),
-    /// `map[string]T`.
-    Map(&'static Type),
-    /// `[]T`, with its list semantics.
-    Array(&'static Type, ListType),
-    /// Arbitrary JSON (`runtime.RawExtension`, `FieldsV1`): never has unknown fields.
-    Any,
-}
-
-/// List semantics (`x-kubernetes-list-type`), used by apply and strategic merge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListType {
-    Atomic,
-    Set,
-    /// `map` keyed by the given field.
-    Map(&'static str),
-}
-
-/// A named struct type, referenced from OpenAPI as `#/components/schemas/<openapi_name>`.
-#[derive(Debug)]
-pub struct Struct {
-    /// The OpenAPI definition name (`io.k8s.api.apps.v1.ControllerRevision`).
-    pub openapi_name: &'static str,
-    pub description: &'static str,
-    pub fields: &'static [Field],
-}
-
-/// One field of a struct.
-#[derive(Debug)]
-pub struct Field {
-    /// JSON name.
-    pub name: &'static str,
-    pub ty: Type,
-    pub required: bool,
-    /// Go's `omitempty`: absent, null, `""`, `0`, `false`, `{}` and `[]` are not emitted.
-    /// When false the field is always written (non-pointer structs, `revision`, `data`).
-    pub omit_empty: bool,
-    pub description: &'static str,
-}
-
-impl Struct {
-    /// The field with this JSON name.
-    pub fn field(&self, name: &str) -> Option<&'static Field> {
-        self.fields.iter().find(|f| f.name == name)
-    }
-}
-
-const fn f(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: false,
-        omit_empty: true,
-        description,
-    }
-}
-
-/// A field written even when empty (no `omitempty` in the Go type).
-const fn always(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: false,
-        omit_empty: false,
-        description,
-    }
-}
-
-/// A required field, always written.
-const fn req(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: true,
-        omit_empty: false,
-        description,
-    }
-}
+pub use crate::codec::schema::*;
 
 const STRING: Type = Type::String;
 const STRINGS_ATOMIC: Type = Type::Array(&STRING, ListType::Atomic);
@@ -104,9 +15,6 @@ pub const NAME_DOC: &str = "Name must be unique within a namespace. Is required 
 
 /// `metadata.creationTimestamp`'s documentation (also the Table `Age` column description).
 pub const CREATION_TIMESTAMP_DOC: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
-
-const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
-const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 
 /// `metav1.OwnerReference`.
 pub static OWNER_REFERENCE: Struct = Struct {
@@ -169,10 +77,6 @@ pub const METADATA_FIELD: Field = always(
     Type::Object(&OBJECT_META),
     "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
 );
-/// The `apiVersion` field of every kind.
-pub const API_VERSION_FIELD: Field = f("apiVersion", Type::String, API_VERSION_DOC);
-/// The `kind` field of every kind.
-pub const KIND_FIELD: Field = f("kind", Type::String, KIND_DOC);
 
 /// apps/v1 `ControllerRevision`.
 pub static CONTROLLER_REVISION: Struct = Struct {

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 /// A stored object: the full JSON, with `metadata.resourceVersion` already set to its revision.
-pub type Object = Arc<Value>;
+pub use crate::codec::Object;
 
 /// One version of one key.
 #[derive(Debug, Clone)]
@@ -196,6 +196,13 @@ impl Store {
             items,
             last_key: if more { last_examined.cloned() } else { None },
         })
+    }
+
+    /// Every live key and its object at the current revision, in key order.
+    pub fn live(&self) -> impl Iterator<Item = (&str, &Object)> {
+        self.keys
+            .iter()
+            .filter_map(|(k, h)| value_at(h, self.rev).map(|o| (k.as_str(), o)))
     }
 
     /// Number of live keys under `prefix` strictly after `after` at the current revision

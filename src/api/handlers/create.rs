@@ -1,21 +1,20 @@
-//! POST: the create handler and the generic store's create path (`BeforeCreate`).
+//! POST: options, body, namespace checks, then the registry's create.
 //!
 //! Order of checks, as in kube-apiserver: options (422) → body decode (400/415) → namespace
 //! match (400) → namespace lifecycle admission (404/403) → defaults, generated name and
 //! system fields → validation (422) → storage (409 AlreadyExists) → 201.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::{decode_body, meta_mut, reconcile_namespace, write_options};
+use super::{decode_body, reconcile_namespace, write_options};
 use crate::api::route::ResourceRequest;
-use crate::api::status::{ApiError, ApiResult};
 use crate::api::{Reply, Request};
-use crate::codec::{decode, rfc3339};
-use crate::engine::Engine;
-use crate::resources::ResourceInfo;
+use crate::registry::Registry;
+use crate::resources::meta::meta_mut;
+use crate::resources::status::ApiResult;
 
 /// POST to a collection.
-pub fn create(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
+pub fn create(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
     let opts = write_options(req, "CreateOptions")?;
     let body = decode_body(req, info, opts.field_validation)?;
@@ -27,162 +26,10 @@ pub fn create(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> A
         .unwrap_or("")
         .to_string();
     if info.namespaced {
-        engine.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
+        reg.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
     }
-    let created = engine.create_object(info, obj, &body.raw, opts.dry_run)?;
+    let created = reg.create(info, obj, &body.raw, opts.dry_run)?;
     let mut reply = Reply::new(201, created);
     reply.warnings = body.warnings;
     Ok(reply)
-}
-
-/// `maxNameGenerationCreateAttempts`: the first try and seven more.
-pub const MAX_NAME_GENERATION_ATTEMPTS: usize = 8;
-
-impl Engine {
-    /// The generic store's create: defaults, name generation, system fields, validation and
-    /// the storage write. Shared by POST and by the engine's own bootstrap.
-    ///
-    /// A generated name that collides is generated anew, up to
-    /// [`MAX_NAME_GENERATION_ATTEMPTS`] attempts in all (KEP-4420, `RetryGenerateName`, GA in
-    /// 1.32), before the 409 AlreadyExists reaches the client.
-    pub(crate) fn create_object(
-        &mut self,
-        info: &'static ResourceInfo,
-        obj: Map<String, Value>,
-        raw: &Map<String, Value>,
-        dry_run: bool,
-    ) -> ApiResult<Value> {
-        let generates = {
-            let m = super::meta(&Value::Object(obj.clone())).clone();
-            let has_name = m
-                .get("name")
-                .and_then(Value::as_str)
-                .is_some_and(|n| !n.is_empty());
-            let generate = m
-                .get("generateName")
-                .and_then(Value::as_str)
-                .is_some_and(|g| !g.is_empty());
-            generate && !has_name
-        };
-        let attempts = if generates {
-            MAX_NAME_GENERATION_ATTEMPTS
-        } else {
-            1
-        };
-        let mut result = self.create_attempt(info, obj.clone(), raw, dry_run);
-        for _ in 1..attempts {
-            match &result {
-                Err(e) if e.reason == "AlreadyExists" => {
-                    result = self.create_attempt(info, obj.clone(), raw, dry_run);
-                }
-                _ => break,
-            }
-        }
-        result
-    }
-
-    fn create_attempt(
-        &mut self,
-        info: &'static ResourceInfo,
-        mut obj: Map<String, Value>,
-        raw: &Map<String, Value>,
-        dry_run: bool,
-    ) -> ApiResult<Value> {
-        let now = rfc3339::format(self.clock().now_secs());
-        // A client-set resourceVersion is refused by the storage layer with a plain error,
-        // which kube-apiserver answers as a 500 (reference, appendix B).
-        let client_rv = super::meta(&Value::Object(obj.clone()))
-            .get("resourceVersion")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        let uid = self.rng_mut().uuid();
-        let generated;
-        {
-            let m = meta_mut(&mut obj);
-            let generate = m
-                .get("generateName")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            let has_name = m
-                .get("name")
-                .and_then(Value::as_str)
-                .is_some_and(|n| !n.is_empty());
-            generated = !generate.is_empty() && !has_name;
-            if generated {
-                let prefix: String = generate.chars().take(58).collect();
-                let suffix = self.rng_mut().name_suffix(5);
-                let m = meta_mut(&mut obj);
-                m.insert("name".into(), Value::String(format!("{prefix}{suffix}")));
-            }
-            let m = meta_mut(&mut obj);
-            m.insert("uid".into(), Value::String(uid));
-            m.insert("creationTimestamp".into(), Value::String(now));
-            for f in [
-                "deletionTimestamp",
-                "deletionGracePeriodSeconds",
-                "selfLink",
-            ] {
-                m.shift_remove(f);
-            }
-        }
-        obj.insert("kind".into(), Value::String(info.kind.to_string()));
-        obj.insert("apiVersion".into(), Value::String(info.api_version()));
-        info.strategy.prepare_for_create(&mut obj);
-        let mut errs = info.strategy.validate_create(&obj, raw);
-        if errs.is_empty() {
-            // Generic ObjectMeta checks (path-segment names) run only after the kind's own.
-            let empty = Map::new();
-            let m = obj
-                .get("metadata")
-                .and_then(Value::as_object)
-                .unwrap_or(&empty);
-            errs = crate::resources::validation::validate_generic_create(m, info.namespaced);
-        }
-        let name = obj
-            .get("metadata")
-            .and_then(|m| m.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        if !errs.is_empty() {
-            return Err(ApiError::invalid(info.group_kind(), &name, &errs));
-        }
-        if !client_rv.is_empty() && client_rv != "0" {
-            return Err(ApiError::untyped(
-                500,
-                "resourceVersion should not be set on objects to be created",
-            ));
-        }
-        let ns = obj
-            .get("metadata")
-            .and_then(|m| m.get("namespace"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        let key = info.key(&ns, &name);
-        if let Some(existing) = self.store().get(&key) {
-            // `CheckGeneratedNameError`: a generated name's collision says so.
-            let mut e = if generated {
-                ApiError::generate_name_conflict(info.group_resource(), &name)
-            } else {
-                ApiError::already_exists(info.group_resource(), &name)
-            };
-            if !super::meta_str(existing, "deletionTimestamp").is_empty() {
-                e.message = format!("object is being deleted: {}", e.message);
-            }
-            return Err(e);
-        }
-        let mut obj = decode::canonicalize(&obj, info.schema);
-        if dry_run {
-            meta_mut(&mut obj).shift_remove("resourceVersion");
-            return Ok(Value::Object(obj));
-        }
-        let rev = self.store().next_revision();
-        meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(rev.to_string()));
-        let obj = Value::Object(decode::canonicalize(&obj, info.schema));
-        self.commit_put(&key, obj.clone());
-        Ok(obj)
-    }
 }

@@ -7,31 +7,16 @@
 
 use serde_json::{json, Map, Value};
 
-use super::update::has_finalizers;
-use super::{meta_mut, meta_str, validate_dry_run};
+use super::validate_dry_run;
 use crate::api::route::ResourceRequest;
-use crate::api::status::{ApiError, ApiResult, GroupKind};
 use crate::api::{Reply, Request};
 use crate::codec::decode;
-use crate::codec::rfc3339;
-use crate::engine::Engine;
 use crate::features::parse_go_bool;
+use crate::registry::{DeleteOptions, Deleted, Registry};
 use crate::resources::field::FieldError;
-use crate::resources::{schema, ResourceInfo, NAMESPACES};
-
-/// Decoded and validated `DeleteOptions`.
-#[derive(Debug, Clone, Default)]
-pub struct DeleteOptions {
-    /// `dryRun=All`: nothing is persisted.
-    pub dry_run: bool,
-    pub propagation: Option<String>,
-    pub orphan_dependents: Option<bool>,
-    pub precondition_uid: Option<String>,
-    pub precondition_rv: Option<String>,
-}
-
-const ORPHAN: &str = "orphan";
-const FOREGROUND: &str = "foregroundDeletion";
+use crate::resources::meta::{meta_str, strip_type_meta};
+use crate::resources::status::{ApiError, ApiResult};
+use crate::resources::{schema, ResourceInfo};
 
 /// Reads DeleteOptions from the body (any apiVersion) or the query, then validates them as
 /// `ValidateDeleteOptions` does (422 `DeleteOptions.meta.k8s.io "" is invalid`).
@@ -125,35 +110,54 @@ fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
 }
 
 /// DELETE of one object.
-pub fn delete(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
+pub fn delete(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
     let opts = delete_options(req)?;
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
-    engine.delete_object(info, &key, name, &opts)
+    let deleted = reg.delete(info, &key, name, &opts)?;
+    Ok(match deleted {
+        Deleted::Terminating(obj) => Reply::new(status_code(&opts), obj),
+        Deleted::Gone(last) => Reply::new(200, success_status(info, name, &last)),
+    })
+}
+
+/// The Status a delete that removed the object answers with.
+fn success_status(info: &ResourceInfo, name: &str, last: &Value) -> Value {
+    let mut details = Map::new();
+    details.insert("name".into(), json!(name));
+    if !info.group.is_empty() {
+        details.insert("group".into(), json!(info.group));
+    }
+    details.insert("kind".into(), json!(info.plural));
+    details.insert("uid".into(), json!(meta_str(last, "uid")));
+    json!({
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Success",
+        "details": Value::Object(details),
+    })
 }
 
 /// DELETE on a collection: deletes every matching object, answering with the list of what
 /// was deleted (in its final state).
 pub fn delete_collection(
-    engine: &mut Engine,
+    reg: &mut Registry,
     req: &Request<'_>,
     rr: &ResourceRequest,
 ) -> ApiResult<Reply> {
     let info = rr.resource;
     let opts = delete_options(req)?;
-    let listed = super::list::list(engine, req, rr)?;
+    let listed = super::list::list(reg, req, rr)?;
     let mut deleted = Vec::new();
     for item in listed.items.iter().flatten() {
         let name = meta_str(item, "name").to_string();
         let ns = meta_str(item, "namespace").to_string();
         let key = info.key(&ns, &name);
-        match engine.delete_object(info, &key, &name, &opts) {
-            Ok(r) => deleted.push(if r.body.get("kind") == Some(&json!("Status")) {
-                super::strip_type_meta(item)
-            } else {
-                super::strip_type_meta(&r.body)
-            }),
+        match reg.delete(info, &key, &name, &opts) {
+            Ok(Deleted::Gone(_)) => deleted.push(strip_type_meta(item)),
+            Ok(Deleted::Terminating(obj)) => deleted.push(strip_type_meta(&obj)),
             Err(e) if e.code == 404 => {}
             Err(e) => return Err(e),
         }
@@ -165,186 +169,11 @@ pub fn delete_collection(
     ))
 }
 
-impl Engine {
-    /// The generic store's delete (and the Namespace registry's), shared by DELETE,
-    /// deletecollection and the namespace controller.
-    pub(crate) fn delete_object(
-        &mut self,
-        info: &'static ResourceInfo,
-        key: &str,
-        name: &str,
-        opts: &DeleteOptions,
-    ) -> ApiResult<Reply> {
-        let Some(current) = self.store().get(key).cloned() else {
-            return Err(ApiError::not_found(info.group_resource(), name));
-        };
-        check_preconditions(info, name, &current, opts)?;
-        let mut obj = current.as_object().cloned().unwrap_or_default();
-        let is_namespace = std::ptr::eq(info, &NAMESPACES);
-        let now = rfc3339::format(self.clock().now_secs());
-        if is_namespace {
-            let spec_fins = obj
-                .get("spec")
-                .and_then(|s| s.get("finalizers"))
-                .and_then(Value::as_array)
-                .is_some_and(|a| !a.is_empty());
-            let terminating = !meta_str(&current, "deletionTimestamp").is_empty();
-            if !terminating || spec_fins {
-                let m = meta_mut(&mut obj);
-                m.entry("deletionTimestamp")
-                    .or_insert_with(|| Value::String(now.clone()));
-                m.entry("deletionGracePeriodSeconds").or_insert(json!(0));
-                apply_gc_finalizers(m, opts);
-                obj.insert("status".into(), json!({"phase": "Terminating"}));
-                let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
-                return Ok(Reply::new(status_code(opts), out));
-            }
-        }
-        {
-            let m = meta_mut(&mut obj);
-            apply_gc_finalizers(m, opts);
-        }
-        let with_finalizers = Value::Object(obj.clone());
-        if has_finalizers(&with_finalizers) {
-            let m = meta_mut(&mut obj);
-            let keep_earlier = m
-                .get("deletionTimestamp")
-                .and_then(Value::as_str)
-                .is_some_and(|t| !t.is_empty());
-            if !keep_earlier {
-                m.insert("deletionTimestamp".into(), Value::String(now));
-            }
-            m.insert("deletionGracePeriodSeconds".into(), json!(0));
-            let generation = m.get("generation").and_then(Value::as_i64).unwrap_or(0);
-            if generation > 0 {
-                m.insert("generation".into(), json!(generation + 1));
-            }
-            let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
-            return Ok(Reply::new(status_code(opts), out));
-        }
-        if !opts.dry_run {
-            self.commit_delete(key);
-        }
-        let mut details = Map::new();
-        details.insert("name".into(), json!(name));
-        if !info.group.is_empty() {
-            details.insert("group".into(), json!(info.group));
-        }
-        details.insert("kind".into(), json!(info.plural));
-        details.insert("uid".into(), json!(meta_str(&current, "uid")));
-        Ok(Reply::new(
-            200,
-            json!({
-                "kind": "Status",
-                "apiVersion": "v1",
-                "metadata": {},
-                "status": "Success",
-                "details": Value::Object(details),
-            }),
-        ))
-    }
-}
-
 /// 200, or 202 only when the deprecated `orphanDependents: false` was sent explicitly.
 fn status_code(opts: &DeleteOptions) -> u16 {
     if opts.orphan_dependents == Some(false) {
         202
     } else {
         200
-    }
-}
-
-fn check_preconditions(
-    info: &ResourceInfo,
-    name: &str,
-    current: &Value,
-    opts: &DeleteOptions,
-) -> ApiResult<()> {
-    let gk = GroupKind {
-        group: info.group,
-        kind: info.kind,
-    };
-    if let Some(uid) = &opts.precondition_uid {
-        let actual = meta_str(current, "uid");
-        if uid != actual {
-            return Err(ApiError::conflict_kind(gk, name, &format!(
-                "the UID in the precondition ({uid}) does not match the UID in record ({actual}). The object might have been deleted and then recreated"
-            )));
-        }
-    }
-    if let Some(rv) = &opts.precondition_rv {
-        let actual = meta_str(current, "resourceVersion");
-        if rv != actual {
-            return Err(ApiError::conflict_kind(gk, name, &format!(
-                "the ResourceVersion in the precondition ({rv}) does not match the ResourceVersion in record ({actual}). The object might have been modified"
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Adds or removes `orphan` / `foregroundDeletion` as the propagation policy asks; with no
-/// policy, existing GC finalizers decide (the default for these kinds is Background).
-fn apply_gc_finalizers(m: &mut Map<String, Value>, opts: &DeleteOptions) {
-    let mut fins: Vec<String> = m
-        .get("finalizers")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
-    let policy = match (&opts.propagation, opts.orphan_dependents) {
-        (Some(p), _) => Some(p.as_str()),
-        (None, Some(true)) => Some("Orphan"),
-        (None, Some(false)) => Some("Background"),
-        (None, None) => None,
-    };
-    let (orphan, foreground) = match policy {
-        Some("Orphan") => (true, false),
-        Some("Foreground") => (false, true),
-        Some(_) => (false, false),
-        None => return,
-    };
-    fins.retain(|f| f != ORPHAN && f != FOREGROUND);
-    if orphan {
-        fins.push(ORPHAN.to_string());
-    }
-    if foreground {
-        fins.push(FOREGROUND.to_string());
-    }
-    if fins.is_empty() {
-        m.shift_remove("finalizers");
-    } else {
-        m.insert("finalizers".into(), json!(fins));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn propagation_policy_sets_gc_finalizers() {
-        let cases = [
-            (Some("Orphan"), None, vec!["a", ORPHAN]),
-            (Some("Foreground"), None, vec!["a", FOREGROUND]),
-            (Some("Background"), None, vec!["a"]),
-            (None, Some(true), vec!["a", ORPHAN]),
-            (None, None, vec!["a", ORPHAN]),
-        ];
-        for (p, o, want) in cases {
-            let mut m = Map::new();
-            m.insert("finalizers".into(), json!(["a", ORPHAN]));
-            let opts = DeleteOptions {
-                propagation: p.map(str::to_string),
-                orphan_dependents: o,
-                ..DeleteOptions::default()
-            };
-            apply_gc_finalizers(&mut m, &opts);
-            assert_eq!(m["finalizers"], json!(want), "{p:?} {o:?}");
-        }
     }
 }

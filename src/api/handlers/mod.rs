@@ -7,60 +7,38 @@ pub mod list;
 pub mod patch;
 mod read;
 mod update;
-pub mod view;
 pub mod watch;
 
-pub use list::{decode_continue, encode_continue, field_value, ContinueToken};
+pub use crate::registry::continue_token::{decode_continue, encode_continue, ContinueToken};
 
 use serde_json::{Map, Value};
 
 use super::route::{ResourceRequest, Verb};
-use super::status::{ApiError, ApiResult};
 use super::{Reply, Request};
 use crate::codec::{decode, json};
-use crate::engine::Engine;
+use crate::registry::Registry;
 use crate::resources::field::FieldError;
+use crate::resources::meta::meta_mut;
+use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
 
 /// Routes a resource request to its verb handler.
-pub fn dispatch(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
+pub fn dispatch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     match rr.verb {
-        Verb::Get => read::get(engine, req, rr),
-        Verb::List => list::list(engine, req, rr),
-        Verb::Create => create::create(engine, req, rr),
-        Verb::Update if rr.subresource.as_deref() == Some("finalize") => {
-            update::finalize_namespace(engine, req, rr)
-        }
-        Verb::Update => update::update(engine, req, rr),
+        Verb::Get => read::get(reg, req, rr),
+        Verb::List => list::list(reg, req, rr),
+        Verb::Create => create::create(reg, req, rr),
+        Verb::Update => match rr.subresource.as_deref() {
+            Some(sub) if rr.resource.strategy.serves_own_subresource(sub) => {
+                update::update_subresource(reg, req, rr, sub)
+            }
+            _ => update::update(reg, req, rr),
+        },
         Verb::Watch => unreachable!("watches are served by watch::watch"),
-        Verb::Delete => delete::delete(engine, req, rr),
-        Verb::DeleteCollection => delete::delete_collection(engine, req, rr),
-        Verb::Patch => patch::patch(engine, req, rr),
+        Verb::Delete => delete::delete(reg, req, rr),
+        Verb::DeleteCollection => delete::delete_collection(reg, req, rr),
+        Verb::Patch => patch::patch(reg, req, rr),
     }
-}
-
-/// `metadata` of a stored or decoded object.
-pub fn meta(obj: &Value) -> &Map<String, Value> {
-    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    obj.get("metadata")
-        .and_then(Value::as_object)
-        .unwrap_or_else(|| EMPTY.get_or_init(Map::new))
-}
-
-/// A string field of `metadata` ("" when absent).
-pub fn meta_str<'a>(obj: &'a Value, field: &str) -> &'a str {
-    meta(obj).get(field).and_then(Value::as_str).unwrap_or("")
-}
-
-/// Mutable `metadata` of an object map, created if missing.
-pub fn meta_mut(obj: &mut Map<String, Value>) -> &mut Map<String, Value> {
-    let m = obj
-        .entry("metadata")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if !m.is_object() {
-        *m = Value::Object(Map::new());
-    }
-    m.as_object_mut().expect("metadata is an object")
 }
 
 /// The `fieldValidation` level of a write.
@@ -292,16 +270,6 @@ fn check_group_version_kind(api_version: &str, kind: &str, info: &ResourceInfo) 
     Ok(())
 }
 
-/// Stamps server-owned list/response fields: items of a typed list carry no kind/apiVersion.
-pub fn strip_type_meta(obj: &Value) -> Value {
-    let mut o = obj.clone();
-    if let Some(m) = o.as_object_mut() {
-        m.shift_remove("kind");
-        m.shift_remove("apiVersion");
-    }
-    o
-}
-
 /// The namespace a request targets, checked against the object's (which it fills in).
 /// `EnsureObjectNamespaceMatchesRequestNamespace`.
 pub fn reconcile_namespace(
@@ -329,42 +297,4 @@ pub fn reconcile_namespace(
         m.shift_remove("namespace");
     }
     Ok(())
-}
-
-/// Go's `ParseUint` failure for a resourceVersion, as the storage versioner reports it.
-pub fn invalid_rv_text(rv: &str) -> String {
-    format!(
-        "resourceVersion: Invalid value: {}: strconv.ParseUint: parsing {}: invalid syntax",
-        crate::resources::field::go_quote(rv),
-        crate::resources::field::go_quote(rv)
-    )
-}
-
-/// Parses a resourceVersion as the storage versioner does (`0` is "unset").
-pub fn parse_rv(rv: &str) -> Option<u64> {
-    if rv.is_empty() || rv.starts_with('+') {
-        return None;
-    }
-    rv.parse::<u64>().ok()
-}
-
-/// Runs generic ObjectMeta update validation plus the kind's, in `BeforeUpdate`'s order.
-pub fn validate_update(
-    info: &ResourceInfo,
-    new: &Map<String, Value>,
-    old: &Map<String, Value>,
-) -> Vec<FieldError> {
-    use crate::resources::validation::validate_common_fields_for_update;
-    let empty = Map::new();
-    let new_meta = new
-        .get("metadata")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let old_meta = old
-        .get("metadata")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let mut errs = validate_common_fields_for_update(new_meta, old_meta, info.namespaced);
-    errs.extend(info.strategy.validate_update(new, old));
-    errs
 }

@@ -5,14 +5,15 @@
 
 use serde_json::{json, Value};
 
-use super::{meta_mut, FieldValidation};
+use super::FieldValidation;
 use crate::api::route::ResourceRequest;
-use crate::api::status::{ApiError, ApiResult, Cause, Details};
 use crate::api::{Reply, Request};
 use crate::codec::{decode, json as gojson};
-use crate::engine::Engine;
 use crate::patch::{json_patch, merge_patch, strategic, PatchError};
+use crate::registry::Registry;
 use crate::resources::field::FieldError;
+use crate::resources::meta::meta_mut;
+use crate::resources::status::{ApiError, ApiResult, Cause, Details};
 
 /// The patch media types kubesim accepts, in the order the 415 lists them.
 pub const PATCH_TYPES: &[&str] = &[
@@ -61,7 +62,7 @@ fn map_err(e: PatchError) -> ApiError {
 /// The 422 with an empty group/kind and name that patch decoding failures produce.
 fn patch_invalid(value: String, detail: &str) -> ApiError {
     ApiError::invalid(
-        crate::api::status::GroupKind {
+        crate::resources::status::GroupKind {
             group: "",
             kind: "",
         },
@@ -71,7 +72,7 @@ fn patch_invalid(value: String, detail: &str) -> ApiError {
 }
 
 /// PATCH of one object.
-pub fn patch(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
+pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
     let ct = req.header("content-type");
     let media = ct
@@ -102,7 +103,7 @@ pub fn patch(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     let opts = super::write_options_after(req, "PatchOptions", first)?;
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
-    let Some(current) = engine.store().get(&key).cloned() else {
+    let Some(current) = reg.store().get(&key).cloned() else {
         return Err(ApiError::not_found(info.group_resource(), name));
     };
     let parsed = gojson::parse(req.body).map_err(|e| match kind {
@@ -153,7 +154,7 @@ pub fn patch(engine: &mut Engine, req: &Request<'_>, rr: &ResourceRequest) -> Ap
         )));
     }
     super::reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
-    let out = engine.update_object(info, &key, obj, opts.dry_run)?;
+    let out = reg.update(info, &key, obj, opts.dry_run)?;
     let mut reply = Reply::new(200, out);
     reply.warnings = warnings;
     Ok(reply)

@@ -9,56 +9,39 @@
 use http::{header, HeaderValue, Response};
 use serde_json::Value;
 
+use std::sync::Arc;
+
+use bytes::Bytes;
+
 use super::list::parse_selectors;
-use super::parse_rv;
-use crate::api::negotiation;
+use crate::api::body::{Body, WatchStream};
+use crate::api::encode;
+use crate::api::negotiation::{self, Encoding};
 use crate::api::route::ResourceRequest;
-use crate::api::selectors::field::FieldSelector;
-use crate::api::status::{ApiError, ApiResult};
 use crate::api::transform::{self, IncludeObject, WatchTransform};
 use crate::api::Request;
-use crate::cache::watchers::{EventType, Filter, WatchOutput, Watcher};
-use crate::engine::{Body, Engine, WatchStream};
+use crate::cache::planner::Semantic;
+use crate::cache::watchers::{EventType, FrameEncoder};
+use crate::registry::{Registry, WatchOptions};
 use crate::resources::field::FieldError;
-use crate::store::index::OrdIndex;
-use crate::store::Object;
+use crate::resources::meta::{invalid_rv_text, parse_rv};
+use crate::resources::status::{ApiError, ApiResult};
+use crate::resources::ResourceInfo;
+use crate::selectors::field::FieldSelector;
 
 /// kube-apiserver's `--min-request-timeout` default: watches without `timeoutSeconds` last
 /// between this and twice this.
 const MIN_REQUEST_TIMEOUT_MS: i64 = 1_800_000;
 
-/// Sends the initial ADDED events for `w` from `state` (at `rv`) and, for streaming lists
-/// with bookmarks, the initial-events-end bookmark.
-pub fn send_initial(
-    w: &mut Watcher,
-    state: &OrdIndex<Object>,
-    rv: u64,
-    now_ms: i64,
-    streaming: bool,
-) {
-    for (key, obj) in state.iter_from(Some(&w.filter.prefix)) {
-        if !key.starts_with(&w.filter.prefix) {
-            break;
-        }
-        if w.filter.matches(obj) {
-            w.send_event(EventType::Added, obj, now_ms);
-        }
-    }
-    w.last_rv = rv;
-    if streaming && w.bookmarks {
-        w.bookmark(rv, now_ms, true);
-    }
-}
-
 /// GET with watch semantics: a 200 whose body streams events.
 pub fn watch(
-    engine: &mut Engine,
+    reg: &mut Registry,
     req: &Request<'_>,
     rr: &ResourceRequest,
 ) -> ApiResult<Response<Body>> {
     let info = rr.resource;
     let q = &req.query;
-    let (label, mut field, shard) = parse_selectors(engine, req, info)?;
+    let (label, mut field, shard) = parse_selectors(reg, req, info)?;
     if let Some(name) = &rr.name {
         // The path form watches one object: it behaves as `fieldSelector=metadata.name=NAME`.
         if field.is_empty() {
@@ -81,7 +64,7 @@ pub fn watch(
     let rv = q.string("resourceVersion").unwrap_or("").to_string();
     let mut rvm = q.string("resourceVersionMatch").unwrap_or("").to_string();
     let mut send_initial_events = q.flag("sendInitialEvents");
-    let watch_list = engine.feature_gates().enabled("WatchList");
+    let watch_list = reg.feature_gates().enabled("WatchList");
     // `SetListOptionsDefaults`: plain watches from "" or "0" become streaming lists.
     if watch_list && send_initial_events.is_none() && rvm.is_empty() && (rv.is_empty() || rv == "0")
     {
@@ -95,28 +78,17 @@ pub fn watch(
         parse_rv(&rv).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "invalid resource version: {}",
-                super::invalid_rv_text(&rv)
+                invalid_rv_text(&rv)
             ))
         })?
     };
-    let now = engine.clock().now_ms();
+    let now = reg.clock().now_ms();
     let deadline = match timeout_ms {
         Some(ms) if ms > 0 => now + ms,
         _ => {
-            let extra = engine.rng().below(MIN_REQUEST_TIMEOUT_MS as u64) as i64;
+            let extra = reg.rng().below(MIN_REQUEST_TIMEOUT_MS as u64) as i64;
             now + MIN_REQUEST_TIMEOUT_MS + extra
         }
-    };
-    let prefix = match &rr.namespace {
-        Some(ns) => format!("{}{}/", info.key_prefix(), ns),
-        None => info.key_prefix(),
-    };
-    let filter = Filter {
-        resource: info,
-        prefix,
-        label,
-        field,
-        shard,
     };
     // `serveWatchHandler`: the Table options (400), then a stream-capable encoding (406).
     let include = match req.output.target {
@@ -127,91 +99,80 @@ pub fn watch(
     if encoding.stream_name().is_none() {
         return Err(negotiation::not_acceptable_stream(&req.served));
     }
-    let output = WatchOutput {
+    let output = Frames {
+        info,
         encoding,
         transform: WatchTransform::from_target(req.output.target, include),
     };
-    let id = engine.next_watch_id();
-    let cache_rv = engine.cache().revision();
-    let store_rv = engine.store().revision();
-    let (w, receiver) = Watcher::new(id, filter, 0, deadline, bookmarks, now);
-    let mut w = w.with_output(output);
-    let content_type = encoding.watch_content_type();
-    let explain;
-    if send_initial_events == Some(true) {
-        // Streaming list: initial state at least as new as the requested revision.
-        let target = match rv.as_str() {
-            "" => store_rv,
-            "0" => cache_rv,
-            _ => parsed_rv,
-        };
-        if target > store_rv {
-            let err = engine.too_large_resource_version(target);
-            w.send_event(EventType::Error, &err.to_status(), now);
-            return Ok(stream_response(
-                receiver,
-                "watch-list; source=watch-cache; rv=none",
-                content_type,
-            ));
-        }
-        explain = format!(
-            "semantic={}; source=watch-cache; rv={}",
-            if rv.is_empty() {
-                "MostRecent"
-            } else if rv == "0" {
-                "Any"
-            } else {
-                "NotOlderThan"
-            },
-            target.max(cache_rv)
-        );
-        if cache_rv >= target {
-            let state = engine.cache().state().clone();
-            send_initial(&mut w, &state, cache_rv, now, true);
-        } else {
-            w.pending_initial = Some(target);
-        }
-    } else if rv.is_empty() || rv == "0" {
-        // WatchList off: synthetic ADDED events, then changes.
-        let target = if rv.is_empty() { store_rv } else { cache_rv };
-        explain = format!(
-            "semantic={}; source=watch-cache; rv={target}",
-            if rv.is_empty() { "MostRecent" } else { "Any" }
-        );
-        if cache_rv >= target {
-            let state = engine.cache().state().clone();
-            send_initial(&mut w, &state, cache_rv, now, false);
-        } else {
-            w.pending_initial = Some(target);
-        }
-    } else {
-        explain = format!("semantic=Exact; source=watch-cache; rv={parsed_rv}");
-        let oldest = engine.cache().oldest_revision();
-        let Some(events) = engine.cache().events_after(parsed_rv) else {
-            let err =
-                ApiError::expired(format!("too old resource version: {parsed_rv} ({oldest})"));
-            w.send_event(EventType::Error, &err.to_status(), now);
-            return Ok(stream_response(receiver, &explain, content_type));
-        };
-        w.last_rv = parsed_rv;
-        let replay: Vec<_> = events.cloned().collect();
-        for ev in &replay {
-            if !ev.key.starts_with(&w.filter.prefix) {
-                continue;
-            }
-            w.last_rv = ev.rev;
-            if let Some((kind, obj)) = w.convert(ev.value.as_ref(), ev.prev.as_ref()) {
-                let mut o: Value = (**obj).clone();
-                if kind == EventType::Deleted {
-                    o["metadata"]["resourceVersion"] = Value::String(ev.rev.to_string());
-                }
-                w.send_event(kind, &o, now);
-            }
-        }
-        w.last_rv = w.last_rv.max(parsed_rv);
+    let streaming = send_initial_events == Some(true);
+    let semantic = match rv.as_str() {
+        "" => Semantic::MostRecent,
+        "0" => Semantic::Any,
+        _ if streaming => Semantic::NotOlderThan(parsed_rv),
+        _ => Semantic::Exact(parsed_rv),
+    };
+    let opts = WatchOptions {
+        label,
+        field,
+        shard,
+        semantic,
+        streaming,
+        bookmarks,
+        deadline_ms: deadline,
+        output: Arc::new(output),
+    };
+    let (receiver, explain) = reg.watch(info, rr.namespace.as_deref(), opts);
+    Ok(stream_response(
+        receiver,
+        &explain,
+        encoding.watch_content_type(),
+    ))
+}
+
+/// A watch's frames in the negotiated encoding, each event object transformed as asked
+/// (Table rows, PartialObjectMetadata).
+#[derive(Debug)]
+struct Frames {
+    info: &'static ResourceInfo,
+    encoding: Encoding,
+    transform: WatchTransform,
+}
+
+impl FrameEncoder for Frames {
+    /// Encoding and transform identify the bytes: watchers with the same pair share frames.
+    fn key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        // Deterministic (no random seed): the same output always has the same key.
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        (self.encoding, self.transform).hash(&mut h);
+        h.finish()
     }
-    engine.add_watcher(w);
-    Ok(stream_response(receiver, &explain, content_type))
+
+    fn first_frame_differs(&self) -> bool {
+        matches!(self.transform, WatchTransform::Table(..))
+    }
+
+    fn encode(&self, kind: EventType, obj: &Value, first: bool, now_ms: i64) -> Bytes {
+        match transform::watch_object(self.info, self.transform, obj, first, now_ms) {
+            Some(t) => encode::watch_frame(kind, &t, self.encoding),
+            None => encode::watch_frame(kind, obj, self.encoding),
+        }
+    }
+}
+
+/// FNV-1a over the bytes `Hash` feeds it: a stable hasher for frame identities.
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// `ValidateListOptions` for watches (422 `ListOptions.meta.k8s.io "" is invalid`).

@@ -15,9 +15,9 @@ pub use duration::human_duration;
 use serde_json::{json, Map, Value};
 
 use super::negotiation::{MetaVersion, Target};
-use super::status::{ApiError, ApiResult};
 use super::{Reply, Request};
-use crate::resources::field::go_quote;
+use crate::codec::go_quote;
+use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
 use table::TableSpec;
 

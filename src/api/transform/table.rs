@@ -1,6 +1,6 @@
 //! `meta.k8s.io` `Table`s, shaped as the real convertors shape them.
 //!
-//! ControllerRevision and Namespace have printers (`pkg/printers/internalversion`): fixed
+//! Kinds with a printer (`pkg/printers/internalversion`, [`resources::Printer`]) get its
 //! column definitions, one row per object, `rows: []` for an empty list. Other kinds get the
 //! generic store's default convertor (`pkg/registry/rest/table.go`): `Name` and `Created At`,
 //! `rows: null` for an empty list. `includeObject` decides each row's `object`; in a watch,
@@ -10,11 +10,11 @@ use serde_json::{json, Map, Value};
 
 use super::duration::human_duration;
 use super::IncludeObject;
-use crate::api::handlers::{meta, meta_str};
 use crate::api::negotiation::MetaVersion;
 use crate::codec::rfc3339;
+use crate::resources::meta::meta_str;
 use crate::resources::schema::{CREATION_TIMESTAMP_DOC, NAME_DOC};
-use crate::resources::ResourceInfo;
+use crate::resources::{self, ResourceInfo};
 
 /// How one table is to be built.
 #[derive(Debug, Clone, Copy)]
@@ -27,19 +27,17 @@ pub struct TableSpec {
     pub now_ms: i64,
 }
 
-/// Which convertor serves a kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Which convertor serves a kind: its printer, or the generic store's default.
+#[derive(Clone, Copy)]
 enum Printer {
-    ControllerRevision,
-    Namespace,
+    Kind(&'static dyn resources::Printer),
     Default,
 }
 
 fn printer_for(info: &ResourceInfo) -> Printer {
-    match (info.group, info.kind) {
-        ("apps", "ControllerRevision") => Printer::ControllerRevision,
-        ("", "Namespace") => Printer::Namespace,
-        _ => Printer::Default,
+    match info.strategy.printer() {
+        Some(p) => Printer::Kind(p),
+        None => Printer::Default,
     }
 }
 
@@ -50,24 +48,19 @@ fn column(name: &str, ty: &str, format: &str, description: &str) -> Value {
 /// The column definitions a convertor declares.
 fn columns(printer: Printer) -> Vec<Value> {
     let name = column("Name", "string", "name", NAME_DOC);
-    let age = column("Age", "string", "", CREATION_TIMESTAMP_DOC);
     match printer {
-        Printer::ControllerRevision => vec![
-            name,
-            column("Controller", "string", "", "Controller of the object"),
-            column(
-                "Revision",
-                "string",
-                "",
-                "Revision indicates the revision of the state represented by Data.",
-            ),
-            age,
-        ],
-        Printer::Namespace => vec![
-            name,
-            column("Status", "string", "", "The status of the namespace"),
-            age,
-        ],
+        Printer::Kind(p) => {
+            let mut cols = vec![name];
+            cols.extend(
+                p.columns()
+                    .iter()
+                    .map(|c| column(c.name, c.ty, c.format, c.description)),
+            );
+            if p.has_age() {
+                cols.push(column("Age", "string", "", CREATION_TIMESTAMP_DOC));
+            }
+            cols
+        }
         Printer::Default => vec![
             name,
             column("Created At", "date", "", CREATION_TIMESTAMP_DOC),
@@ -83,59 +76,17 @@ fn age(obj: &Value, now_ms: i64) -> String {
     }
 }
 
-/// `metav1.GetControllerOf` + `formatResourceName(kind, name, true)`: `<none>`, or
-/// `daemonset.apps/fluentd` built from the owner's apiVersion.
-fn controller(obj: &Value) -> String {
-    let owners = meta(obj)
-        .get("ownerReferences")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let Some(owner) = owners
-        .iter()
-        .find(|o| o.get("controller").and_then(Value::as_bool) == Some(true))
-    else {
-        return "<none>".into();
-    };
-    let s = |k: &str| owner.get(k).and_then(Value::as_str).unwrap_or("");
-    let api_version = s("apiVersion");
-    // `schema.ParseGroupVersion`: `group/version`, a bare version, or empty.
-    let group = match api_version.split_once('/') {
-        Some((g, _)) if api_version != "/" => g,
-        _ => "",
-    };
-    let (kind, name) = (s("kind"), s("name"));
-    if kind.is_empty() && group.is_empty() {
-        return name.to_string();
-    }
-    let gk = if group.is_empty() {
-        kind.to_string()
-    } else {
-        format!("{kind}.{group}")
-    };
-    format!("{}/{name}", gk.to_lowercase())
-}
-
 fn cells(printer: Printer, obj: &Value, now_ms: i64) -> Vec<Value> {
     let name = Value::String(meta_str(obj, "name").to_string());
     match printer {
-        Printer::ControllerRevision => vec![
-            name,
-            Value::String(controller(obj)),
-            json!(obj.get("revision").and_then(Value::as_i64).unwrap_or(0)),
-            Value::String(age(obj, now_ms)),
-        ],
-        Printer::Namespace => vec![
-            name,
-            Value::String(
-                obj.get("status")
-                    .and_then(|s| s.get("phase"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-            ),
-            Value::String(age(obj, now_ms)),
-        ],
+        Printer::Kind(p) => {
+            let mut cells = vec![name];
+            cells.extend(p.cells(obj));
+            if p.has_age() {
+                cells.push(Value::String(age(obj, now_ms)));
+            }
+            cells
+        }
         Printer::Default => {
             let created = rfc3339::parse(meta_str(obj, "creationTimestamp"))
                 .unwrap_or(rfc3339::ZERO_TIME_UNIX);
@@ -240,34 +191,10 @@ fn rows_table<'a>(
     }
     let rows: Vec<Value> = items.map(|o| row(printer, o, spec)).collect();
     // Printers start from an empty slice; the default convertor appends to a nil one.
-    let rows = if rows.is_empty() && printer == Printer::Default {
+    let rows = if rows.is_empty() && matches!(printer, Printer::Default) {
         Value::Null
     } else {
         Value::Array(rows)
     };
     table(printer, m, rows, spec)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn controller_names() {
-        let with = |refs: Value| json!({"metadata": {"ownerReferences": refs}});
-        assert_eq!(controller(&json!({"metadata": {}})), "<none>");
-        assert_eq!(
-            controller(&with(
-                json!([{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": "fluentd", "controller": true}])
-            )),
-            "daemonset.apps/fluentd"
-        );
-        assert_eq!(
-            controller(&with(
-                json!([{"apiVersion": "v1", "kind": "Pod", "name": "p", "controller": false},
-                                     {"apiVersion": "v1", "kind": "ReplicationController", "name": "rc", "controller": true}])
-            )),
-            "replicationcontroller/rc"
-        );
-    }
 }

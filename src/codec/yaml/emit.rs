@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::float::format_g;
 use super::resolve::can_use_plain;
 use crate::codec::json::format_number;
-use crate::store::Object;
+use crate::codec::Object;
 
 /// Indentation step and line width (go-yaml's defaults; `best_width` 80).
 const INDENT: i32 = 2;

@@ -350,11 +350,11 @@ impl Converter {
         };
         let resolved = match scalar_value(text, *style, tag.as_ref())? {
             Decoded::Plain(p) => p,
-            Decoded::Binary(b) => return Ok((b.clone(), crate::resources::field::go_quote(&b))),
+            Decoded::Binary(b) => return Ok((b.clone(), crate::codec::go_quote(&b))),
         };
         let Some(key) = key_text(&resolved, text) else {
             let value = match v {
-                Node::Scalar { text, .. } => crate::resources::field::go_quote(text),
+                Node::Scalar { text, .. } => crate::codec::go_quote(text),
                 _ => "<collection>".into(),
             };
             return Err(format!(
@@ -362,7 +362,7 @@ impl Converter {
             ));
         };
         let shown = match resolved {
-            Plain::Str | Plain::Timestamp => crate::resources::field::go_quote(&key),
+            Plain::Str | Plain::Timestamp => crate::codec::go_quote(&key),
             _ => key.clone(),
         };
         Ok((key, shown))

@@ -249,10 +249,7 @@ pub fn validate_no_new_finalizers(
     if extra.is_empty() {
         return Vec::new();
     }
-    let quoted: Vec<String> = extra
-        .iter()
-        .map(|f| crate::resources::field::go_quote(f))
-        .collect();
+    let quoted: Vec<String> = extra.iter().map(|f| crate::codec::go_quote(f)).collect();
     vec![FieldError::forbidden(
         path.as_str(),
         &format!(

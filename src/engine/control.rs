@@ -10,12 +10,15 @@
 //! | GET, PUT | `/kubesim/v1/cache/lag?ms=N` | reads or sets the watch cache's lag |
 //! | GET | `/kubesim/v1/state` | revisions: store, compacted, cache, oldest watchable |
 
+use bytes::Bytes;
+use http::Response;
 use serde_json::{json, Value};
 
-use super::status::{ApiError, ApiResult};
-use super::{Reply, Request};
+use super::{Body, Engine};
+use crate::api::query::Query;
+use crate::api::response;
 use crate::codec::rfc3339;
-use crate::engine::Engine;
+use crate::resources::status::{ApiError, ApiResult};
 
 fn clock_json(engine: &Engine) -> Value {
     let c = engine.clock();
@@ -38,19 +41,19 @@ fn state_json(engine: &Engine) -> Value {
     })
 }
 
-fn ms_param(req: &Request<'_>) -> ApiResult<i64> {
-    if let Some(ms) = req.query.get("ms") {
+fn ms_param(query: &Query, body: &[u8]) -> ApiResult<i64> {
+    if let Some(ms) = query.get("ms") {
         return ms
             .parse::<i64>()
             .map_err(|_| ApiError::bad_request(format!("invalid ms: {ms:?}")));
     }
-    if let Some(s) = req.query.get("seconds") {
+    if let Some(s) = query.get("seconds") {
         return s
             .parse::<f64>()
             .map(|s| (s * 1000.0) as i64)
             .map_err(|_| ApiError::bad_request(format!("invalid seconds: {s:?}")));
     }
-    if let Ok(v) = serde_json::from_slice::<Value>(req.body) {
+    if let Ok(v) = serde_json::from_slice::<Value>(body) {
         if let Some(ms) = v.get("ms").and_then(Value::as_i64) {
             return Ok(ms);
         }
@@ -58,13 +61,27 @@ fn ms_param(req: &Request<'_>) -> ApiResult<i64> {
     Err(ApiError::bad_request("ms is required"))
 }
 
-/// Serves `/kubesim/v1/<rest>`.
-pub fn serve(engine: &mut Engine, req: &Request<'_>, rest: &str) -> ApiResult<Reply> {
-    let method = req.method.as_str();
+/// Serves `/kubesim/v1/<rest>` as JSON (errors as Status objects).
+pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>, rest: &str) -> Response<Body> {
+    let query = Query::parse(req.uri().query().unwrap_or(""));
+    let pretty = response::pretty_for(&query, req.headers());
+    match control(engine, req.method().as_str(), &query, req.body(), rest) {
+        Ok(body) => response::json(200, &body, pretty),
+        Err(e) => response::error(&e, pretty),
+    }
+}
+
+fn control(
+    engine: &mut Engine,
+    method: &str,
+    query: &Query,
+    body: &[u8],
+    rest: &str,
+) -> ApiResult<Value> {
     let body = match (method, rest) {
         ("GET", "clock") => clock_json(engine),
         ("POST", "clock/advance") => {
-            let ms = ms_param(req)?;
+            let ms = ms_param(query, body)?;
             if ms < 0 {
                 return Err(ApiError::bad_request("time only moves forward"));
             }
@@ -77,7 +94,7 @@ pub fn serve(engine: &mut Engine, req: &Request<'_>, rest: &str) -> ApiResult<Re
         }
         ("GET", "cache/lag") => json!({ "lagMs": engine.cache().config().lag_ms }),
         ("PUT" | "POST", "cache/lag") => {
-            let ms = ms_param(req)?;
+            let ms = ms_param(query, body)?;
             engine.set_cache_lag(ms);
             json!({ "lagMs": engine.cache().config().lag_ms })
         }
@@ -87,5 +104,5 @@ pub fn serve(engine: &mut Engine, req: &Request<'_>, rest: &str) -> ApiResult<Re
         }
         _ => return Err(ApiError::not_found_path()),
     };
-    Ok(Reply::new(200, body))
+    Ok(body)
 }

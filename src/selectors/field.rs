@@ -247,7 +247,7 @@ fn split_term(term: &str) -> Option<(&str, &'static str, &str)> {
 /// The inside of Go's `%q` for a field label: quotes and backslashes escaped, control
 /// characters as `\xNN` / `\u...`, printable text as is.
 fn go_quote_body(s: &str) -> String {
-    let q = crate::resources::field::go_quote(s);
+    let q = crate::codec::go_quote(s);
     q[1..q.len() - 1].to_string()
 }
 

@@ -1,0 +1,214 @@
+//! The whole simulated API server as one deterministic state machine.
+//!
+//! `Engine::handle` takes an `http::Request<Bytes>` and returns an `http::Response<Body>`;
+//! hosts (the native server, the wasm shim, in-process tower services) only move bytes.
+//! Time comes from an injected [`Clock`] and randomness from a seeded [`Rng`], so the same
+//! requests on the same clock and seed give byte-identical responses.
+
+mod control;
+mod state;
+
+use bytes::Bytes;
+use http::{Request, Response};
+use serde_json::{json, Map, Value};
+
+pub use crate::api::body::{Body, WatchStream};
+use crate::cache::{CacheConfig, WatchCache};
+use crate::clock::{Clock, TimeSource, DEFAULT_START_MS};
+use crate::features::FeatureGates;
+use crate::registry::Registry;
+use crate::resources::NAMESPACES;
+use crate::rng::Rng;
+use crate::store::Store;
+
+/// How to build an engine.
+pub struct Config {
+    /// Seed for UIDs and generated names.
+    pub seed: u64,
+    /// Where simulated time starts (ms since the epoch); ignored with a `time_source`.
+    pub start_ms: i64,
+    /// Follow host time instead of simulated time.
+    pub time_source: Option<Box<dyn TimeSource>>,
+    pub feature_gates: FeatureGates,
+    /// `host:port` reported by `/api` discovery.
+    pub server_address: String,
+    /// How long the store keeps history before compacting it (etcd: 5 minutes).
+    pub history_ms: i64,
+    /// Watch cache tuning (lag, window).
+    pub cache: CacheConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            seed: 0,
+            start_ms: DEFAULT_START_MS,
+            time_source: None,
+            feature_gates: FeatureGates::default(),
+            server_address: "127.0.0.1:8080".into(),
+            history_ms: 300_000,
+            cache: CacheConfig::default(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("seed", &self.seed)
+            .field("start_ms", &self.start_ms)
+            .field("wall_clock", &self.time_source.is_some())
+            .field("feature_gates", &self.feature_gates)
+            .finish()
+    }
+}
+
+/// The namespaces every cluster starts with.
+pub const INITIAL_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public"];
+
+/// The simulated API server: the registry (store, watch cache, watches) behind the HTTP
+/// handlers, the controllers that run on every tick, and kubesim's own control endpoints.
+#[derive(Debug)]
+pub struct Engine {
+    registry: Registry,
+    server_address: String,
+    history_ms: i64,
+}
+
+impl Engine {
+    /// A fresh cluster with the initial namespaces.
+    pub fn new(config: Config) -> Self {
+        let clock = match config.time_source {
+            Some(src) => Clock::following(src),
+            None => Clock::simulated(config.start_ms),
+        };
+        let mut engine = Engine {
+            registry: Registry::new(
+                clock,
+                Rng::new(config.seed),
+                config.feature_gates,
+                config.cache,
+            ),
+            server_address: config.server_address,
+            history_ms: config.history_ms,
+        };
+        for ns in INITIAL_NAMESPACES {
+            let mut obj = Map::new();
+            obj.insert("metadata".into(), json!({ "name": ns }));
+            engine
+                .registry
+                .create(&NAMESPACES, obj, &Map::new(), false)
+                .expect("initial namespaces are valid");
+        }
+        engine
+    }
+
+    /// Serves one HTTP request, then lets the simulated controllers react to it. kubesim's
+    /// own endpoints (`/kubesim/v1/...`) are the engine's; everything else is the API's.
+    pub fn handle(&mut self, req: Request<Bytes>) -> Response<Body> {
+        let resp = match req.uri().path().strip_prefix("/kubesim/v1/") {
+            Some(rest) => {
+                let rest = rest.to_string();
+                control::serve(self, &req, &rest)
+            }
+            None => crate::api::serve(&mut self.registry, &self.server_address, &req),
+        };
+        self.tick();
+        resp
+    }
+
+    /// Lets time-driven machinery catch up with the clock: history compaction, the watch
+    /// cache's lagged feed, bookmarks and watch timeouts, and the controllers. Hosts following
+    /// wall time call it periodically; simulated time calls it on every `advance`.
+    pub fn tick(&mut self) {
+        let now = self.registry.clock().now_ms();
+        if let Some(rev) = self
+            .registry
+            .store()
+            .revision_at_time(now - self.history_ms)
+        {
+            self.registry.compact_to(rev);
+        }
+        self.registry.sync_cache();
+        self.registry.cacher_mut().service(now);
+        crate::controllers::namespace::reconcile(&mut self.registry);
+    }
+
+    /// Compacts the store to its current revision now (reads and watches at older revisions
+    /// then answer 410), as `etcdctl compact` would.
+    pub fn compact(&mut self) -> u64 {
+        let rev = self.registry.store().revision();
+        self.registry.compact_to(rev);
+        rev
+    }
+
+    /// Sets how long the watch cache lags behind the store (ms).
+    pub fn set_cache_lag(&mut self, lag_ms: i64) {
+        self.registry.cacher_mut().set_lag(lag_ms);
+        self.tick();
+    }
+
+    /// The watch cache (read-only).
+    pub fn cache(&self) -> &WatchCache {
+        self.registry.cache()
+    }
+
+    /// Ends every watch (their streams finish), e.g. when the server shuts down.
+    pub fn close_watches(&mut self) {
+        self.registry.cacher_mut().close_watches();
+    }
+
+    /// Number of open watches.
+    pub fn watch_count(&self) -> usize {
+        self.registry.cacher().watch_count()
+    }
+
+    /// (events dispatched, frames encoded) since start: with encode-once fan-out the second
+    /// stays at most one per distinct frame of each event, however many watchers there are.
+    pub fn dispatch_stats(&self) -> (u64, u64) {
+        self.registry.cacher().dispatch_stats()
+    }
+
+    /// The engine's clock.
+    pub fn clock(&self) -> &Clock {
+        self.registry.clock()
+    }
+
+    /// Moves simulated time forward by `ms`, then runs the controllers.
+    pub fn advance(&mut self, ms: i64) {
+        self.registry.clock_mut().advance(ms);
+        self.tick();
+    }
+
+    /// The persistence layer (read-only: writes go through requests).
+    pub fn store(&self) -> &Store {
+        self.registry.store()
+    }
+
+    /// The feature gates in force.
+    pub fn feature_gates(&self) -> &FeatureGates {
+        self.registry.feature_gates()
+    }
+
+    /// The address `/api` discovery advertises.
+    pub fn server_address(&self) -> &str {
+        &self.server_address
+    }
+
+    /// A read-only snapshot of every live object, for inspection (tests, playground).
+    pub fn objects(&self) -> Vec<Value> {
+        let mut out = Vec::new();
+        for info in crate::resources::ALL {
+            if let Ok(page) = self.store().range(
+                &info.key_prefix(),
+                None,
+                self.store().revision(),
+                None,
+                |_| true,
+            ) {
+                out.extend(page.items.iter().map(|o| (**o).clone()));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,182 @@
+//! Delete (reference §11): preconditions, the propagation policy's GC finalizers, then
+//! either two-phase deletion — an object with finalizers (or one its kind keeps while it
+//! terminates, a Namespace) gets a `deletionTimestamp` and stays until a write removes the
+//! last finalizer — or removal at once.
+
+use serde_json::{json, Map, Value};
+
+use super::Registry;
+use crate::codec::rfc3339;
+use crate::resources::meta::{has_finalizers, meta_mut, meta_str};
+use crate::resources::status::{ApiError, ApiResult, GroupKind};
+use crate::resources::ResourceInfo;
+
+/// Decoded and validated `DeleteOptions`.
+#[derive(Debug, Clone, Default)]
+pub struct DeleteOptions {
+    /// `dryRun=All`: nothing is persisted.
+    pub dry_run: bool,
+    pub propagation: Option<String>,
+    pub orphan_dependents: Option<bool>,
+    pub precondition_uid: Option<String>,
+    pub precondition_rv: Option<String>,
+}
+
+const ORPHAN: &str = "orphan";
+const FOREGROUND: &str = "foregroundDeletion";
+
+/// What a delete did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Deleted {
+    /// The object is gone; this was its last state.
+    Gone(Value),
+    /// The object stays, terminating, until its finalizers are removed: its new state.
+    Terminating(Value),
+}
+
+impl Registry {
+    /// The generic store's delete, shared by DELETE, deletecollection and the controllers.
+    /// A kind that finalizes itself (a Namespace) is marked terminating first, as its
+    /// strategy says.
+    pub fn delete(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        name: &str,
+        opts: &DeleteOptions,
+    ) -> ApiResult<Deleted> {
+        let Some(current) = self.store().get(key).cloned() else {
+            return Err(ApiError::not_found(info.group_resource(), name));
+        };
+        check_preconditions(info, name, &current, opts)?;
+        let mut obj = current.as_object().cloned().unwrap_or_default();
+        let now = rfc3339::format(self.clock().now_secs());
+        if info.strategy.delete_marks_terminating(&current) {
+            let m = meta_mut(&mut obj);
+            m.entry("deletionTimestamp")
+                .or_insert_with(|| Value::String(now.clone()));
+            m.entry("deletionGracePeriodSeconds").or_insert(json!(0));
+            apply_gc_finalizers(m, opts);
+            info.strategy.prepare_for_terminating(&mut obj);
+            let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+            return Ok(Deleted::Terminating(out));
+        }
+        apply_gc_finalizers(meta_mut(&mut obj), opts);
+        if has_finalizers(&Value::Object(obj.clone())) {
+            let m = meta_mut(&mut obj);
+            let keep_earlier = m
+                .get("deletionTimestamp")
+                .and_then(Value::as_str)
+                .is_some_and(|t| !t.is_empty());
+            if !keep_earlier {
+                m.insert("deletionTimestamp".into(), Value::String(now));
+            }
+            m.insert("deletionGracePeriodSeconds".into(), json!(0));
+            let generation = m.get("generation").and_then(Value::as_i64).unwrap_or(0);
+            if generation > 0 {
+                m.insert("generation".into(), json!(generation + 1));
+            }
+            let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+            return Ok(Deleted::Terminating(out));
+        }
+        if !opts.dry_run {
+            self.commit_delete(key);
+        }
+        Ok(Deleted::Gone((*current).clone()))
+    }
+}
+
+fn check_preconditions(
+    info: &ResourceInfo,
+    name: &str,
+    current: &Value,
+    opts: &DeleteOptions,
+) -> ApiResult<()> {
+    let gk = GroupKind {
+        group: info.group,
+        kind: info.kind,
+    };
+    if let Some(uid) = &opts.precondition_uid {
+        let actual = meta_str(current, "uid");
+        if uid != actual {
+            return Err(ApiError::conflict_kind(gk, name, &format!(
+                "the UID in the precondition ({uid}) does not match the UID in record ({actual}). The object might have been deleted and then recreated"
+            )));
+        }
+    }
+    if let Some(rv) = &opts.precondition_rv {
+        let actual = meta_str(current, "resourceVersion");
+        if rv != actual {
+            return Err(ApiError::conflict_kind(gk, name, &format!(
+                "the ResourceVersion in the precondition ({rv}) does not match the ResourceVersion in record ({actual}). The object might have been modified"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Adds or removes `orphan` / `foregroundDeletion` as the propagation policy asks; with no
+/// policy, existing GC finalizers decide (the default for these kinds is Background).
+fn apply_gc_finalizers(m: &mut Map<String, Value>, opts: &DeleteOptions) {
+    let mut fins: Vec<String> = m
+        .get("finalizers")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let policy = match (&opts.propagation, opts.orphan_dependents) {
+        (Some(p), _) => Some(p.as_str()),
+        (None, Some(true)) => Some("Orphan"),
+        (None, Some(false)) => Some("Background"),
+        (None, None) => None,
+    };
+    let (orphan, foreground) = match policy {
+        Some("Orphan") => (true, false),
+        Some("Foreground") => (false, true),
+        Some(_) => (false, false),
+        None => return,
+    };
+    fins.retain(|f| f != ORPHAN && f != FOREGROUND);
+    if orphan {
+        fins.push(ORPHAN.to_string());
+    }
+    if foreground {
+        fins.push(FOREGROUND.to_string());
+    }
+    if fins.is_empty() {
+        m.shift_remove("finalizers");
+    } else {
+        m.insert("finalizers".into(), json!(fins));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn propagation_policy_sets_gc_finalizers() {
+        let cases = [
+            (Some("Orphan"), None, vec!["a", ORPHAN]),
+            (Some("Foreground"), None, vec!["a", FOREGROUND]),
+            (Some("Background"), None, vec!["a"]),
+            (None, Some(true), vec!["a", ORPHAN]),
+            (None, None, vec!["a", ORPHAN]),
+        ];
+        for (p, o, want) in cases {
+            let mut m = Map::new();
+            m.insert("finalizers".into(), json!(["a", ORPHAN]));
+            let opts = DeleteOptions {
+                propagation: p.map(str::to_string),
+                orphan_dependents: o,
+                ..DeleteOptions::default()
+            };
+            apply_gc_finalizers(&mut m, &opts);
+            assert_eq!(m["finalizers"], json!(want), "{p:?} {o:?}");
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The generic registry, modelled on apiserver's `registry/generic/registry/store.go`: the
+//! layer between the HTTP handlers and storage.
+//!
+//! Its operations — [`Registry::create`], [`Registry::update`], [`Registry::get`],
+//! [`Registry::list`], [`Registry::watch`], [`Registry::delete`] and deletecollection (list +
+//! delete) — take and return objects and typed errors ([`ApiError`]), never HTTP replies.
+//! Everything that differs between kinds comes from the kind's [`Strategy`]
+//! (`crate::resources::Strategy`); which read source serves a get, list or watch comes from
+//! the read planner ([`crate::cache::planner`]).
+
+mod admission;
+pub mod continue_token;
+mod create;
+mod delete;
+mod read;
+mod update;
+mod watch;
+
+pub use create::MAX_NAME_GENERATION_ATTEMPTS;
+pub use delete::{DeleteOptions, Deleted};
+pub use read::{ListOptions, ListResult};
+pub use watch::WatchOptions;
+
+use serde_json::Value;
+
+use crate::cache::planner::Sources;
+use crate::cache::{CacheConfig, Cacher, WatchCache};
+use crate::clock::Clock;
+use crate::features::FeatureGates;
+use crate::resources::status::ApiError;
+use crate::rng::Rng;
+use crate::store::Store;
+
+/// Storage for every kind — the store, the watch cache and its watchers — with the clock and
+/// the seeded randomness the generic operations use.
+#[derive(Debug)]
+pub struct Registry {
+    clock: Clock,
+    rng: Rng,
+    store: Store,
+    cacher: Cacher,
+    gates: FeatureGates,
+}
+
+impl Registry {
+    /// An empty registry; the cache keeps per-revision snapshots when the
+    /// `ListFromCacheSnapshot` gate is on.
+    pub fn new(clock: Clock, rng: Rng, gates: FeatureGates, mut cache: CacheConfig) -> Self {
+        let store = Store::new();
+        cache.snapshots = gates.enabled("ListFromCacheSnapshot");
+        Registry {
+            cacher: Cacher::new(cache, &store),
+            store,
+            clock,
+            rng,
+            gates,
+        }
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The clock, to move or replace it.
+    pub fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
+    }
+
+    /// The seeded randomness (UIDs, generated names, watch timeouts).
+    pub fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
+
+    /// The RNG's state, for export.
+    pub fn rng_state(&self) -> u64 {
+        self.rng.state()
+    }
+
+    /// The persistence layer (read-only: writes go through the operations).
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The watch cache (read-only).
+    pub fn cache(&self) -> &WatchCache {
+        self.cacher.cache()
+    }
+
+    /// The cache and its watchers.
+    pub fn cacher(&self) -> &Cacher {
+        &self.cacher
+    }
+
+    /// The cache and its watchers, to tune or service them.
+    pub fn cacher_mut(&mut self) -> &mut Cacher {
+        &mut self.cacher
+    }
+
+    /// The feature gates in force.
+    pub fn feature_gates(&self) -> &FeatureGates {
+        &self.gates
+    }
+
+    /// What the read planner chooses between.
+    pub fn sources(&self) -> Sources<'_> {
+        Sources {
+            store: &self.store,
+            cache: self.cacher.cache(),
+            now_ms: self.clock.now_ms(),
+        }
+    }
+
+    /// Feeds due store events into the cache and on to the watchers.
+    pub fn sync_cache(&mut self) {
+        let now = self.clock.now_ms();
+        self.cacher.sync(&self.store, now);
+    }
+
+    /// Compacts the store's history up to `rev` (the cache first takes everything it will
+    /// need).
+    pub fn compact_to(&mut self, rev: u64) {
+        let now = self.clock.now_ms();
+        self.cacher.drain(&self.store, now);
+        self.store.compact(rev);
+    }
+
+    /// Replaces the whole state (an import): store, RNG, gates; the cache is rebuilt and
+    /// watches end.
+    pub fn replace(&mut self, store: Store, rng: Rng, gates: FeatureGates, lag_ms: i64) {
+        let mut config = self.cache().config().clone();
+        config.lag_ms = lag_ms;
+        config.snapshots = gates.enabled("ListFromCacheSnapshot");
+        self.cacher.reset(config, &store);
+        self.store = store;
+        self.rng = rng;
+        self.gates = gates;
+    }
+
+    /// Loads canonical objects under their keys, one revision each, bypassing validation;
+    /// the cache is rebuilt and watches end.
+    pub fn load(&mut self, objects: impl IntoIterator<Item = (String, Value)>) {
+        let now = self.clock.now_ms();
+        self.store.load(objects, now);
+        let config = self.cache().config().clone();
+        self.cacher.reset(config, &self.store);
+    }
+
+    /// Writes `obj` under `key` at the next revision and feeds the change onward.
+    fn commit_put(&mut self, key: &str, obj: Value) -> u64 {
+        let rev = self.store.put(key, obj, self.clock.now_ms());
+        self.sync_cache();
+        rev
+    }
+
+    /// Deletes `key` at the next revision and feeds the change onward.
+    fn commit_delete(&mut self, key: &str) -> Option<u64> {
+        let rev = self.store.delete(key, self.clock.now_ms());
+        self.sync_cache();
+        rev
+    }
+
+    /// The 504 for a resourceVersion the server has not reached.
+    pub fn too_large_resource_version(&self, requested: u64) -> ApiError {
+        crate::cache::planner::too_large_resource_version(requested, self.store.revision())
+    }
+}

@@ -1,0 +1,140 @@
+//! Update (`BeforeUpdate` and the storage write): optimistic concurrency, server-owned
+//! metadata carried over, the kind's update preparation and validation; a write that changes
+//! nothing keeps its resourceVersion, and one that leaves a terminating object without
+//! finalizers deletes it (`ShouldDeleteDuringUpdate`).
+
+use serde_json::{Map, Value};
+
+use super::Registry;
+use crate::codec::decode;
+use crate::resources::field::FieldError;
+use crate::resources::meta::{has_finalizers, invalid_rv_text, meta, meta_mut, meta_str, parse_rv};
+use crate::resources::status::{ApiError, ApiResult, OPTIMISTIC_LOCK_MSG};
+use crate::resources::validation::reset_update_system_fields;
+use crate::resources::ResourceInfo;
+
+impl Registry {
+    /// The generic store's update of `key` to `obj` (already decoded and canonical).
+    pub fn update(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        mut obj: Map<String, Value>,
+        dry_run: bool,
+    ) -> ApiResult<Value> {
+        let name = meta_mut(&mut obj)
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let Some(current) = self.store().get(key).cloned() else {
+            return Err(ApiError::not_found(info.group_resource(), &name));
+        };
+        let rv = meta_mut(&mut obj)
+            .get("resourceVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if !rv.is_empty() {
+            let Some(n) = parse_rv(&rv) else {
+                return Err(ApiError::untyped(500, invalid_rv_text(&rv)));
+            };
+            if n.to_string() != meta_str(&current, "resourceVersion") {
+                return Err(ApiError::conflict(
+                    info.group_resource(),
+                    &name,
+                    OPTIMISTIC_LOCK_MSG,
+                ));
+            }
+        }
+        let old = current.as_object().cloned().unwrap_or_default();
+        // BeforeUpdate: server-owned metadata comes from the stored object; an unconditional
+        // update is validated as if it carried the current resourceVersion.
+        {
+            let empty = Map::new();
+            let old_meta = old
+                .get("metadata")
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
+            let m = meta_mut(&mut obj);
+            reset_update_system_fields(m, old_meta);
+            if rv.is_empty() {
+                if let Some(r) = old_meta.get("resourceVersion") {
+                    m.insert("resourceVersion".into(), r.clone());
+                }
+            }
+        }
+        info.strategy.prepare_for_update(&mut obj, &old);
+        let errs = validate_update(info, &obj, &old);
+        if !errs.is_empty() {
+            return Err(ApiError::invalid(info.group_kind(), &name, &errs));
+        }
+        self.write_update(info, key, &current, obj, dry_run)
+    }
+
+    /// Writes an already validated update: no-op detection, deletion of a terminating object
+    /// left without finalizers, otherwise a new revision.
+    pub fn write_update(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        current: &Value,
+        obj: Map<String, Value>,
+        dry_run: bool,
+    ) -> ApiResult<Value> {
+        let mut obj = decode::canonicalize(&obj, info.schema);
+        let current_rv = meta_str(current, "resourceVersion").to_string();
+        meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(current_rv));
+        let obj = Value::Object(obj);
+        if obj == *current {
+            return Ok(obj);
+        }
+        let terminating = !meta_str(&obj, "deletionTimestamp").is_empty();
+        let grace = meta(&obj)
+            .get("deletionGracePeriodSeconds")
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        if terminating
+            && grace == 0
+            && !has_finalizers(&obj)
+            && !info.strategy.has_kind_finalizers(&obj)
+        {
+            // `ShouldDeleteDuringUpdate`: the last finalizer is gone, so the object is.
+            if !dry_run {
+                self.commit_delete(key);
+            }
+            return Ok(obj);
+        }
+        if dry_run {
+            return Ok(obj);
+        }
+        let rev = self.store().next_revision();
+        let mut obj = obj;
+        if let Some(m) = obj.as_object_mut() {
+            meta_mut(m).insert("resourceVersion".into(), Value::String(rev.to_string()));
+        }
+        self.commit_put(key, obj.clone());
+        Ok(obj)
+    }
+}
+
+/// Runs generic ObjectMeta update validation plus the kind's, in `BeforeUpdate`'s order.
+pub fn validate_update(
+    info: &ResourceInfo,
+    new: &Map<String, Value>,
+    old: &Map<String, Value>,
+) -> Vec<FieldError> {
+    use crate::resources::validation::validate_common_fields_for_update;
+    let empty = Map::new();
+    let new_meta = new
+        .get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let old_meta = old
+        .get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let mut errs = validate_common_fields_for_update(new_meta, old_meta, info.namespaced);
+    errs.extend(info.strategy.validate_update(new, old));
+    errs
+}

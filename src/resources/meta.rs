@@ -1,0 +1,63 @@
+//! Accessors for the parts of an object every kind shares (`metadata`, finalizers,
+//! resourceVersion), as `meta.Accessor` gives apiserver's generic code.
+
+use serde_json::{Map, Value};
+
+/// `metadata` of a stored or decoded object.
+pub fn meta(obj: &Value) -> &Map<String, Value> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    obj.get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or_else(|| EMPTY.get_or_init(Map::new))
+}
+
+/// A string field of `metadata` ("" when absent).
+pub fn meta_str<'a>(obj: &'a Value, field: &str) -> &'a str {
+    meta(obj).get(field).and_then(Value::as_str).unwrap_or("")
+}
+
+/// Mutable `metadata` of an object map, created if missing.
+pub fn meta_mut(obj: &mut Map<String, Value>) -> &mut Map<String, Value> {
+    let m = obj
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !m.is_object() {
+        *m = Value::Object(Map::new());
+    }
+    m.as_object_mut().expect("metadata is an object")
+}
+
+/// Whether `metadata.finalizers` is non-empty.
+pub fn has_finalizers(obj: &Value) -> bool {
+    meta(obj)
+        .get("finalizers")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+}
+
+/// An object without `kind`/`apiVersion`, as items of a typed list are written.
+pub fn strip_type_meta(obj: &Value) -> Value {
+    let mut o = obj.clone();
+    if let Some(m) = o.as_object_mut() {
+        m.shift_remove("kind");
+        m.shift_remove("apiVersion");
+    }
+    o
+}
+
+/// Go's `ParseUint` failure for a resourceVersion, as the storage versioner reports it.
+pub fn invalid_rv_text(rv: &str) -> String {
+    format!(
+        "resourceVersion: Invalid value: {}: strconv.ParseUint: parsing {}: invalid syntax",
+        crate::codec::go_quote(rv),
+        crate::codec::go_quote(rv)
+    )
+}
+
+/// Parses a resourceVersion as the storage versioner does (`0` is "unset").
+pub fn parse_rv(rv: &str) -> Option<u64> {
+    if rv.is_empty() || rv.starts_with('+') {
+        return None;
+    }
+    rv.parse::<u64>().ok()
+}
