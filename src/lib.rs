@@ -26,7 +26,6 @@ pub mod server;
 
 #[cfg(target_arch = "wasm32")]
 pub mod shim;
-#[cfg(target_arch = "wasm32")]
 pub mod ui;
 
 pub use engine::{Body, Config, Engine, WatchStream};

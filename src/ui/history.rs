@@ -1,5 +1,8 @@
 //! Recent requests, kept in the browser's local storage so they survive a reload.
 //!
+//! This module only edits and (de)serializes the list; the reducer asks for it to be saved
+//! (`state::Effect::SaveHistory`) and the browser side (`ui::web`) reads and writes storage.
+//!
 //! Only what the user sent is kept (method, path, headers, body, the status it got), never
 //! responses; the list is short and newest first, and a repeat of the same request moves to
 //! the top instead of appearing twice.
@@ -72,23 +75,4 @@ pub fn parse(text: &str) -> Vec<Entry> {
 /// The stored form.
 pub fn serialize(list: &[Entry]) -> String {
     serde_json::to_string(list).unwrap_or_else(|_| "[]".into())
-}
-
-/// Reads the history from local storage.
-pub fn load() -> Vec<Entry> {
-    storage()
-        .and_then(|s| s.get_item(KEY).ok().flatten())
-        .map(|t| parse(&t))
-        .unwrap_or_default()
-}
-
-/// Writes the history to local storage (quietly does nothing where storage is unavailable).
-pub fn save(list: &[Entry]) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(KEY, &serialize(list));
-    }
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
 }

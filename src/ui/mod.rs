@@ -7,60 +7,50 @@
 //! served a read, live watch panels, a store inspector with a revision timeline, time and
 //! chaos controls, guided lessons, and the spec's tables made clickable.
 //!
-//! Pure logic (no DOM; checked by `tests/playground_web.rs`): [`exchange`] (form ⇄ HTTP),
-//! [`query`] (parameters in the path), [`curl`] (copy as curl/kubectl/fetch), [`share`]
-//! (links), [`history`], [`badge`] (`x-kubesim-read`), [`hexdump`], [`watchlog`],
-//! [`discovery`], [`semantics`], [`script`] and [`lesson_data`] (lessons), [`templates`],
-//! [`sim`] (engine + watches) and [`state`] (the reducer every control dispatches to).
-//! Components, one per file: [`app`], [`builder`], [`params`], [`copy_as`], [`response`],
-//! [`watches`], [`inspector`], [`timeline`], [`clock`], [`lessons`], [`semantics_table`],
-//! [`recent`]. Element ids (`#method`, `#path`, `#headers`, `#body`, `#send`, `#status`,
-//! `#resp-headers`, `#resp-body`) are stable because the end-to-end tests drive them.
+//! The logic here is free of the DOM and compiles natively too, so `cargo test` checks it
+//! without a browser (`tests`; `tests/playground_web.rs` runs the same cases in one):
+//! [`exchange`] (form ⇄ HTTP), [`query`] (parameters in the path), [`curl`] (copy as
+//! curl/kubectl/fetch), [`share`] (links), [`history`], [`badge`] (`x-kubesim-read`),
+//! [`hexdump`], [`watchlog`], [`discovery`], [`semantics`], [`script`] and [`lesson_data`]
+//! (lessons), [`templates`], [`sim`] (engine + watches) and [`state`] (the reducer every
+//! control dispatches to; it returns [`state::Effect`]s instead of touching the browser).
+//! The components and all browser I/O are in `web` (wasm32 only). Element ids (`#method`,
+//! `#path`, `#headers`, `#body`, `#send`, `#status`, `#resp-headers`, `#resp-body`) are
+//! stable because the end-to-end tests drive them.
 
-pub mod app;
 pub mod badge;
-pub mod builder;
-pub mod clock;
-pub mod copy_as;
 pub mod curl;
 pub mod discovery;
 pub mod exchange;
 pub mod hexdump;
 pub mod history;
-pub mod inspector;
 pub mod lesson_data;
-pub mod lessons;
-pub mod params;
 pub mod query;
-pub mod recent;
-pub mod response;
 pub mod script;
 pub mod semantics;
-pub mod semantics_table;
 pub mod share;
 pub mod sim;
 pub mod state;
 pub mod templates;
-pub mod timeline;
-pub mod watches;
 pub mod watchlog;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+#[cfg(test)]
+mod tests;
 
 use crate::clock::TimeSource;
 
-pub use app::App;
 pub use state::DEFAULT_PATH;
+#[cfg(target_arch = "wasm32")]
+pub use web::{start, App, JsDateTimeSource};
 
-/// Wall time from the browser (`Date.now()`), for the wall-clock mode (and the JS shim).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct JsDateTimeSource;
-
-impl TimeSource for JsDateTimeSource {
-    fn now_ms(&self) -> i64 {
-        js_sys::Date::now() as i64
-    }
-}
-
-/// Mounts the playground on `<body>`; called by `examples/playground.rs` on wasm32.
-pub fn start() {
-    yew::Renderer::<App>::new().render();
+/// The wall time the wall-clock mode follows: the browser's `Date.now()` on wasm32, the
+/// operating system's clock natively (where the playground's logic is tested).
+fn wall_time() -> Box<dyn TimeSource> {
+    #[cfg(target_arch = "wasm32")]
+    return Box::new(web::JsDateTimeSource);
+    #[cfg(not(target_arch = "wasm32"))]
+    return Box::new(crate::clock::SystemTimeSource);
 }

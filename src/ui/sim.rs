@@ -17,7 +17,6 @@ use serde_json::Value;
 use super::discovery::{self, ApiResource};
 use super::exchange::{self, Draft, Exchange};
 use super::watchlog::{self, WatchRow};
-use super::JsDateTimeSource;
 use crate::engine::{Body, Config, Engine, WatchStream};
 use crate::features::FeatureGates;
 
@@ -86,7 +85,7 @@ pub struct Sim {
 /// Builds an engine: simulated time unless `wall`.
 pub fn new_engine(wall: bool, gates: FeatureGates) -> Engine {
     Engine::new(Config {
-        time_source: wall.then(|| Box::new(JsDateTimeSource) as _),
+        time_source: wall.then(super::wall_time),
         feature_gates: gates,
         ..Default::default()
     })

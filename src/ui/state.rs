@@ -1,16 +1,18 @@
 //! The page's state and everything that changes it, as one reducer.
 //!
 //! Every control on the page (builder, lessons, the semantics table, the chaos panel, the
-//! 100 ms poll) dispatches an [`Action`]; [`AppState::reduce`] applies it to the engine and to
+//! 100 ms poll) dispatches an [`Action`]; [`AppState::update`] applies it to the engine and to
 //! what the page shows. One place for all transitions keeps a lesson step, a table click and
 //! a hand-made request going through the very same send path, and makes the whole page
-//! drivable from a browser test without a DOM.
+//! drivable from a test without a DOM.
+//!
+//! The reducer does no I/O: what it wants done outside the page's state (saving the history,
+//! updating the URL fragment) it returns as [`Effect`]s, which the browser side
+//! (`ui::web`, wasm32 only) performs after each action. So it runs natively too.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
-
-use yew::Reducible;
 
 use super::exchange::{Draft, Exchange};
 use super::history::{self, Entry};
@@ -137,6 +139,16 @@ pub enum Action {
     Notice(Option<String>),
 }
 
+/// What a transition asks the browser to do, in order, once the new state is in place.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Write this request history to local storage (under [`history::KEY`]).
+    SaveHistory(Rc<Vec<Entry>>),
+    /// Put this fragment (`#` included) in the address bar, without a history entry or a
+    /// `hashchange` event: the current request or lesson step, so the URL can be shared.
+    ReplaceUrlFragment(String),
+}
+
 /// The page's state.
 #[derive(Clone)]
 pub struct AppState {
@@ -155,7 +167,8 @@ pub struct AppState {
     pub history: Rc<Vec<Entry>>,
     /// A short message for the notice bar (also announced to screen readers).
     pub notice: Option<String>,
-    /// Whether URL-hash and local-storage updates are made (off in tests).
+    /// Whether the page performs the reducer's [`Effect`]s (URL fragment, local storage);
+    /// off in tests.
     pub browser: bool,
 }
 
@@ -169,7 +182,8 @@ impl PartialEq for AppState {
 pub const DEFAULT_PATH: &str = "/api/v1/namespaces";
 
 impl AppState {
-    /// A fresh page: simulated clock, default gates, the namespaces request in the builder.
+    /// A fresh page: simulated clock, default gates, the namespaces request in the builder,
+    /// an empty history ([`AppState::with_history`] gives it the stored one).
     pub fn new(browser: bool) -> AppState {
         AppState {
             sim: Rc::new(RefCell::new(Sim::new(false, FeatureGates::default()))),
@@ -186,14 +200,20 @@ impl AppState {
             lesson: None,
             cells: Rc::new(BTreeMap::new()),
             applied: None,
-            history: Rc::new(if browser { history::load() } else { Vec::new() }),
+            history: Rc::new(Vec::new()),
             notice: None,
             browser,
         }
     }
 
+    /// The same page with a history (read from storage by the browser side).
+    pub fn with_history(mut self, list: Vec<Entry>) -> AppState {
+        self.history = Rc::new(list);
+        self
+    }
+
     /// Sends the builder's request; `record` adds it to the history.
-    fn send(&mut self, record: bool) {
+    fn send(&mut self, record: bool, fx: &mut Vec<Effect>) {
         let draft = self.draft.clone();
         let result = self.sim.borrow_mut().send(&draft);
         self.seq += 1;
@@ -211,23 +231,18 @@ impl AppState {
                 if record {
                     self.history =
                         Rc::new(history::push(&self.history, Entry::new(&draft, x.code)));
-                    if self.browser {
-                        history::save(&self.history);
-                    }
+                    fx.push(Effect::SaveHistory(self.history.clone()));
                 }
                 self.outcome = Outcome::Answered(Rc::new(x), watch);
             }
             Err(e) => self.outcome = Outcome::Invalid(e),
         }
-        self.share();
+        self.share(fx);
     }
 
     /// Writes the current request or lesson step into the URL (without a history entry or
     /// a `hashchange` event).
-    fn share(&self) {
-        if !self.browser {
-            return;
-        }
+    fn share(&self, fx: &mut Vec<Effect>) {
         let shared = match &self.lesson {
             Some(run) => Shared::Lesson {
                 lesson: run.lesson.id.to_string(),
@@ -235,14 +250,14 @@ impl AppState {
             },
             None => Shared::Request(self.draft.clone()),
         };
-        let hash = format!("#{}", share::encode_hash(&shared));
-        if let Some(h) = web_sys::window().and_then(|w| w.history().ok()) {
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));
-        }
+        fx.push(Effect::ReplaceUrlFragment(format!(
+            "#{}",
+            share::encode_hash(&shared)
+        )));
     }
 
     /// Loads the current lesson step into the builder, its placeholders filled in.
-    fn load_step(&mut self) {
+    fn load_step(&mut self, fx: &mut Vec<Effect>) {
         let Some(run) = self.lesson.as_mut() else {
             return;
         };
@@ -262,10 +277,10 @@ impl AppState {
             headers: step.headers.to_string(),
             body,
         };
-        self.share();
+        self.share(fx);
     }
 
-    fn start_lesson(&mut self, id: &str) -> bool {
+    fn start_lesson(&mut self, id: &str, fx: &mut Vec<Effect>) -> bool {
         let Some(lesson) = lesson_data::find(id) else {
             self.notice = Some(format!("There is no lesson {id:?}."));
             return false;
@@ -282,12 +297,12 @@ impl AppState {
         });
         self.tab = Tab::Lessons;
         self.outcome = Outcome::Idle;
-        self.load_step();
+        self.load_step(fx);
         true
     }
 
     /// Runs a table cell: fetches a continue token first when the cell needs one.
-    fn run_cell(&mut self, cell: Cell) {
+    fn run_cell(&mut self, cell: Cell, fx: &mut Vec<Effect>) {
         let rv = self.sim.borrow().engine.store().revision();
         let mut token = String::new();
         if cell.needs_token() {
@@ -305,7 +320,7 @@ impl AppState {
         }
         self.lesson = None;
         self.draft = cell.draft(rv, &token);
-        self.send(true);
+        self.send(true, fx);
         if let Outcome::Answered(x, _) = &self.outcome {
             let read = x
                 .header(crate::api::response::READ_HEADER)
@@ -334,15 +349,17 @@ impl AppState {
     }
 }
 
-impl Reducible for AppState {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+impl AppState {
+    /// The reducer: the state after `action`, and what the browser should then do. (Yew's
+    /// `Reducible` impl, in `ui::web`, calls this and performs the effects.) The same state
+    /// comes back, unchanged, when an idle poll has nothing new to show.
+    pub fn update(self: Rc<Self>, action: Action) -> (Rc<Self>, Vec<Effect>) {
+        let mut fx = Vec::new();
         if let Action::Poll = action {
             // The heartbeat re-renders only when something visible changed.
             let changed = self.sim.borrow_mut().poll();
             if !changed {
-                return self;
+                return (self, fx);
             }
         }
         let mut s = (*self).clone();
@@ -354,10 +371,10 @@ impl Reducible for AppState {
             Action::SetHeaders(h) => s.draft.headers = h,
             Action::SetBody(b) => s.draft.body = b,
             Action::Load(d) => s.draft = d,
-            Action::Send => s.send(true),
+            Action::Send => s.send(true, &mut fx),
             Action::LoadAndSend(d) => {
                 s.draft = d;
-                s.send(true);
+                s.send(true, &mut fx);
             }
             Action::StopWatch(id) => s.sim.borrow_mut().stop_watch(id),
             Action::CloseWatch(id) => s.sim.borrow_mut().close_watch(id),
@@ -403,30 +420,30 @@ impl Reducible for AppState {
             }
             Action::Tab(t) => s.tab = t,
             Action::StartLesson(id) => {
-                s.start_lesson(id);
+                s.start_lesson(id, &mut fx);
             }
             Action::LessonGoto(step) => {
                 if let Some(run) = s.lesson.as_mut() {
                     run.step = step.min(run.lesson.steps.len() - 1);
                 }
-                s.load_step();
+                s.load_step(&mut fx);
             }
             Action::ExitLesson => {
                 s.lesson = None;
-                s.share();
+                s.share(&mut fx);
             }
             Action::Open(Shared::Request(d)) => {
                 s.lesson = None;
                 let get = d.method.eq_ignore_ascii_case("GET");
                 s.draft = d;
                 if get {
-                    s.send(false);
+                    s.send(false, &mut fx);
                 } else {
                     s.notice = Some("Request loaded from the link: press Send to run it.".into());
                 }
             }
             Action::Open(Shared::Lesson { lesson, step }) => {
-                if s.start_lesson(&lesson) {
+                if s.start_lesson(&lesson, &mut fx) {
                     // Replay the earlier steps: the cluster is fresh and simulated, so this
                     // reproduces exactly the state the link was made in.
                     let last = s.lesson.as_ref().map_or(0, |r| r.lesson.steps.len() - 1);
@@ -434,24 +451,22 @@ impl Reducible for AppState {
                         if let Some(run) = s.lesson.as_mut() {
                             run.step = i;
                         }
-                        s.load_step();
-                        s.send(false);
+                        s.load_step(&mut fx);
+                        s.send(false, &mut fx);
                     }
                     if let Some(run) = s.lesson.as_mut() {
                         run.step = step.min(last);
                     }
-                    s.load_step();
+                    s.load_step(&mut fx);
                 }
             }
-            Action::RunCell(cell) => s.run_cell(cell),
+            Action::RunCell(cell) => s.run_cell(cell, &mut fx),
             Action::ClearHistory => {
                 s.history = Rc::new(Vec::new());
-                if s.browser {
-                    history::save(&s.history);
-                }
+                fx.push(Effect::SaveHistory(s.history.clone()));
             }
             Action::Notice(n) => s.notice = n,
         }
-        Rc::new(s)
+        (Rc::new(s), fx)
     }
 }

@@ -7,9 +7,9 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::state::Action;
 use crate::codec::rfc3339;
 use crate::features::KNOWN_GATES;
+use crate::ui::state::Action;
 
 /// The +10 s / +1 min / +5 min buttons (also in the top bar).
 #[derive(Properties, PartialEq)]

@@ -5,8 +5,8 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::lesson_data::LESSONS;
-use super::state::{Action, LessonRun};
+use crate::ui::lesson_data::LESSONS;
+use crate::ui::state::{Action, LessonRun};
 
 /// The Lessons tab.
 #[function_component(Lessons)]

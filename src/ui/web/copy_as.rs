@@ -5,8 +5,8 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::curl;
-use super::state::Action;
+use crate::ui::curl;
+use crate::ui::state::Action;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Form {
@@ -26,7 +26,7 @@ impl Form {
 }
 
 /// Writes `text` to the clipboard; the notice says whether it worked.
-pub fn copy_to_clipboard(text: String, d: yew::UseReducerDispatcher<super::state::AppState>) {
+pub fn copy_to_clipboard(text: String, d: yew::UseReducerDispatcher<crate::ui::state::AppState>) {
     let Some(window) = web_sys::window() else {
         return;
     };

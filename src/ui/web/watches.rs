@@ -5,10 +5,10 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::badge::ReadBadge;
-use super::sim::{WatchPanel, WatchState};
-use super::state::Action;
-use super::watchlog::WatchRow;
+use crate::ui::badge::ReadBadge;
+use crate::ui::sim::{WatchPanel, WatchState};
+use crate::ui::state::Action;
+use crate::ui::watchlog::WatchRow;
 
 /// All watch panels (nothing when there are none).
 #[function_component(Watches)]

@@ -8,9 +8,9 @@ use serde_json::Value;
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::exchange::Draft;
-use super::state::Action;
 use super::timeline::Timeline;
+use crate::ui::exchange::Draft;
+use crate::ui::state::Action;
 
 fn strings(v: &Value) -> Vec<String> {
     v.as_array()

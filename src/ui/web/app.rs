@@ -2,7 +2,7 @@
 //! watches and the tabs (lessons, semantics tables, store, chaos, history) on the right; one
 //! column on a narrow window.
 //!
-//! The state lives in one reducer ([`super::state`]) shared through a context; a 100 ms
+//! The state lives in one reducer ([`crate::ui::state`]) shared through a context; a 100 ms
 //! interval drives the engine's `tick` and drains the watches, and the URL fragment is read
 //! on load and on `hashchange`, so a shared link opens the request or lesson step it names.
 
@@ -19,9 +19,10 @@ use super::lessons::Lessons;
 use super::recent::Recent;
 use super::response::ResponseView;
 use super::semantics_table::SemanticsTable;
-use super::share;
-use super::state::{Action, AppState, Tab};
+use super::storage;
 use super::watches::Watches;
+use crate::ui::share;
+use crate::ui::state::{Action, AppState, Tab};
 
 /// What every component reads and dispatches to.
 pub type Ctx = UseReducerHandle<AppState>;
@@ -32,10 +33,6 @@ fn location_hash() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
-}
-
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
 }
 
 /// Applies a theme (`auto`, `light`, `dark`) to `<html data-theme>`.
@@ -224,7 +221,7 @@ fn notice_bar() -> Html {
 /// The playground page.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(|| AppState::new(true));
+    let state = use_reducer(super::initial_state);
     {
         // The heartbeat: tick the engine (bookmarks, timeouts, cache lag, wall time) and
         // drain the watches.

@@ -8,10 +8,10 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::badge::ReadBadge;
-use super::exchange::Draft;
-use super::hexdump;
-use super::state::{Action, Outcome, Tab};
+use crate::ui::badge::ReadBadge;
+use crate::ui::exchange::Draft;
+use crate::ui::hexdump;
+use crate::ui::state::{Action, Outcome, Tab};
 
 /// The response panel.
 #[function_component(ResponseView)]

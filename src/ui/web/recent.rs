@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::state::Action;
+use crate::ui::state::Action;
 
 /// The History tab.
 #[function_component(Recent)]

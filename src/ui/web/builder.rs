@@ -10,13 +10,13 @@ use yew::prelude::*;
 
 use super::app::Ctx;
 use super::copy_as::CopyAs;
-use super::discovery;
-use super::exchange::METHODS;
 use super::params::Params;
-use super::query;
-use super::semantics::{self, TableId};
-use super::state::Action;
-use super::templates::{self, HeaderPreset, ACCEPT, BODIES, CONTENT_TYPE};
+use crate::ui::discovery;
+use crate::ui::exchange::METHODS;
+use crate::ui::query;
+use crate::ui::semantics::{self, TableId};
+use crate::ui::state::Action;
+use crate::ui::templates::{self, HeaderPreset, ACCEPT, BODIES, CONTENT_TYPE};
 
 /// The request form.
 #[function_component(Builder)]

@@ -1,13 +1,13 @@
 //! The query-parameter form: one labelled input per generic parameter of the spec, with the
 //! spec's one-line explanation under it. It edits the path's query in place (see
-//! [`super::query`]), so the path box and the form never disagree.
+//! [`crate::ui::query`]), so the path box and the form never disagree.
 
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::query::{self, Param, ParamType, PARAMS};
-use super::state::Action;
+use crate::ui::query::{self, Param, ParamType, PARAMS};
+use crate::ui::state::Action;
 
 /// The parameters form (a disclosure showing how many parameters are set).
 #[function_component(Params)]

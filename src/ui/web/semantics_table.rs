@@ -6,9 +6,9 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
-use super::badge::{semantic_title, MEANINGS};
-use super::semantics::{self, Cell, TableId, COLUMNS, LIST_ROWS};
-use super::state::{Action, CellResult};
+use crate::ui::badge::{semantic_title, MEANINGS};
+use crate::ui::semantics::{self, Cell, TableId, COLUMNS, LIST_ROWS};
+use crate::ui::state::{Action, CellResult};
 
 fn cell_button(cell: Cell, ctx: &Ctx, predicted: Option<Cell>) -> Html {
     let result: Option<&CellResult> = ctx.cells.get(&cell);

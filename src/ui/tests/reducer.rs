@@ -1,0 +1,131 @@
+//! The page's reducer driven as its controls drive it: every lesson, a lesson link, a table
+//! cell, the clock and the cache lag.
+
+use std::rc::Rc;
+
+use super::Reduce;
+use crate::ui::exchange;
+use crate::ui::lesson_data::LESSONS;
+use crate::ui::semantics::{Cell, TableId};
+use crate::ui::share::Shared;
+use crate::ui::state::{Action, AppState, Outcome};
+use crate::ui::{query, script};
+
+/// Runs every lesson through the page's reducer exactly as the Run/Next buttons do, and
+/// checks each step's status code and, for watches, the events its panel shows at once.
+#[test]
+fn every_lesson_runs_as_written() {
+    let mut ids = std::collections::BTreeSet::new();
+    assert!(LESSONS.len() >= 8);
+    for lesson in LESSONS {
+        assert!(ids.insert(lesson.id), "duplicate lesson id {}", lesson.id);
+        let mut saved: Vec<&str> = Vec::new();
+        let mut state = Rc::new(AppState::new(false)).reduce(Action::StartLesson(lesson.id));
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let at = format!("{} step {}", lesson.id, i + 1);
+            assert!(
+                !step.title.is_empty() && !step.expect.is_empty(),
+                "{at}: title and expectation"
+            );
+            for p in script::placeholders(step.path)
+                .into_iter()
+                .chain(script::placeholders(step.body))
+            {
+                assert!(
+                    saved.contains(&p.as_str()),
+                    "{at}: {{{{{p}}}}} is not saved by an earlier step"
+                );
+            }
+            saved.extend(step.save.iter().map(|(n, _)| *n));
+            let run = state.lesson.clone().unwrap();
+            assert_eq!((run.step, run.error), (i, None), "{at}");
+            assert!(
+                exchange::build_request(&state.draft).is_ok(),
+                "{at}: well-formed"
+            );
+            let watches_before = state.sim.borrow().watches.len();
+            state = state.reduce(Action::Send);
+            let Outcome::Answered(x, watch) = &state.outcome else {
+                panic!("{at}: not sent: {:?}", state.outcome);
+            };
+            assert_eq!(x.code, step.status, "{at} ({}): {}", step.title, x.body);
+            if query::is_watch(&state.draft.path) && step.status == 200 {
+                assert!(watch.is_some(), "{at}: a watch opens a panel");
+                let sim = state.sim.borrow();
+                assert_eq!(sim.watches.len(), watches_before + 1);
+                let kinds: Vec<&str> = sim
+                    .watches
+                    .last()
+                    .unwrap()
+                    .rows
+                    .iter()
+                    .map(|r| r.kind.as_str())
+                    .collect();
+                assert_eq!(kinds, step.events, "{at}: events shown at once");
+            } else {
+                assert!(
+                    step.events.is_empty(),
+                    "{at}: events listed for a non-watch"
+                );
+            }
+            assert_eq!(state.lesson.as_ref().unwrap().results[i], Some(step.status));
+            if i + 1 < lesson.steps.len() {
+                state = state.reduce(Action::LessonGoto(i + 1));
+            }
+        }
+        assert!(state.lesson.as_ref().unwrap().finished(), "{}", lesson.id);
+    }
+}
+
+#[test]
+fn a_lesson_link_replays_the_steps_before_it() {
+    let state = Rc::new(AppState::new(false)).reduce(Action::Open(Shared::Lesson {
+        lesson: "paging".into(),
+        step: 5,
+    }));
+    let run = state.lesson.clone().unwrap();
+    assert_eq!(run.step, 5);
+    assert!(run.results[..5].iter().all(Option::is_some));
+    assert!(
+        state.draft.path.contains("continue=ey"),
+        "{}",
+        state.draft.path
+    );
+    let state = state.reduce(Action::Send);
+    let Outcome::Answered(x, _) = &state.outcome else {
+        panic!()
+    };
+    let names: Vec<String> = x.json().unwrap()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["metadata"]["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["c"],
+        "the second page is read at the first page's revision"
+    );
+}
+
+#[test]
+fn the_reducer_runs_cells_and_advances_time() {
+    let state = Rc::new(AppState::new(false));
+    let cell = Cell {
+        table: TableId::List,
+        row: 2,
+        col: 0,
+    };
+    let state = state.reduce(Action::RunCell(cell));
+    let r = state.cells.get(&cell).cloned().unwrap();
+    assert_eq!((r.code, r.semantic.as_deref()), (200, Some("Continuation")));
+    assert_eq!(state.applied.as_deref(), Some("Continuation"));
+    let before = state.sim.borrow().engine.clock().now_ms();
+    let state = state.reduce(Action::Advance(300_000));
+    assert_eq!(state.sim.borrow().engine.clock().now_ms(), before + 300_000);
+    let state = state.reduce(Action::SetLag(2_000));
+    assert_eq!(state.sim.borrow().engine.cache().config().lag_ms, 2_000);
+    let v = state.version;
+    let state = state.reduce(Action::Poll).reduce(Action::Poll);
+    assert!(state.version <= v + 1, "an idle poll does not re-render");
+}
