@@ -1,11 +1,8 @@
 //! YAML for requests and responses: every kind created from a YAML body, read back as YAML
 //! (object and list) and compared with its JSON form; go-yaml's output bytes; YAML's own
 //! decoding rules (YAML 1.1 typing, duplicate keys as warnings or strict errors).
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 const YAML: &str = "application/yaml";

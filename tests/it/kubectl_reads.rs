@@ -1,10 +1,7 @@
 //! kubectl's read paths against `kubesim serve`: `get -w` sees changes as they happen, and
 //! `--chunk-size` pages through a collection with continue tokens.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;

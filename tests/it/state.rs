@@ -1,10 +1,7 @@
 //! Export and import of the whole simulation: after a reload every request is answered
 //! byte for byte as before (generated names and UIDs included, as the RNG state travels too).
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[test]

@@ -1,10 +1,7 @@
 //! kubectl v1.32 against `kubesim serve`: the everyday commands succeed with the output a
 //! real cluster gives.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 
 const CR_YAML: &str = "apiVersion: apps/v1
 kind: ControllerRevision

@@ -1,12 +1,9 @@
 //! Bad input never panics the engine: random methods, paths, query parameters, headers and
 //! (mutated) bodies always get a well-formed answer — a Kubernetes `Status` for every error
 //! except the plain-text 404 outside served paths — and the store stays consistent.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
+use crate::common::*;
 use bytes::Bytes;
-use common::*;
 use proptest::prelude::*;
 use serde_json::Value;
 

@@ -2,13 +2,10 @@
 //! compactions, clock advances and cache-lag changes, a list at R followed by a watch from R
 //! reproduces exactly the store's state at every later revision, and no watcher sees a gap,
 //! a duplicate or an out-of-order event — with and without a label selector.
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
 
 use std::collections::BTreeMap;
 
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

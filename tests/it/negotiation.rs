@@ -1,11 +1,8 @@
 //! Content negotiation (spec "Content negotiation and encodings", rules 1-8): each `Accept`
 //! header and the media type it gets or its 406, request `Content-Type`s and their 415, and
 //! how errors themselves are rendered.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// The serializers a stock kube-apiserver lists (CBOR only joins with its gate).

@@ -1,12 +1,8 @@
 //! Protobuf and CBOR through the negotiation path: responses (object, list, metadata-only,
 //! errors), request bodies and watch streams, decoded by kubesim's codecs and, for protobuf,
 //! by the prost-generated `k8s-pb` messages a real client uses. CBOR only with its gate.
-#![cfg(not(target_arch = "wasm32"))]
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use k8s_pb::api::apps::v1 as apps;
 use k8s_pb::apimachinery::pkg::runtime;
 use kubesim::codec::{cbor, protobuf};

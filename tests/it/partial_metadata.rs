@@ -1,16 +1,14 @@
 //! `PartialObjectMetadata` and `PartialObjectMetadataList` (metadata only, `meta.k8s.io/v1`)
 //! for get, list and watch, in JSON and YAML; and kube-rs's `get_metadata`, `list_metadata`
 //! and `watch_metadata` against the engine.
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::common;
+use crate::common::*;
 use ::kube::api::{DeleteParams, ListParams, PostParams, WatchEvent, WatchParams};
 use ::kube::Api;
-use common::*;
 use futures::StreamExt;
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;

@@ -1,11 +1,8 @@
 //! Server-side `Table`s: ControllerRevision's and Namespace's printers, the default
 //! two-column table, `includeObject`, list metadata, `meta.k8s.io/v1beta1`, YAML, and watch
 //! frames (headers on the first event only, ERROR events left as Status).
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kubesim::api::negotiation::MetaVersion;
 use kubesim::api::transform::table::{default_list_table, default_object_table, TableSpec};
 use kubesim::api::transform::IncludeObject;

@@ -1,10 +1,7 @@
 //! CRUD on ControllerRevisions and Namespaces: every verb, both scopes, and the errors each
 //! can produce, with kube-apiserver's status codes, reasons and messages.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 #[test]

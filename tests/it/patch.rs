@@ -1,10 +1,8 @@
 //! PATCH: JSON Patch, JSON Merge Patch and strategic merge patch on ControllerRevisions and
 //! Namespaces, with the real server's errors for each failure.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common;
+use crate::common::*;
 use serde_json::json;
 
 fn patch(e: &mut kubesim::Engine, uri: &str, ct: &str, body: &str) -> Resp {

@@ -1,10 +1,7 @@
 //! Label and field selectors on list and deletecollection: every operator, AND by comma,
 //! and the 400s for malformed selectors with kube-apiserver's messages.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 fn seeded() -> kubesim::Engine {

@@ -1,9 +1,6 @@
 //! The native host: `kubesim serve` flags, the kubeconfig it writes, and graceful Ctrl-C.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 use std::process::Command;
 
 #[test]

@@ -2,11 +2,8 @@
 //! them: discovery is cached after the first command and revalidated (`If-None-Match`, 304)
 //! by `api-resources` and after invalidation, so every later command depends on the 304
 //! being read correctly.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 
 const CR_YAML: &str = "apiVersion: apps/v1
 kind: ControllerRevision
@@ -66,7 +63,7 @@ fn kubectl_commands_in_a_row_share_one_discovery_cache() {
 
 #[test]
 fn not_modified_discovery_carries_no_content_type() {
-    use common::*;
+    use crate::common::*;
     let mut e = engine();
     let accept =
         "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";

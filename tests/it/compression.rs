@@ -1,13 +1,10 @@
 //! gzip behind `APIResponseCompression` (beta, on by default): `Accept-Encoding: gzip` on a
 //! response larger than 128 KiB gets `Content-Encoding: gzip`; smaller bodies, other tokens,
 //! the gate turned off and watches are sent as they are.
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
 
 use std::io::Read as _;
 
-use common::*;
+use crate::common::*;
 use kubesim::{Config, Engine};
 use serde_json::json;
 

@@ -1,11 +1,8 @@
 //! ControllerRevision validation (reference §10): one row per rule, each answered with the
 //! real server's 422 message, aggregated as `[a, b]` when several fail, with one
 //! `details.causes` entry per field error.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 const DNS_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";

@@ -1,14 +1,12 @@
 //! kube-rs's `watcher` and reflector against kubesim, in-process: with both initial-list
 //! strategies (ListWatch and StreamingList) the reflector's cache stays equal to the store
 //! through creates, updates, deletes, a forced 410 and a compaction.
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::common;
 use futures::StreamExt;
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;

@@ -1,11 +1,8 @@
 //! Watches: the three start semantics on every watch path, event types and selector
 //! transitions, resuming without gaps or duplicates, 410 after compaction, bookmarks,
 //! timeouts, streaming lists, and the parameter errors.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 fn ws(ns: &str, q: &str) -> String {

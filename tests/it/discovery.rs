@@ -1,10 +1,7 @@
 //! Discovery and OpenAPI: what kubectl reads before it acts, listing exactly what kubesim
 //! serves, with the real verbs, names and storage version hashes.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[test]

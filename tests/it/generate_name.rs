@@ -1,10 +1,7 @@
 //! `generateName` collisions: since 1.32 (KEP-4420, RetryGenerateName GA) the generic store
 //! generates a new name and tries again, eight attempts in all, before answering 409.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 
 fn generated_body() -> Value {

@@ -1,10 +1,7 @@
 //! Namespaces: the initial ones, defaults on create, admission of writes into missing or
 //! terminating namespaces, and the deletion lifecycle driven by the namespace controller.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 #[test]

@@ -6,8 +6,6 @@
 //! bytes exactly, since proto2 `optional` keeps presence), and bytes from prost are decoded by
 //! kubesim and compared with the canonical JSON. Empty map values are avoided in byte-equality
 //! checks: prost leaves out an entry's default key/value, gogo always writes both.
-#![cfg(not(target_arch = "wasm32"))]
-#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
 

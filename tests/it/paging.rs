@@ -1,10 +1,7 @@
 //! Chunked lists: `limit` and `continue` across a consistent snapshot, `remainingItemCount`
 //! rules, short pages with selectors, token expiry and the inconsistent continuation.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 fn five() -> kubesim::Engine {

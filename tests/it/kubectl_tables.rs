@@ -1,10 +1,7 @@
 //! kubectl against `kubesim serve`: `get` prints the server-side Table (the real columns, not
 //! kubectl's NAME/AGE fallback), and `-o yaml` / `-o json` get full objects.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::server::Server;
+use crate::common::server::Server;
 
 const OWNED: &str = "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: owned\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: DaemonSet\n    name: fluentd\n    uid: 7d0f1c9e-0000-4000-8000-000000000001\n    controller: true\ndata: {}\nrevision: 4\n";
 const PLAIN: &str = "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: plain\ndata:\n  spec: {}\nrevision: 1\n";

@@ -1,11 +1,9 @@
 //! kube-rs, a real client, against kubesim: once in-process through a tower service that calls
 //! the engine directly, once over HTTP against the native server.
-#![cfg(not(target_arch = "wasm32"))]
-
-mod common;
 
 use std::sync::{Arc, Mutex};
 
+use crate::common;
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use kube::api::{DeleteParams, ListParams, PostParams};

@@ -1,10 +1,7 @@
 //! kubesim's own control endpoints: time, compaction and cache lag over HTTP, so tests in
 //! any language can make expiry happen without sleeping.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[test]
 fn clock_compaction_and_lag_over_http() {

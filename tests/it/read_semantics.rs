@@ -1,11 +1,8 @@
 //! The spec's read-semantics tables, one row per cell: which semantic a get or list gets for
 //! each combination of resourceVersion, resourceVersionMatch and paging, where it is served
 //! from, and the errors for the invalid cells.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use serde_json::json;
 
 /// A cluster with three revisions worth of ControllerRevisions; returns (engine, an old RV).

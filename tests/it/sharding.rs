@@ -1,10 +1,7 @@
 //! Sharded list and watch (gate ShardedListAndWatch): ignored when off; when on, lists and
 //! watches are filtered by 64-bit FNV-1a hash ranges and lists carry `shardInfo`.
-#![cfg(not(target_arch = "wasm32"))]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use kubesim::features::FeatureGates;
 use kubesim::selectors::shard::fnv1a64;
 use kubesim::{Config, Engine};

@@ -1,0 +1,40 @@
+//! The native integration tests, as one test binary (`cargo test --test it`): each module was
+//! its own `tests/*.rs` target before, and linking 29 binaries against kubesim and its
+//! dev-dependencies dominated `cargo test` after a change. The browser tests (tests/web.rs,
+//! tests/playground_web.rs, tests/shim.rs) stay separate targets for `--target wasm32`.
+//!
+//! proptest's default persistence (`SourceParallel`) finds this main.rs, so the seeds of
+//! `model.rs` are read from (and new failures saved to) `tests/proptest-regressions/model.txt`.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+mod binary_encodings;
+mod compression;
+mod control;
+mod crud;
+mod discovery;
+mod generate_name;
+mod kube_client;
+mod kube_watcher;
+mod kubectl;
+mod kubectl_reads;
+mod kubectl_session;
+mod kubectl_tables;
+mod model;
+mod namespaces;
+mod negotiation;
+mod paging;
+mod partial_metadata;
+mod patch;
+mod protobuf_k8s_pb;
+mod read_semantics;
+mod robustness;
+mod selectors;
+mod server;
+mod sharding;
+mod state;
+mod tables;
+mod validation;
+mod watch;
+mod yaml;
