@@ -164,7 +164,7 @@ async fn binary_request_bodies() {
     let mut typed = cr.clone();
     typed["kind"] = "ControllerRevision".into();
     typed["apiVersion"] = "apps/v1".into();
-    let pb = kubesim::codec::protobuf::encode(&typed).unwrap();
+    let pb = kubesim::codec::protobuf::encode(&typed, &kubesim::resources::SCHEME).unwrap();
     let init = obj(
         r#"{"method":"POST","headers":{"content-type":"application/vnd.kubernetes.protobuf","accept":"application/vnd.kubernetes.protobuf"}}"#,
     );
@@ -177,7 +177,7 @@ async fn binary_request_bodies() {
     );
     let raw = array_buffer(&r).await;
     assert_eq!(&raw[..4], b"k8s\0");
-    let back = kubesim::codec::protobuf::decode(&raw).unwrap();
+    let back = kubesim::codec::protobuf::decode(&raw, &kubesim::resources::SCHEME).unwrap();
     assert_eq!(back["metadata"]["name"], "bin-pb");
     assert_eq!(back["data"], cr["data"]);
 }

@@ -75,7 +75,7 @@ pub fn encode(payload: Payload<'_>, enc: Encoding, pretty: bool) -> Result<Vec<u
 
 /// A protobuf body; a kind without a protobuf form is the serializer's error (406).
 fn binary_protobuf(v: &Value) -> Result<Vec<u8>, ApiError> {
-    crate::codec::protobuf::encode(v).map_err(ApiError::not_acceptable)
+    crate::codec::protobuf::encode(v, &crate::resources::SCHEME).map_err(ApiError::not_acceptable)
 }
 
 /// The whole list value for the binary codecs, which take one object. (Go's protobuf list
@@ -171,7 +171,11 @@ fn json_list(envelope: &Value, items: &[Object], pretty: bool) -> Vec<u8> {
 pub fn watch_frame(kind: EventType, object: &Value, enc: Encoding) -> Bytes {
     match enc {
         Encoding::Json | Encoding::Yaml => crate::cache::watchers::frame(kind, object),
-        Encoding::Protobuf => match crate::codec::protobuf::watch_frame(kind.as_str(), object) {
+        Encoding::Protobuf => match crate::codec::protobuf::watch_frame(
+            kind.as_str(),
+            object,
+            &crate::resources::SCHEME,
+        ) {
             Ok(frame) => Bytes::from(frame),
             // Every watched kind and Status have a protobuf form; should one not, the
             // client at least gets the event.
@@ -205,7 +209,10 @@ pub fn body_to_json(bytes: &[u8], enc: Encoding) -> Result<JsonBody<'_>, String>
             })
         }
         Encoding::Protobuf => Ok(JsonBody {
-            json: Cow::Owned(json::to_vec(&crate::codec::protobuf::decode(bytes)?)),
+            json: Cow::Owned(json::to_vec(&crate::codec::protobuf::decode(
+                bytes,
+                &crate::resources::SCHEME,
+            )?)),
             yaml_strict: None,
         }),
         Encoding::Cbor => Ok(JsonBody {

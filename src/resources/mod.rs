@@ -14,6 +14,7 @@ pub mod validation;
 
 use serde_json::{Map, Value};
 
+use crate::codec::protobuf::schema::Msg;
 use crate::resources::status::{GroupKind, GroupResource};
 use field::FieldError;
 use schema::Struct;
@@ -126,6 +127,24 @@ pub struct ResourceInfo {
     /// Field selector labels supported beyond `metadata.name` (and `metadata.namespace` for
     /// namespaced kinds).
     pub extra_field_labels: &'static [&'static str],
+    /// The protobuf message tables of the kind and of its list, when it has a protobuf form.
+    pub proto: Option<(&'static Msg, &'static Msg)>,
+    /// OpenAPI descriptions of the list kind: the type and its `items` (and `metadata`).
+    pub list_docs: ListDocs,
+}
+
+/// `ListMeta`'s usual description on a list's `metadata`.
+pub const LIST_META_MORE: &str = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+
+/// How OpenAPI describes a kind's list type.
+#[derive(Debug, Clone, Copy)]
+pub struct ListDocs {
+    /// The list type's description.
+    pub description: &'static str,
+    /// `items`' description.
+    pub items: &'static str,
+    /// `metadata`'s description.
+    pub metadata: &'static str,
 }
 
 impl std::fmt::Debug for ResourceInfo {
@@ -245,6 +264,15 @@ pub static CONTROLLER_REVISIONS: ResourceInfo = ResourceInfo {
     schema: &schema::CONTROLLER_REVISION,
     strategy: &controllerrevision::ControllerRevisionStrategy,
     extra_field_labels: &[],
+    proto: Some((
+        &controllerrevision::CONTROLLER_REVISION,
+        &controllerrevision::CONTROLLER_REVISION_LIST,
+    )),
+    list_docs: ListDocs {
+        description: "ControllerRevisionList is a resource containing a list of ControllerRevision objects.",
+        items: "Items is the list of ControllerRevisions",
+        metadata: "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+    },
 };
 
 /// core/v1 namespaces.
@@ -272,10 +300,38 @@ pub static NAMESPACES: ResourceInfo = ResourceInfo {
     schema: &schema::NAMESPACE,
     strategy: &namespace::NamespaceStrategy,
     extra_field_labels: &["status.phase"],
+    proto: Some((&namespace::NAMESPACE, &namespace::NAMESPACE_LIST)),
+    list_docs: ListDocs {
+        description: "NamespaceList is a list of Namespaces.",
+        items: "Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/",
+        metadata: LIST_META_MORE,
+    },
 };
 
 /// Every served resource, in discovery order.
 pub static ALL: &[&ResourceInfo] = &[&NAMESPACES, &CONTROLLER_REVISIONS];
+
+/// The built-in kinds as the protobuf serializer's scheme.
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinScheme;
+
+/// The scheme of every built-in kind.
+pub static SCHEME: BuiltinScheme = BuiltinScheme;
+
+impl crate::codec::protobuf::Scheme for BuiltinScheme {
+    fn message(&self, kind: &str) -> Option<&'static Msg> {
+        ALL.iter().find_map(|r| {
+            let (object, list) = r.proto?;
+            if r.kind == kind {
+                Some(object)
+            } else if kind.strip_suffix("List") == Some(r.kind) {
+                Some(list)
+            } else {
+                None
+            }
+        })
+    }
+}
 
 /// The served API groups and their versions (core group excluded), in `/apis` order.
 pub fn groups() -> Vec<(&'static str, &'static str)> {

@@ -180,7 +180,7 @@ pub fn decode_binary(bytes: &[u8]) -> Option<String> {
         });
     }
     let decoded = if bytes.starts_with(b"k8s\0") {
-        crate::codec::protobuf::decode(bytes)
+        crate::codec::protobuf::decode(bytes, &crate::resources::SCHEME)
     } else if crate::codec::cbor::is_cbor(bytes) {
         crate::codec::cbor::decode(bytes)
     } else {

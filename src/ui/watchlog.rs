@@ -36,7 +36,7 @@ pub fn parse_frames(chunk: &[u8]) -> Vec<WatchRow> {
         let decoded: Option<Vec<Value>> = if crate::codec::cbor::is_cbor(chunk) {
             crate::codec::cbor::decode_seq(chunk).ok()
         } else {
-            crate::codec::protobuf::decode_watch_frames(chunk)
+            crate::codec::protobuf::decode_watch_frames(chunk, &crate::resources::SCHEME)
                 .ok()
                 .map(|frames| {
                     frames

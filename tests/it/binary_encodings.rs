@@ -38,7 +38,7 @@ fn stored(e: &mut Engine, uri: &str) -> Value {
 fn protobuf_responses_requests_and_watch() {
     let mut e = engine();
     // A protobuf request body.
-    let body = protobuf::encode(&cr_body("p1", 3)).unwrap();
+    let body = protobuf::encode(&cr_body("p1", 3), &kubesim::resources::SCHEME).unwrap();
     let (code, _, created) = raw(
         &mut e,
         "POST",
@@ -66,7 +66,7 @@ fn protobuf_responses_requests_and_watch() {
     assert_eq!(cr_pb.revision, Some(3));
     assert_eq!(cr_pb.metadata.unwrap().name.as_deref(), Some("p1"));
     assert_eq!(
-        protobuf::decode(&bytes).unwrap(),
+        protobuf::decode(&bytes, &kubesim::resources::SCHEME).unwrap(),
         stored(&mut e, &cr("default", "p1"))
     );
     // The list.
@@ -78,7 +78,7 @@ fn protobuf_responses_requests_and_watch() {
         &[("accept", PROTOBUF)],
     );
     let mut json_list = stored(&mut e, &crs("default"));
-    let pb_list = protobuf::decode(&bytes).unwrap();
+    let pb_list = protobuf::decode(&bytes, &kubesim::resources::SCHEME).unwrap();
     assert_eq!(pb_list["items"], json_list["items"]);
     json_list.as_object_mut().unwrap().remove("items");
     assert_eq!(pb_list["metadata"], json_list["metadata"]);
@@ -93,7 +93,7 @@ fn protobuf_responses_requests_and_watch() {
             "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
         )],
     );
-    let partial = protobuf::decode(&bytes).unwrap();
+    let partial = protobuf::decode(&bytes, &kubesim::resources::SCHEME).unwrap();
     assert_eq!(partial["kind"], "PartialObjectMetadata");
     assert_eq!(partial["metadata"]["name"], "p1");
     // Errors are Status messages.
@@ -105,7 +105,10 @@ fn protobuf_responses_requests_and_watch() {
         &[("accept", PROTOBUF)],
     );
     assert_eq!((code, ct.as_str()), (404, PROTOBUF));
-    assert_eq!(protobuf::decode(&bytes).unwrap()["reason"], "NotFound");
+    assert_eq!(
+        protobuf::decode(&bytes, &kubesim::resources::SCHEME).unwrap()["reason"],
+        "NotFound"
+    );
     // A body without the envelope is refused as the serializer refuses it.
     let (code, _, bytes) = raw(
         &mut e,
@@ -141,7 +144,7 @@ fn protobuf_watch_frames() {
     };
     create_cr(&mut e, "default", &cr_body("w2", 2));
     let bytes: Vec<u8> = s.drain().0.concat();
-    let events = protobuf::decode_watch_frames(&bytes).unwrap();
+    let events = protobuf::decode_watch_frames(&bytes, &kubesim::resources::SCHEME).unwrap();
     let summary: Vec<String> = events
         .iter()
         .map(|(t, o)| format!("{t} {}", o["metadata"]["name"].as_str().unwrap()))

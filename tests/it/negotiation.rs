@@ -29,7 +29,7 @@ fn body_kind(content_type: &str, body: &[u8]) -> String {
             let c = kubesim::codec::yaml::to_json(body).unwrap();
             serde_json::from_slice(&c.json).unwrap()
         }
-        PROTOBUF => kubesim::codec::protobuf::decode(body).unwrap(),
+        PROTOBUF => kubesim::codec::protobuf::decode(body, &kubesim::resources::SCHEME).unwrap(),
         _ => serde_json::from_slice(body).unwrap_or(Value::Null),
     };
     v["kind"].as_str().unwrap_or("").to_string()

@@ -13,7 +13,21 @@ use k8s_pb::api::apps::v1 as apps;
 use k8s_pb::api::core::v1 as core;
 use k8s_pb::apimachinery::pkg::apis::meta::v1 as meta;
 use k8s_pb::apimachinery::pkg::runtime;
-use kubesim::codec::protobuf::{decode, decode_watch_frames, encode, watch_frame, MAGIC};
+use kubesim::codec::protobuf::{self, MAGIC};
+
+// The serializer under test, built with the built-in kinds.
+fn encode(obj: &Value) -> Result<Vec<u8>, String> {
+    protobuf::encode(obj, &kubesim::resources::SCHEME)
+}
+fn decode(bytes: &[u8]) -> Result<Value, String> {
+    protobuf::decode(bytes, &kubesim::resources::SCHEME)
+}
+fn watch_frame(event_type: &str, obj: &Value) -> Result<Vec<u8>, String> {
+    protobuf::watch_frame(event_type, obj, &kubesim::resources::SCHEME)
+}
+fn decode_watch_frames(bytes: &[u8]) -> Result<Vec<(String, Value)>, String> {
+    protobuf::decode_watch_frames(bytes, &kubesim::resources::SCHEME)
+}
 use prost::Message;
 use serde_json::{json, Value};
 

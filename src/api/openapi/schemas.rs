@@ -213,28 +213,11 @@ fn list_schema(r: &ResourceInfo) -> Value {
     })
 }
 
-/// The documentation of a list kind and of its `items`/`metadata` fields, as the upstream types
-/// word them; the registry has no slot for these, so known kinds are tabled here and any other
-/// kind gets the generic wording.
+/// The documentation of a list kind and of its `items`/`metadata` fields, as the kind
+/// words them.
 fn list_docs(r: &ResourceInfo) -> (String, String, String) {
-    const OBJ_META: &str = "Standard object's metadata.";
-    const LIST_META_MORE: &str = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
-    let known: &[(&str, &str, &str, &str)] = &[
-        ("ControllerRevision", "ControllerRevisionList is a resource containing a list of ControllerRevision objects.", "Items is the list of ControllerRevisions", "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata"),
-        ("Namespace", "NamespaceList is a list of Namespaces.", "Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/", LIST_META_MORE),
-        ("Role", "RoleList is a collection of Roles", "Items is a list of Roles", OBJ_META),
-        ("RoleBinding", "RoleBindingList is a collection of RoleBindings", "Items is a list of RoleBindings", OBJ_META),
-        ("ClusterRole", "ClusterRoleList is a collection of ClusterRoles", "Items is a list of ClusterRoles", OBJ_META),
-        ("ClusterRoleBinding", "ClusterRoleBindingList is a collection of ClusterRoleBindings", "Items is a list of ClusterRoleBindings", OBJ_META),
-    ];
-    match known.iter().find(|k| k.0 == r.kind) {
-        Some(&(_, d, i, m)) => (d.into(), i.into(), m.into()),
-        None => (
-            format!("{}List is a list of {} objects.", r.kind, r.kind),
-            format!("Items is the list of {} objects.", r.kind),
-            LIST_META_MORE.into(),
-        ),
-    }
+    let d = r.list_docs;
+    (d.description.into(), d.items.into(), d.metadata.into())
 }
 
 /// The component a `Type::Any` field points at: managedFields' `fieldsV1` is a `FieldsV1`,

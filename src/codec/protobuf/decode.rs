@@ -45,6 +45,8 @@ pub(crate) struct Ctx<'a> {
     pub api_version: &'a str,
     /// How many envelopes enclose this message.
     pub depth: usize,
+    /// The kinds an enclosed envelope may hold.
+    pub scheme: &'a dyn super::Scheme,
 }
 
 /// Decodes `data` as the message `msg`.
@@ -187,7 +189,7 @@ fn value(f: &Field, slot: &Slot<'_>, ctx: Ctx<'_>) -> Result<Value, String> {
         },
         Ty::RawObject => match raw(bytes)? {
             None => Value::Null,
-            Some(r) => super::decode_at(r, ctx.depth + 1)?,
+            Some(r) => super::decode_at(r, ctx.depth + 1, ctx.scheme)?,
         },
     })
 }

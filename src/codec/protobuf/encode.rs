@@ -19,7 +19,7 @@ pub(crate) fn message(
     msg: &'static Msg,
     obj: &Map<String, Value>,
     path: &str,
-    depth: usize,
+    depth: super::Nest<'_>,
 ) -> Result<Vec<u8>, String> {
     let mut w = Writer::new();
     for f in msg.wire_order() {
@@ -52,7 +52,7 @@ fn write_field(
     f: &Field,
     v: Option<&Value>,
     at: &str,
-    depth: usize,
+    depth: super::Nest<'_>,
 ) -> Result<(), String> {
     let num = f.num;
     match f.ty {
@@ -127,7 +127,7 @@ fn write_field(
             if let Some(v) = v {
                 e.bytes(
                     1,
-                    &super::encode_at(v, depth + 1).map_err(|err| format!("{at}: {err}"))?,
+                    &super::encode_at(v, depth.deeper()).map_err(|err| format!("{at}: {err}"))?,
                 );
             }
             w.bytes(num, &e.buf);

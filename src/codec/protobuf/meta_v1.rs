@@ -39,7 +39,7 @@ pub(crate) static MANAGED_FIELDS_ENTRY: Msg = Msg {
 
 /// `metav1.ObjectMeta`. `creationTimestamp` is `omitempty,omitzero`; field 15 (clusterName) is
 /// reserved; managedFields is 17.
-pub(crate) static OBJECT_META: Msg = Msg {
+pub static OBJECT_META: Msg = Msg {
     name: "ObjectMeta",
     fields: &[
         field("name", "Name", 1, Str, OmitEmpty),
@@ -85,7 +85,7 @@ pub(crate) static SHARD_INFO: Msg = Msg {
 };
 
 /// `metav1.ListMeta`.
-pub(crate) static LIST_META: Msg = Msg {
+pub static LIST_META: Msg = Msg {
     name: "ListMeta",
     fields: &[
         field("selfLink", "SelfLink", 1, Str, OmitEmpty),

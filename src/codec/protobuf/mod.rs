@@ -20,18 +20,51 @@
 //!
 //! Pure computation: no I/O, no threads, builds for `wasm32-unknown-unknown`.
 
-mod apps_v1;
-mod core_v1;
 mod decode;
 mod encode;
 mod envelope;
-mod meta_v1;
-mod schema;
+pub mod meta_v1;
+pub mod schema;
 mod wire;
 
 use serde_json::Value;
 
 use schema::Msg;
+
+/// What the serializer knows of the served kinds (the part of Go's `runtime.Scheme` a
+/// protobuf serializer is built with): each kind's message table and its list's. The meta
+/// kinds (Status, DeleteOptions, PartialObjectMetadata(List), WatchEvent) are built in.
+pub trait Scheme: std::fmt::Debug {
+    /// The message table of `kind` (`ConfigMap`, `ConfigMapList`), if it has a protobuf form.
+    fn message(&self, kind: &str) -> Option<&'static Msg>;
+}
+
+/// A scheme of the meta kinds only.
+#[derive(Debug, Clone, Copy)]
+pub struct MetaOnly;
+
+impl Scheme for MetaOnly {
+    fn message(&self, _kind: &str) -> Option<&'static Msg> {
+        None
+    }
+}
+
+/// Where an encoder is: how many envelopes enclose it, and the kinds it may meet.
+#[derive(Clone, Copy)]
+pub(crate) struct Nest<'a> {
+    pub depth: usize,
+    pub scheme: &'a dyn Scheme,
+}
+
+impl Nest<'_> {
+    /// One envelope further down.
+    pub fn deeper(self) -> Self {
+        Nest {
+            depth: self.depth + 1,
+            scheme: self.scheme,
+        }
+    }
+}
 
 pub use envelope::MAGIC;
 
@@ -42,26 +75,22 @@ pub const MEDIA_TYPE: &str = "application/vnd.kubernetes.protobuf";
 pub const STREAM_MEDIA_TYPE: &str = "application/vnd.kubernetes.protobuf;stream=watch";
 
 /// The message table for a kind, if it has a protobuf form.
-fn message_for(kind: &str) -> Option<&'static Msg> {
+fn message_for(kind: &str, scheme: &dyn Scheme) -> Option<&'static Msg> {
     Some(match kind {
-        "ControllerRevision" => &apps_v1::CONTROLLER_REVISION,
-        "ControllerRevisionList" => &apps_v1::CONTROLLER_REVISION_LIST,
-        "Namespace" => &core_v1::NAMESPACE,
-        "NamespaceList" => &core_v1::NAMESPACE_LIST,
         "Status" => &meta_v1::STATUS,
         "DeleteOptions" => &meta_v1::DELETE_OPTIONS,
         "PartialObjectMetadata" => &meta_v1::PARTIAL_OBJECT_METADATA,
         "PartialObjectMetadataList" => &meta_v1::PARTIAL_OBJECT_METADATA_LIST,
         "WatchEvent" => &meta_v1::WATCH_EVENT,
-        _ => return None,
+        _ => return scheme.message(kind),
     })
 }
 
 /// Whether objects of `kind` can be sent or received as protobuf. `Table` (and its parts) are
 /// `+protobuf=false` in Go, so a protobuf-only `Accept` for a Table must be answered 406 (the
 /// error text is [`encode`]'s for that kind).
-pub fn supports(kind: &str) -> bool {
-    message_for(kind).is_some()
+pub fn supports(kind: &str, scheme: &dyn Scheme) -> bool {
+    message_for(kind, scheme).is_some()
 }
 
 /// Go's package name for an apiVersion, as `%T` prints a type (`*v1.Table`).
@@ -76,8 +105,8 @@ fn go_package(api_version: &str) -> &str {
 /// (`object *v1.Table does not implement the protobuf marshalling interface and cannot be
 /// encoded to a protobuf message`, the server's 406 text), or a member of the wrong JSON type
 /// (`metadata.generation: expected integer, got "x"`; canonical values never have one).
-pub fn encode(obj: &Value) -> Result<Vec<u8>, String> {
-    encode_at(obj, 0)
+pub fn encode(obj: &Value, scheme: &dyn Scheme) -> Result<Vec<u8>, String> {
+    encode_at(obj, Nest { depth: 0, scheme })
 }
 
 /// How many envelopes may nest (a `WatchEvent` whose object is a `WatchEvent` ...): a bound on
@@ -91,8 +120,8 @@ fn too_deep() -> String {
 }
 
 /// [`encode`] at nesting level `depth` (`WatchEvent.object` is one level down).
-pub(crate) fn encode_at(obj: &Value, depth: usize) -> Result<Vec<u8>, String> {
-    if depth > MAX_NESTING {
+pub(crate) fn encode_at(obj: &Value, depth: Nest<'_>) -> Result<Vec<u8>, String> {
+    if depth.depth > MAX_NESTING {
         return Err(too_deep());
     }
     let Value::Object(map) = obj else {
@@ -100,7 +129,7 @@ pub(crate) fn encode_at(obj: &Value, depth: usize) -> Result<Vec<u8>, String> {
     };
     let text = |k: &str| map.get(k).and_then(Value::as_str).unwrap_or("");
     let (kind, api_version) = (text("kind"), text("apiVersion"));
-    let Some(msg) = message_for(kind) else {
+    let Some(msg) = message_for(kind, depth.scheme) else {
         return Err(format!(
             "object *{}.{kind} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message",
             go_package(api_version)
@@ -117,12 +146,12 @@ pub(crate) fn encode_at(obj: &Value, depth: usize) -> Result<Vec<u8>, String> {
 /// appear to be a protobuf message, expected prefix [107 56 115 0]`, `Object 'Kind' is
 /// missing in '...'`, `no kind "X" is registered for version "v"` (Go appends the scheme's
 /// name), and gogo's `unexpected EOF` / `proto: ...` for malformed messages.
-pub fn decode(bytes: &[u8]) -> Result<Value, String> {
-    decode_at(bytes, 0)
+pub fn decode(bytes: &[u8], scheme: &dyn Scheme) -> Result<Value, String> {
+    decode_at(bytes, 0, scheme)
 }
 
 /// [`decode`] at nesting level `depth` (`WatchEvent.object` is one level down).
-pub(crate) fn decode_at(bytes: &[u8], depth: usize) -> Result<Value, String> {
+pub(crate) fn decode_at(bytes: &[u8], depth: usize, scheme: &dyn Scheme) -> Result<Value, String> {
     if depth > MAX_NESTING {
         return Err(too_deep());
     }
@@ -137,7 +166,7 @@ pub(crate) fn decode_at(bytes: &[u8], depth: usize) -> Result<Value, String> {
     if go_package(&unk.api_version).is_empty() {
         return Err(format!("Object 'apiVersion' is missing in '{type_meta}'"));
     }
-    let Some(msg) = message_for(&unk.kind) else {
+    let Some(msg) = message_for(&unk.kind, scheme) else {
         return Err(format!(
             "no kind {:?} is registered for version {:?}",
             unk.kind, unk.api_version
@@ -146,6 +175,7 @@ pub(crate) fn decode_at(bytes: &[u8], depth: usize) -> Result<Value, String> {
     let ctx = decode::Ctx {
         api_version: &unk.api_version,
         depth,
+        scheme,
     };
     let body = decode::message(msg, unk.raw.unwrap_or_default(), ctx)?;
     let mut out = serde_json::Map::new();
@@ -158,11 +188,11 @@ pub(crate) fn decode_at(bytes: &[u8], depth: usize) -> Result<Value, String> {
 /// One watch frame: big-endian `u32` length + `WatchEvent{type, object: RawExtension{raw:
 /// encode(obj)}}` (no envelope around the event itself). `obj` is the event's object (a
 /// `Status` for `ERROR` events).
-pub fn watch_frame(event_type: &str, obj: &Value) -> Result<Vec<u8>, String> {
+pub fn watch_frame(event_type: &str, obj: &Value, scheme: &dyn Scheme) -> Result<Vec<u8>, String> {
     // Written directly (mirroring `meta_v1::WATCH_EVENT`) so the object is not cloned into a
     // WatchEvent Value for every event.
     let mut object = wire::Writer::new();
-    object.bytes(1, &encode(obj)?);
+    object.bytes(1, &encode(obj, scheme)?);
     let mut event = wire::Writer::new();
     event.string(1, event_type);
     event.bytes(2, &object.buf);
@@ -171,12 +201,16 @@ pub fn watch_frame(event_type: &str, obj: &Value) -> Result<Vec<u8>, String> {
 
 /// Splits a protobuf watch stream into `(type, object)` pairs, decoding each object's
 /// envelope with [`decode`]. A truncated final frame is `unexpected EOF`.
-pub fn decode_watch_frames(bytes: &[u8]) -> Result<Vec<(String, Value)>, String> {
+pub fn decode_watch_frames(
+    bytes: &[u8],
+    scheme: &dyn Scheme,
+) -> Result<Vec<(String, Value)>, String> {
     let mut out = Vec::new();
     for frame in envelope::split_frames(bytes)? {
         let ctx = decode::Ctx {
             api_version: "",
             depth: 0,
+            scheme,
         };
         let mut event = decode::message(&meta_v1::WATCH_EVENT, frame, ctx)?;
         let event_type = match event.remove("type") {

@@ -7,6 +7,26 @@ use super::wire::Writer;
 use super::*;
 use crate::codec::json;
 
+// The serializer under test, built with the built-in kinds.
+fn encode(obj: &Value) -> Result<Vec<u8>, String> {
+    super::encode(obj, &crate::resources::SCHEME)
+}
+fn decode(bytes: &[u8]) -> Result<Value, String> {
+    super::decode(bytes, &crate::resources::SCHEME)
+}
+#[allow(dead_code)]
+fn watch_frame(event_type: &str, obj: &Value) -> Result<Vec<u8>, String> {
+    super::watch_frame(event_type, obj, &crate::resources::SCHEME)
+}
+#[allow(dead_code)]
+fn decode_watch_frames(bytes: &[u8]) -> Result<Vec<(String, Value)>, String> {
+    super::decode_watch_frames(bytes, &crate::resources::SCHEME)
+}
+#[allow(dead_code)]
+fn supports(kind: &str) -> bool {
+    super::supports(kind, &crate::resources::SCHEME)
+}
+
 fn text(v: &Value) -> String {
     json::to_compact_string(v)
 }

@@ -8,7 +8,7 @@
 
 /// What a field holds, on both sides of the codec.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Ty {
+pub enum Ty {
     /// `string` (JSON string; proto length-delimited UTF-8).
     Str,
     /// `int64` (JSON integer; proto varint).
@@ -39,7 +39,7 @@ pub(crate) enum Ty {
 
 /// How presence works for a field, which decides both encodings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Rule {
+pub enum Rule {
     /// Non-pointer, no `omitempty`: always in JSON; scalars always in proto.
     Always,
     /// Non-pointer with `omitempty`: left out of JSON when zero (structs and `metav1.Time` are
@@ -53,7 +53,7 @@ pub(crate) enum Rule {
 
 /// One field of a message.
 #[derive(Debug)]
-pub(crate) struct Field {
+pub struct Field {
     /// JSON name.
     pub json: &'static str,
     /// Go field name, quoted in gogo's `proto: wrong wireType = 2 for field Generation`.
@@ -68,7 +68,7 @@ pub(crate) struct Field {
 
 /// One message (Go struct).
 #[derive(Debug)]
-pub(crate) struct Msg {
+pub struct Msg {
     /// Go type name, quoted in gogo's errors (`proto: ObjectMeta: illegal tag 0 ...`).
     pub name: &'static str,
     /// Fields in Go struct (JSON) order.
@@ -76,13 +76,7 @@ pub(crate) struct Msg {
 }
 
 /// A table row (kept `const` so the tables read like the Go structs they mirror).
-pub(crate) const fn field(
-    json: &'static str,
-    go: &'static str,
-    num: u32,
-    ty: Ty,
-    rule: Rule,
-) -> Field {
+pub const fn field(json: &'static str, go: &'static str, num: u32, ty: Ty, rule: Rule) -> Field {
     Field {
         json,
         go,
@@ -118,8 +112,9 @@ impl Field {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{apps_v1 as apps, core_v1 as core, meta_v1 as meta};
+    use super::super::meta_v1 as meta;
     use super::*;
+    use crate::resources::{controllerrevision as apps, namespace as core};
 
     /// Every table: field numbers unique, JSON names unique.
     #[test]

@@ -351,7 +351,7 @@ fn protobuf_and_cbor_bodies_and_watch_frames_are_decoded() {
         "metadata": {"name": "r1", "namespace": "default", "resourceVersion": "4"},
         "data": {"a": 1}, "revision": 1
     });
-    let pb = protobuf::encode(&obj).unwrap();
+    let pb = protobuf::encode(&obj, &crate::resources::SCHEME).unwrap();
     let shown = exchange::decode_binary(&pb).unwrap();
     assert!(shown.contains("\"name\": \"r1\""), "{shown}");
     let cb = cbor::encode(&obj);
@@ -366,8 +366,8 @@ fn protobuf_and_cbor_bodies_and_watch_frames_are_decoded() {
         .starts_with("(could not inflate"));
     assert_eq!(exchange::decode_binary(&[0xff, 0xfe]), None);
 
-    let mut stream = protobuf::watch_frame("ADDED", &obj).unwrap();
-    stream.extend(protobuf::watch_frame("MODIFIED", &obj).unwrap());
+    let mut stream = protobuf::watch_frame("ADDED", &obj, &crate::resources::SCHEME).unwrap();
+    stream.extend(protobuf::watch_frame("MODIFIED", &obj, &crate::resources::SCHEME).unwrap());
     let rows = watchlog::parse_frames(&stream);
     let kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
     assert_eq!(kinds, ["ADDED", "MODIFIED"]);
