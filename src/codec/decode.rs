@@ -400,6 +400,15 @@ impl Walker {
                 Kind::Bool => *slot = Slot::Val(Value::Bool(src.as_bool())),
                 k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
             },
+            // `[]byte`: a corrupt base64 string is saved as Go's decoder saves it.
+            Type::Bytes => match kind {
+                Kind::String => match super::goquote::base64_std(src.as_str()) {
+                    Ok(canonical) => *slot = Slot::Val(Value::String(canonical)),
+                    Err(_) if self.lenient => *slot = Slot::Val(src.to_any().unwrap_or_default()),
+                    Err(e) => self.saved = self.saved.take().or(Some(e)),
+                },
+                k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
+            },
             Type::Int64 | Type::Int32 => match kind {
                 Kind::Number => {
                     let text = src.number_text();
@@ -590,7 +599,7 @@ fn zero_value(ty: &'static Type, g: GoField) -> Value {
         Type::Int64 | Type::Int32 => Value::from(0),
         Type::Boolean => Value::Bool(false),
         Type::Object(s) => Value::Object(emit_struct(s, &vec![Slot::Zero; s.fields.len()])),
-        Type::DateTime | Type::Map(_) | Type::Array(..) | Type::Any => Value::Null,
+        Type::DateTime | Type::Bytes | Type::Map(_) | Type::Array(..) | Type::Any => Value::Null,
     }
 }
 

@@ -28,6 +28,7 @@ static TEST_T: Struct = Struct {
             required: false,
             omit_empty: true,
             description: "",
+            pointer: false,
         },
         Field {
             name: "m",
@@ -35,6 +36,7 @@ static TEST_T: Struct = Struct {
             required: false,
             omit_empty: false,
             description: "",
+            pointer: false,
         },
         Field {
             name: "l",
@@ -42,6 +44,7 @@ static TEST_T: Struct = Struct {
             required: false,
             omit_empty: false,
             description: "",
+            pointer: false,
         },
     ],
 };

@@ -32,3 +32,24 @@ pub fn go_quote(s: &str) -> String {
     out.push('"');
     out
 }
+
+/// Go's `base64.StdEncoding.Decode` as `encoding/json` uses it for `[]byte`: padded standard
+/// base64 (`\r` and `\n` skipped). Returns the canonical re-encoding (what Go writes back), or
+/// the `illegal base64 data at input byte N` error Go reports.
+pub fn base64_std(text: &str) -> Result<String, String> {
+    use base64::Engine as _;
+    let cleaned: String = text.chars().filter(|c| *c != '\r' && *c != '\n').collect();
+    let engine = base64::engine::general_purpose::STANDARD;
+    match engine.decode(&cleaned) {
+        Ok(bytes) => Ok(engine.encode(bytes)),
+        Err(e) => {
+            let at = match e {
+                base64::DecodeError::InvalidByte(i, _) => i,
+                base64::DecodeError::InvalidLastSymbol(i, _) => i,
+                base64::DecodeError::InvalidLength(n) => n - n % 4,
+                base64::DecodeError::InvalidPadding => cleaned.len().saturating_sub(1),
+            };
+            Err(format!("illegal base64 data at input byte {at}"))
+        }
+    }
+}

@@ -127,6 +127,7 @@ pub(crate) fn go_field(s: &Struct, f: &Field) -> GoField {
         .find(|(st, field, _)| *st == name && *field == f.name)
         .map(|(_, _, g)| *g)
         .unwrap_or_default();
+    g.pointer |= f.pointer;
     // `kind` and `apiVersion` of a top-level kind come from the inline `metav1.TypeMeta`
     // (recognized by their shared documentation; OwnerReference's own fields differ).
     let from_type_meta = (f.name == KIND_FIELD.name && f.description == KIND_FIELD.description)
@@ -146,6 +147,7 @@ pub(crate) fn go_type_name(ty: &Type, elem: Option<&'static str>) -> String {
         Type::Int64 => elem.unwrap_or("int64").to_string(),
         Type::Int32 => elem.unwrap_or("int32").to_string(),
         Type::Boolean => elem.unwrap_or("bool").to_string(),
+        Type::Bytes => "[]uint8".to_string(),
         Type::DateTime => "v1.Time".to_string(),
         Type::Object(s) => qualified_struct_name(s),
         Type::Map(inner) => format!("map[string]{}", go_type_name(inner, elem)),

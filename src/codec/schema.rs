@@ -13,6 +13,8 @@ pub enum Type {
     /// int32 (OpenAPI `integer`, format `int32`).
     Int32,
     Boolean,
+    /// `[]byte`: base64 (standard, padded) in JSON, raw bytes in protobuf.
+    Bytes,
     /// RFC 3339 timestamp string (`metav1.Time`).
     DateTime,
     /// A struct with named fields (Go struct order).
@@ -54,6 +56,8 @@ pub struct Field {
     /// When false the field is always written (non-pointer structs, `revision`, `data`).
     pub omit_empty: bool,
     pub description: &'static str,
+    /// The Go field is a pointer (`*bool`): an explicit zero is kept, `null` unsets it.
+    pub pointer: bool,
 }
 
 impl Struct {
@@ -70,6 +74,7 @@ pub const fn f(name: &'static str, ty: Type, description: &'static str) -> Field
         required: false,
         omit_empty: true,
         description,
+        pointer: false,
     }
 }
 
@@ -81,6 +86,19 @@ pub const fn always(name: &'static str, ty: Type, description: &'static str) -> 
         required: false,
         omit_empty: false,
         description,
+        pointer: false,
+    }
+}
+
+/// An optional pointer field (`*bool`, `*int64`): written exactly when set.
+pub const fn ptr(name: &'static str, ty: Type, description: &'static str) -> Field {
+    Field {
+        name,
+        ty,
+        required: false,
+        omit_empty: true,
+        description,
+        pointer: true,
     }
 }
 
@@ -92,6 +110,7 @@ pub const fn req(name: &'static str, ty: Type, description: &'static str) -> Fie
         required: true,
         omit_empty: false,
         description,
+        pointer: false,
     }
 }
 

@@ -4,6 +4,7 @@
 //! Adding a kind is one [`ResourceInfo`] entry plus its schema and strategy: routing,
 //! discovery, OpenAPI and the generic handlers all read from here.
 
+pub mod configmap;
 pub mod controllerrevision;
 pub mod field;
 pub mod meta;
@@ -215,6 +216,26 @@ impl ResourceInfo {
         self.verbs.contains(&verb)
     }
 
+    /// The URL path of one object (`/apis/apps/v1/namespaces/NS/controllerrevisions/NAME`),
+    /// or of the collection when `name` is empty.
+    pub fn path(&self, namespace: &str, name: &str) -> String {
+        let mut p = if self.group.is_empty() {
+            format!("/api/{}", self.version)
+        } else {
+            format!("/apis/{}/{}", self.group, self.version)
+        };
+        if self.namespaced && !namespace.is_empty() {
+            p.push_str(&format!("/namespaces/{namespace}"));
+        }
+        p.push('/');
+        p.push_str(self.plural);
+        if !name.is_empty() {
+            p.push('/');
+            p.push_str(name);
+        }
+        p
+    }
+
     /// The storage key prefix: `/registry/<plural>/`.
     pub fn key_prefix(&self) -> String {
         format!("/registry/{}/", self.plural)
@@ -309,7 +330,7 @@ pub static NAMESPACES: ResourceInfo = ResourceInfo {
 };
 
 /// Every served resource, in discovery order.
-pub static ALL: &[&ResourceInfo] = &[&NAMESPACES, &CONTROLLER_REVISIONS];
+pub static ALL: &[&ResourceInfo] = &[&configmap::CONFIG_MAPS, &NAMESPACES, &CONTROLLER_REVISIONS];
 
 /// The built-in kinds as the protobuf serializer's scheme.
 #[derive(Debug, Clone, Copy)]

@@ -69,6 +69,25 @@ fn api_resource_lists_match_the_reference() {
             json!(null),
             "85nkx63pcBU=",
         ),
+        (
+            "/api/v1",
+            "configmaps",
+            "configmap",
+            true,
+            "ConfigMap",
+            json!([
+                "create",
+                "delete",
+                "deletecollection",
+                "get",
+                "list",
+                "patch",
+                "update",
+                "watch"
+            ]),
+            json!(["cm"]),
+            "qFsyl6wFWjQ=",
+        ),
     ];
     for (path, name, singular, namespaced, kind, verbs, short, hash) in rows {
         let r = get(&mut e, path);
@@ -101,7 +120,12 @@ fn api_resource_lists_match_the_reference() {
         .collect();
     assert_eq!(
         names,
-        ["namespaces", "namespaces/finalize", "namespaces/status"]
+        [
+            "configmaps",
+            "namespaces",
+            "namespaces/finalize",
+            "namespaces/status"
+        ]
     );
 }
 

@@ -59,6 +59,24 @@ fn kubectl_commands_in_a_row_share_one_discovery_cache() {
     assert_eq!(deleted.trim(), "controllerrevision.apps \"web-1\" deleted");
     let none = s.kubectl(&["get", "controllerrevisions"]);
     assert!(none.0 && none.2.contains("No resources found"), "{none:?}");
+    // ConfigMaps: served from the same discovery cache, printed with their DATA column.
+    let out = s.kubectl_ok(&[
+        "create",
+        "configmap",
+        "settings",
+        "--from-literal=a=1",
+        "--from-literal=b=2",
+    ]);
+    assert_eq!(out.trim(), "configmap/settings created");
+    let table = s.kubectl_ok(&["get", "cm"]);
+    let lines: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines[0], ["NAME", "DATA", "AGE"], "{table}");
+    assert_eq!(lines[1][..2], ["settings", "2"], "{table}");
+    let value = s.kubectl_ok(&["get", "configmap", "settings", "-o", "jsonpath={.data.b}"]);
+    assert_eq!(value, "2");
 }
 
 #[test]

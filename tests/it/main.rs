@@ -11,6 +11,7 @@ mod common;
 
 mod binary_encodings;
 mod compression;
+mod configmaps;
 mod control;
 mod crud;
 mod discovery;

@@ -26,6 +26,7 @@ const fn opt(name: &'static str, ty: Type, description: &'static str) -> Field {
         required: false,
         omit_empty: true,
         description,
+        pointer: false,
     }
 }
 
@@ -36,6 +37,7 @@ const fn always(name: &'static str, ty: Type, description: &'static str) -> Fiel
         required: false,
         omit_empty: false,
         description,
+        pointer: false,
     }
 }
 
@@ -46,6 +48,7 @@ const fn req(name: &'static str, ty: Type, description: &'static str) -> Field {
         required: true,
         omit_empty: false,
         description,
+        pointer: false,
     }
 }
 

@@ -292,6 +292,10 @@ fn scalar_or_container(ty: &Type) -> Map<String, Value> {
         Type::Boolean => {
             m.insert("type".into(), json!("boolean"));
         }
+        Type::Bytes => {
+            m.insert("type".into(), json!("string"));
+            m.insert("format".into(), json!("byte"));
+        }
         Type::Map(t) => {
             m.insert("type".into(), json!("object"));
             m.insert("additionalProperties".into(), item_schema(t));

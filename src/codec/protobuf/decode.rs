@@ -159,6 +159,18 @@ fn value(f: &Field, slot: &Slot<'_>, ctx: Ctx<'_>) -> Result<Value, String> {
             }
             Value::Object(map.into_iter().collect())
         }
+        Ty::BytesMap => {
+            use base64::Engine as _;
+            let mut map = BTreeMap::new();
+            for entry in items {
+                let (k, v) = bytes_entry(entry)?;
+                let v = v.map_or(Value::Null, |b| {
+                    Value::String(base64::engine::general_purpose::STANDARD.encode(b))
+                });
+                map.insert(k, v);
+            }
+            Value::Object(map.into_iter().collect())
+        }
         Ty::Strings => Value::Array(items.iter().map(|b| Value::String(text(b))).collect()),
         Ty::Messages(m, typed) => {
             let mut out = Vec::with_capacity(items.len());
@@ -223,6 +235,22 @@ fn map_entry(data: &[u8]) -> Result<(String, String), String> {
         match wf.num {
             1 => k = text(b),
             2 => v = text(b),
+            _ => {}
+        }
+    }
+    Ok((k, v))
+}
+
+/// A `map[string][]byte` entry: the key, and the value when present (nil otherwise).
+fn bytes_entry(data: &[u8]) -> Result<(String, Option<Vec<u8>>), String> {
+    let (mut k, mut v) = (String::new(), None);
+    for wf in read_fields(data, "MapEntry")? {
+        let WireValue::Len(b) = wf.value else {
+            continue;
+        };
+        match wf.num {
+            1 => k = text(b),
+            2 => v = Some(b.to_vec()),
             _ => {}
         }
     }

@@ -96,6 +96,26 @@ fn write_field(
                 w.bytes(num, &e.buf);
             }
         }
+        Ty::BytesMap => {
+            let Some(v) = v else { return Ok(()) };
+            let Value::Object(o) = v else {
+                return Err(type_error(at, "object", v));
+            };
+            let mut entries: Vec<(&String, &Value)> = o.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            for (k, val) in entries {
+                let mut e = Writer::new();
+                e.string(1, k);
+                if let Some(text) = val.as_str() {
+                    use base64::Engine as _;
+                    let raw = base64::engine::general_purpose::STANDARD
+                        .decode(text)
+                        .map_err(|err| format!("{}: {err}", join(at, k)))?;
+                    e.bytes(2, &raw);
+                }
+                w.bytes(num, &e.buf);
+            }
+        }
         Ty::Strings => {
             for (i, item) in array(v, at)?.iter().enumerate() {
                 let s = string(Some(item).filter(|v| !v.is_null()), &format!("{at}[{i}]"))?;

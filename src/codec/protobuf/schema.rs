@@ -24,6 +24,9 @@ pub enum Ty {
     Message(&'static Msg),
     /// `map[string]string`: proto repeated `{key = 1, value = 2}` entries sorted by key.
     StrMap,
+    /// `map[string][]byte`: proto repeated `{key = 1, value = 2 (bytes)}` entries sorted by
+    /// key; JSON values are base64. A `null` (nil) value has no `value` field.
+    BytesMap,
     /// `[]string`.
     Strings,
     /// `[]T` of structs. `typed` names the kind each item carries in JSON (only
@@ -106,7 +109,10 @@ impl Field {
 
     /// Whether the field may occur many times (each occurrence is one element).
     pub fn repeated(&self) -> bool {
-        matches!(self.ty, Ty::StrMap | Ty::Strings | Ty::Messages(..))
+        matches!(
+            self.ty,
+            Ty::StrMap | Ty::BytesMap | Ty::Strings | Ty::Messages(..)
+        )
     }
 }
 

@@ -53,11 +53,12 @@ pub fn inspector() -> Html {
                     .map(|f| format!("{f} (spec)")),
             );
             let terminating = !meta["deletionTimestamp"].is_null();
-            let path = match (kind.as_str(), ns.is_empty()) {
-                ("Namespace", _) => format!("/api/v1/namespaces/{name}"),
-                (_, false) => format!("/apis/apps/v1/namespaces/{ns}/controllerrevisions/{name}"),
-                _ => format!("/apis/apps/v1/controllerrevisions/{name}"),
-            };
+            let api_version = o["apiVersion"].as_str().unwrap_or("");
+            let path = crate::resources::ALL
+                .iter()
+                .find(|r| r.kind == kind && r.api_version() == api_version)
+                .map(|r| r.path(ns, &name))
+                .unwrap_or_default();
             let onclick = {
                 let d = ctx.dispatcher();
                 Callback::from(move |_: MouseEvent| {
