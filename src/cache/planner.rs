@@ -254,3 +254,49 @@ pub fn too_large_resource_version_from_store(requested: u64, current: u64) -> Ap
     }
     e
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The spec's list table: resourceVersion × resourceVersionMatch (× limit, × continue).
+    #[test]
+    fn list_semantics_table() {
+        let cases = [
+            // (rv, rvm, token, limited, semantic)
+            ("", "", None, false, Semantic::MostRecent),
+            ("", "", None, true, Semantic::MostRecent),
+            ("0", "", None, false, Semantic::Any),
+            ("0", "", None, true, Semantic::Any),
+            ("0", "NotOlderThan", None, false, Semantic::Any),
+            ("7", "", None, false, Semantic::NotOlderThan(7)),
+            ("7", "", None, true, Semantic::Exact(7)),
+            ("7", "NotOlderThan", None, true, Semantic::NotOlderThan(7)),
+            ("7", "Exact", None, false, Semantic::Exact(7)),
+            ("", "", Some(5), true, Semantic::Continuation(5)),
+            ("", "", Some(-1), true, Semantic::Continuation(-1)),
+        ];
+        for (rv, rvm, token, limited, want) in cases {
+            let parsed = rv.parse().unwrap_or(0);
+            assert_eq!(
+                Semantic::for_list(rv, parsed, rvm, token, limited),
+                want,
+                "rv={rv:?} rvm={rvm:?} token={token:?} limited={limited}"
+            );
+        }
+        assert!(!Semantic::Any.pages());
+        assert!(Semantic::Exact(3).pages());
+    }
+
+    #[test]
+    fn explanations_name_semantic_source_and_revision() {
+        assert_eq!(
+            explain("Exact", Source::CacheSnapshot, 9, 0),
+            "semantic=Exact; source=cache-snapshot; rv=9"
+        );
+        assert_eq!(
+            explain("NotOlderThan", Source::WatchCache, 4, 1500),
+            "semantic=NotOlderThan; source=watch-cache; rv=4; waited-ms=1500"
+        );
+    }
+}

@@ -4,8 +4,8 @@
 //! Its operations — [`Registry::create`], [`Registry::update`], [`Registry::get`],
 //! [`Registry::list`], [`Registry::watch`], [`Registry::delete`] and deletecollection (list +
 //! delete) — take and return objects and typed errors ([`ApiError`]), never HTTP replies.
-//! Everything that differs between kinds comes from the kind's [`Strategy`]
-//! (`crate::resources::Strategy`); which read source serves a get, list or watch comes from
+//! Everything that differs between kinds comes from the kind's
+//! [`Strategy`](crate::resources::Strategy); which read source serves a get, list or watch comes from
 //! the read planner ([`crate::cache::planner`]).
 
 mod admission;
