@@ -1,14 +1,14 @@
 //! The discovery documents: `/version`, `/api`, `/apis`, `/apis/<group>`, the per group-version
 //! `APIResourceList`s and the aggregated (`apidiscovery.k8s.io/v2`) lists.
 //!
-//! Every document is generated from the resource registry ([`crate::resources::ALL`]), so a kind
+//! Every document is generated from the served kinds ([`Kinds`]), so a kind
 //! added to the registry is discoverable without touching this file. Field order and `omitempty`
 //! follow the Go structs of `k8s.io/apimachinery/pkg/apis/meta/v1` and `k8s.io/api/apidiscovery/v2`
 //! exactly, because clients compare and cache these bytes (kubectl's discovery cache, ETags).
 
 use serde_json::{json, Map, Value};
 
-use crate::resources::{self, ResourceInfo};
+use crate::resources::{Kinds, ResourceInfo};
 
 /// The Content-Type (and the `Accept` clause) of aggregated discovery, without the profile
 /// parameter; clients decide between aggregated and legacy discovery purely on this media type.
@@ -56,24 +56,24 @@ pub fn api_versions(server_address: &str) -> Value {
 
 /// `GET /apis`: the `APIGroupList` of every named group (the core group is not listed), in
 /// the registry's group order. Groups inside the list carry no `kind`/`apiVersion`.
-pub fn api_group_list() -> Value {
-    let groups: Vec<Value> = group_names()
+pub fn api_group_list(kinds: &Kinds) -> Value {
+    let groups: Vec<Value> = group_names(kinds)
         .into_iter()
-        .map(|g| Value::Object(group_body(g)))
+        .map(|g| Value::Object(group_body(kinds, g)))
         .collect();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
 }
 
 /// `GET /apis/<group>`: one `APIGroup`, or `None` for a group kubesim does not serve (the real
 /// server then answers a plain-text 404).
-pub fn api_group(group: &str) -> Option<Value> {
-    if group.is_empty() || !resources::serves_group(group) {
+pub fn api_group(kinds: &Kinds, group: &str) -> Option<Value> {
+    if group.is_empty() || !kinds.serves_group(group) {
         return None;
     }
     let mut out = Map::new();
     out.insert("kind".into(), json!("APIGroup"));
     out.insert("apiVersion".into(), json!("v1"));
-    out.extend(group_body(group));
+    out.extend(group_body(kinds, group));
     Some(Value::Object(out))
 }
 
@@ -84,8 +84,8 @@ pub fn api_group(group: &str) -> Option<Value> {
 /// follows its resource. Subresources have an empty `singularName` and no
 /// `storageVersionHash`; resources that are never stored (the `create`-only review kinds) have
 /// no `storageVersionHash` either.
-pub fn api_resource_list(group: &str, version: &str) -> Option<Value> {
-    let served = resources_in(group, version);
+pub fn api_resource_list(kinds: &Kinds, group: &str, version: &str) -> Option<Value> {
+    let served = resources_in(kinds, group, version);
     if served.is_empty() {
         return None;
     }
@@ -124,8 +124,8 @@ pub fn api_resource_list(group: &str, version: &str) -> Option<Value> {
 /// Served when the `Accept` header asks for [`AGGREGATED_CONTENT_TYPE`]; one round trip then
 /// replaces the per group-version fetches. No `storageVersionHash` in this format; subresources
 /// are nested under their resource.
-pub fn aggregated_discovery(core: bool) -> Value {
-    let groups: Vec<&str> = if core { vec![""] } else { group_names() };
+pub fn aggregated_discovery(kinds: &Kinds, core: bool) -> Value {
+    let groups: Vec<&str> = if core { vec![""] } else { group_names(kinds) };
     let items: Vec<Value> = groups
         .into_iter()
         .map(|g| {
@@ -133,10 +133,10 @@ pub fn aggregated_discovery(core: bool) -> Value {
             if !g.is_empty() {
                 metadata.insert("name".into(), json!(g));
             }
-            let versions: Vec<Value> = versions_of(g)
+            let versions: Vec<Value> = versions_of(kinds, g)
                 .into_iter()
                 .map(|v| {
-                    let mut rs = resources_in(g, v);
+                    let mut rs = resources_in(kinds, g, v);
                     rs.sort_by_key(|r| r.plural);
                     let resources: Vec<Value> = rs.into_iter().map(resource_discovery).collect();
                     json!({"version": v, "resources": resources, "freshness": "Current"})
@@ -172,9 +172,9 @@ pub fn sha512_upper_hex(bytes: &[u8]) -> String {
 }
 
 /// The named groups in `/apis` order.
-fn group_names() -> Vec<&'static str> {
+fn group_names(kinds: &Kinds) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for (g, _) in resources::groups() {
+    for (g, _) in kinds.groups() {
         if !out.contains(&g) {
             out.push(g);
         }
@@ -183,9 +183,9 @@ fn group_names() -> Vec<&'static str> {
 }
 
 /// The versions served for a group (the core group included), preferred first.
-fn versions_of(group: &str) -> Vec<&'static str> {
+fn versions_of(kinds: &Kinds, group: &str) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for r in resources::ALL {
+    for r in kinds.iter() {
         if r.group == group && !out.contains(&r.version) {
             out.push(r.version);
         }
@@ -194,18 +194,17 @@ fn versions_of(group: &str) -> Vec<&'static str> {
 }
 
 /// The registry entries served under one group-version.
-fn resources_in(group: &str, version: &str) -> Vec<&'static ResourceInfo> {
-    resources::ALL
+fn resources_in(kinds: &Kinds, group: &str, version: &str) -> Vec<&'static ResourceInfo> {
+    kinds
         .iter()
-        .copied()
         .filter(|r| r.group == group && r.version == version)
         .collect()
 }
 
 /// `name`, `versions`, `preferredVersion` of a group (the body shared by `APIGroup` and the
 /// entries of `APIGroupList`).
-fn group_body(group: &str) -> Map<String, Value> {
-    let versions: Vec<Value> = versions_of(group)
+fn group_body(kinds: &Kinds, group: &str) -> Map<String, Value> {
+    let versions: Vec<Value> = versions_of(kinds, group)
         .into_iter()
         .map(|v| json!({"groupVersion": format!("{group}/{v}"), "version": v}))
         .collect();
@@ -275,6 +274,11 @@ fn resource_discovery(r: &ResourceInfo) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources;
+
+    fn kinds() -> Kinds {
+        Kinds::builtin()
+    }
 
     fn compact(v: &Value) -> String {
         serde_json::to_string(v).unwrap()
@@ -290,17 +294,17 @@ mod tests {
             ),
             (
                 "/apis/apps",
-                api_group("apps").unwrap(),
+                api_group(&kinds(), "apps").unwrap(),
                 r#"{"kind":"APIGroup","apiVersion":"v1","name":"apps","versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}"#,
             ),
             (
                 "/apis/apps/v1",
-                api_resource_list("apps", "v1").unwrap(),
+                api_resource_list(&kinds(), "apps", "v1").unwrap(),
                 r#"{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"apps/v1","resources":[{"name":"controllerrevisions","singularName":"controllerrevision","namespaced":true,"kind":"ControllerRevision","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"storageVersionHash":"85nkx63pcBU="}]}"#,
             ),
             (
                 "/api/v1",
-                api_resource_list("", "v1").unwrap(),
+                api_resource_list(&kinds(), "", "v1").unwrap(),
                 r#"{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"v1","resources":[{"name":"configmaps","singularName":"configmap","namespaced":true,"kind":"ConfigMap","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["cm"],"storageVersionHash":"qFsyl6wFWjQ="},{"name":"namespaces","singularName":"namespace","namespaced":false,"kind":"Namespace","verbs":["create","delete","get","list","patch","update","watch"],"shortNames":["ns"],"storageVersionHash":"Q3oi5N2YM8M="},{"name":"namespaces/finalize","singularName":"","namespaced":false,"kind":"Namespace","verbs":["update"]},{"name":"namespaces/status","singularName":"","namespaced":false,"kind":"Namespace","verbs":["get","patch","update"]}]}"#,
             ),
         ];
@@ -318,16 +322,16 @@ mod tests {
             ("extensions", "v1beta1"),
         ];
         for (g, v) in cases {
-            assert!(api_resource_list(g, v).is_none(), "{g}/{v}");
+            assert!(api_resource_list(&kinds(), g, v).is_none(), "{g}/{v}");
         }
         for g in ["", "nope", "extensions"] {
-            assert!(api_group(g).is_none(), "{g:?}");
+            assert!(api_group(&kinds(), g).is_none(), "{g:?}");
         }
     }
 
     #[test]
     fn group_list_covers_every_registry_group_and_no_core() {
-        let list = api_group_list();
+        let list = api_group_list(&kinds());
         assert_eq!(list["kind"], "APIGroupList");
         assert_eq!(list["apiVersion"], "v1");
         let names: Vec<&str> = list["groups"]
@@ -336,7 +340,7 @@ mod tests {
             .iter()
             .map(|g| g["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, group_names());
+        assert_eq!(names, group_names(&kinds()));
         assert!(names.contains(&"apps"));
         assert!(!names.contains(&""));
         for g in list["groups"].as_array().unwrap() {
@@ -349,7 +353,7 @@ mod tests {
     #[test]
     fn every_registry_resource_is_listed_with_its_hash() {
         for r in resources::ALL {
-            let list = api_resource_list(r.group, r.version).unwrap();
+            let list = api_resource_list(&kinds(), r.group, r.version).unwrap();
             let entry = list["resources"]
                 .as_array()
                 .unwrap()
@@ -403,18 +407,18 @@ mod tests {
 
     #[test]
     fn aggregated_discovery_shapes() {
-        let core = aggregated_discovery(true);
+        let core = aggregated_discovery(&kinds(), true);
         assert_eq!(
             compact(&core),
             r#"{"kind":"APIGroupDiscoveryList","apiVersion":"apidiscovery.k8s.io/v2","metadata":{},"items":[{"metadata":{},"versions":[{"version":"v1","resources":[{"resource":"configmaps","responseKind":{"group":"","version":"","kind":"ConfigMap"},"scope":"Namespaced","singularResource":"configmap","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["cm"]},{"resource":"namespaces","responseKind":{"group":"","version":"","kind":"Namespace"},"scope":"Cluster","singularResource":"namespace","verbs":["create","delete","get","list","patch","update","watch"],"shortNames":["ns"],"subresources":[{"subresource":"finalize","responseKind":{"group":"","version":"","kind":"Namespace"},"verbs":["update"]},{"subresource":"status","responseKind":{"group":"","version":"","kind":"Namespace"},"verbs":["get","patch","update"]}]}],"freshness":"Current"}]}]}"#
         );
-        let apis = aggregated_discovery(false);
+        let apis = aggregated_discovery(&kinds(), false);
         let items = apis["items"].as_array().unwrap();
         let names: Vec<&str> = items
             .iter()
             .map(|i| i["metadata"]["name"].as_str().unwrap())
             .collect();
-        assert_eq!(names, group_names());
+        assert_eq!(names, group_names(&kinds()));
         let apps = items
             .iter()
             .find(|i| i["metadata"]["name"] == "apps")
@@ -429,8 +433,8 @@ mod tests {
     fn etag_is_quoted_uppercase_sha512_of_compact_json() {
         for doc in [
             json!({}),
-            aggregated_discovery(true),
-            aggregated_discovery(false),
+            aggregated_discovery(&kinds(), true),
+            aggregated_discovery(&kinds(), false),
         ] {
             let etag = aggregated_discovery_etag(&doc);
             assert!(etag.starts_with('"') && etag.ends_with('"'));
@@ -446,11 +450,11 @@ mod tests {
             "DDAF35A193617ABA",
             "known SHA-512 test vector"
         );
-        let a = aggregated_discovery(false);
+        let a = aggregated_discovery(&kinds(), false);
         assert_eq!(aggregated_discovery_etag(&a), aggregated_discovery_etag(&a));
         assert_ne!(
             aggregated_discovery_etag(&a),
-            aggregated_discovery_etag(&aggregated_discovery(true))
+            aggregated_discovery_etag(&aggregated_discovery(&kinds(), true))
         );
     }
 }

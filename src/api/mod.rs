@@ -19,8 +19,11 @@ use http::{HeaderMap, Method, Response};
 use serde_json::Value;
 
 use crate::codec::Object;
+use std::sync::Arc;
+
 use crate::registry::Registry;
 use crate::resources::status::{self, ApiError, ApiResult};
+use crate::resources::Kinds;
 use body::Body;
 use negotiation::{Encoding, Negotiated, Restrictions};
 use query::Query;
@@ -38,6 +41,8 @@ pub struct Request<'a> {
     pub served: Vec<Encoding>,
     /// The negotiated response representation (resource requests; JSON otherwise).
     pub output: Negotiated,
+    /// The kinds served when the request arrived.
+    pub kinds: Arc<Kinds>,
 }
 
 impl Request<'_> {
@@ -94,10 +99,11 @@ pub fn serve(
         body: req.body(),
         served: negotiation::served(reg.feature_gates()),
         output: Negotiated::JSON,
+        kinds: reg.kinds().clone(),
     };
     let pretty = response::wants_pretty(&request);
     let watch = request.query.flag("watch").unwrap_or(false);
-    let result = match route::route(request.method.as_str(), request.path, watch) {
+    let result = match route::route(reg.kinds(), request.method.as_str(), request.path, watch) {
         Route::PageNotFound => return response::page_not_found(),
         Route::ResourceNotFound => Err(resource_not_found()),
         Route::MethodNotAllowed => Err(ApiError::method_not_allowed_route()),
@@ -186,7 +192,10 @@ fn serve_non_resource(
     let gates = reg.feature_gates();
     let body = match nr {
         NonResource::CoreVersions | NonResource::Groups if wants_aggregated(req) => {
-            let doc = discovery::aggregated_discovery(matches!(nr, NonResource::CoreVersions));
+            let doc = discovery::aggregated_discovery(
+                reg.kinds(),
+                matches!(nr, NonResource::CoreVersions),
+            );
             let etag = discovery::aggregated_discovery_etag(&doc);
             let not_modified = req.header("if-none-match") == etag;
             let mut reply = Reply::new(if not_modified { 304 } else { 200 }, doc);
@@ -203,14 +212,14 @@ fn serve_non_resource(
         }
         NonResource::Version => Some(discovery::version_info()),
         NonResource::CoreVersions => Some(discovery::api_versions(server_address)),
-        NonResource::Groups => Some(discovery::api_group_list()),
-        NonResource::Group(g) => discovery::api_group(g),
+        NonResource::Groups => Some(discovery::api_group_list(reg.kinds())),
+        NonResource::Group(g) => discovery::api_group(reg.kinds(), g),
         NonResource::ResourceList { group, version } => {
-            discovery::api_resource_list(group, version)
+            discovery::api_resource_list(reg.kinds(), group, version)
         }
-        NonResource::OpenApiIndex => Some(openapi::index_with(gates)),
+        NonResource::OpenApiIndex => Some(openapi::index_with(reg.kinds(), gates)),
         NonResource::OpenApiDocument(key) => {
-            let Some(hash) = openapi::document_hash_with(key, gates) else {
+            let Some(hash) = openapi::document_hash_with(reg.kinds(), key, gates) else {
                 return Err(resource_not_found());
             };
             // kube-openapi redirects a stale `?hash=` to the current document.
@@ -223,7 +232,8 @@ fn serve_non_resource(
             }
             let mut reply = Reply::new(
                 200,
-                openapi::group_version_document_with(key, gates).ok_or_else(resource_not_found)?,
+                openapi::group_version_document_with(reg.kinds(), key, gates)
+                    .ok_or_else(resource_not_found)?,
             );
             reply.headers = vec![("etag", format!("\"{hash}\""))];
             return Ok(reply);

@@ -17,13 +17,13 @@ mod params;
 mod paths;
 mod schemas;
 
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{json, Map, Value};
 
 use crate::features::FeatureGates;
-use crate::resources;
+use crate::resources::Kinds;
 
 /// The `info.version` of every document: the server's release, as a released kube-apiserver
 /// reports it (the checked-in upstream specs say `unversioned` only because they come from an
@@ -34,9 +34,9 @@ fn info_version() -> Value {
 
 /// The keys `/openapi/v3` lists, sorted: `api`, `api/v1`, `apis`, `apis/<group>`,
 /// `apis/<group>/<version>` for every served group-version, and `version`.
-pub fn document_keys() -> Vec<String> {
+pub fn document_keys(kinds: &Kinds) -> Vec<String> {
     let mut keys = vec!["api".to_string(), "apis".to_string(), "version".to_string()];
-    for r in resources::ALL {
+    for r in kinds.iter() {
         let gv = if r.group.is_empty() {
             format!("api/{}", r.version)
         } else {
@@ -52,13 +52,13 @@ pub fn document_keys() -> Vec<String> {
 
 /// `GET /openapi/v3` with the default feature gates (see [`index_with`]).
 pub fn index() -> Value {
-    index_with(&FeatureGates::default())
+    index_with(&Kinds::builtin(), &FeatureGates::default())
 }
 
 /// `GET /openapi/v3`: `{"paths": {<key>: {"serverRelativeURL": "/openapi/v3/<key>?hash=<H>"}}}`
 /// with keys sorted (Go marshals the map sorted) and `H` = [`document_hash_with`] of that key.
-pub fn index_with(gates: &FeatureGates) -> Value {
-    let paths: Map<String, Value> = documents(gates)
+pub fn index_with(kinds: &Kinds, gates: &FeatureGates) -> Value {
+    let paths: Map<String, Value> = documents(kinds, gates)
         .iter()
         .map(|(key, (_, hash))| {
             let url = format!("/openapi/v3/{key}?hash={hash}");
@@ -70,15 +70,17 @@ pub fn index_with(gates: &FeatureGates) -> Value {
 
 /// [`document_hash_with`] under the default feature gates.
 pub fn document_hash(path_key: &str) -> Option<String> {
-    document_hash_with(path_key, &FeatureGates::default())
+    document_hash_with(&Kinds::builtin(), path_key, &FeatureGates::default())
 }
 
 /// The uppercase hex SHA-512 of `serde_json::to_vec` of the key's document — the `hash` query
 /// parameter of its index URL and the document's `ETag` (quoted). The document handler compares
 /// a request's `hash` with it and redirects (301) to the current URL on a mismatch, as
 /// kube-openapi does. `None` for unknown keys.
-pub fn document_hash_with(path_key: &str, gates: &FeatureGates) -> Option<String> {
-    documents(gates).get(path_key).map(|(_, h)| h.clone())
+pub fn document_hash_with(kinds: &Kinds, path_key: &str, gates: &FeatureGates) -> Option<String> {
+    documents(kinds, gates)
+        .get(path_key)
+        .map(|(_, h)| h.clone())
 }
 
 /// The hash of an already built document (see [`document_hash_with`]).
@@ -89,37 +91,54 @@ pub fn hash_of(doc: &Value) -> String {
 /// `GET /openapi/v3/<path_key>` under the default feature gates (see
 /// [`group_version_document_with`]).
 pub fn group_version_document(path_key: &str) -> Option<Value> {
-    group_version_document_with(path_key, &FeatureGates::default())
+    group_version_document_with(&Kinds::builtin(), path_key, &FeatureGates::default())
 }
 
 /// `GET /openapi/v3/<path_key>`: the OpenAPI 3.0.0 document, or `None` when the key is not
 /// served. `path_key` has no leading slash (`api/v1`, `apis/apps/v1`). The CBOR media types
 /// (`application/cbor`, `application/cbor-seq`, `application/apply-patch+cbor`) are listed only
 /// when `CBORServingAndStorage` is on, as the server derives them from its serializers.
-pub fn group_version_document_with(path_key: &str, gates: &FeatureGates) -> Option<Value> {
-    documents(gates).get(path_key).map(|(doc, _)| doc.clone())
+pub fn group_version_document_with(
+    kinds: &Kinds,
+    path_key: &str,
+    gates: &FeatureGates,
+) -> Option<Value> {
+    documents(kinds, gates)
+        .get(path_key)
+        .map(|(doc, _)| doc.clone())
 }
 
-/// Every document with its hash, built once per CBOR setting: the registry is static, so the
-/// documents (and their hashes) never change while the process runs.
-fn documents(gates: &FeatureGates) -> &'static BTreeMap<String, (Value, String)> {
-    static PLAIN: OnceLock<BTreeMap<String, (Value, String)>> = OnceLock::new();
-    static CBOR: OnceLock<BTreeMap<String, (Value, String)>> = OnceLock::new();
+/// Every document with its hash. Documents are a pure function of the served kinds and the
+/// CBOR gate, so they are built once per (kind set, CBOR setting) and shared: a kind
+/// registered at runtime gives a new kind set, hence new documents and hashes.
+fn documents(kinds: &Kinds, gates: &FeatureGates) -> Arc<BTreeMap<String, (Value, String)>> {
+    type Docs = Arc<BTreeMap<String, (Value, String)>>;
+    static CACHE: OnceLock<Mutex<HashMap<(String, bool), Docs>>> = OnceLock::new();
     let cbor = gates.enabled("CBORServingAndStorage");
-    let cell = if cbor { &CBOR } else { &PLAIN };
-    cell.get_or_init(|| {
-        document_keys()
-            .into_iter()
-            .filter_map(|key| {
-                let mut doc = build(&key)?;
-                if !cbor {
-                    strip_cbor(&mut doc);
-                }
-                let hash = hash_of(&doc);
-                Some((key, (doc, hash)))
-            })
-            .collect()
-    })
+    let identity: String = kinds
+        .iter()
+        .map(|r| format!("{}/{}/{};", r.group, r.version, r.plural))
+        .collect();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .entry((identity, cbor))
+        .or_insert_with(|| {
+            Arc::new(
+                document_keys(kinds)
+                    .into_iter()
+                    .filter_map(|key| {
+                        let mut doc = build(kinds, &key)?;
+                        if !cbor {
+                            strip_cbor(&mut doc);
+                        }
+                        let hash = hash_of(&doc);
+                        Some((key, (doc, hash)))
+                    })
+                    .collect(),
+            )
+        })
+        .clone()
 }
 
 /// Removes the CBOR media types from every `content` map (responses and request bodies).
@@ -137,10 +156,11 @@ fn strip_cbor(v: &mut Value) {
 }
 
 /// Builds the document of one key (all media types included).
-fn build(path_key: &str) -> Option<Value> {
+fn build(kinds: &Kinds, path_key: &str) -> Option<Value> {
     let parts: Vec<&str> = path_key.split('/').collect();
     match parts.as_slice() {
         ["api"] => Some(discovery_document(
+            kinds,
             "/api/",
             paths::discovery_path(
                 "core",
@@ -152,6 +172,7 @@ fn build(path_key: &str) -> Option<Value> {
             ),
         )),
         ["apis"] => Some(discovery_document(
+            kinds,
             "/apis/",
             paths::discovery_path(
                 "apis",
@@ -163,6 +184,7 @@ fn build(path_key: &str) -> Option<Value> {
             ),
         )),
         ["version"] => Some(discovery_document(
+            kinds,
             "/version/",
             paths::discovery_path(
                 "version",
@@ -173,9 +195,10 @@ fn build(path_key: &str) -> Option<Value> {
                 true,
             ),
         )),
-        ["apis", group] if resources::serves_group(group) => {
+        ["apis", group] if kinds.serves_group(group) => {
             let id = format!("get{}APIGroup", paths::group_camel(group));
             Some(discovery_document(
+                kinds,
                 &format!("/apis/{group}/"),
                 paths::discovery_path(
                     &paths::group_tag(group),
@@ -187,8 +210,8 @@ fn build(path_key: &str) -> Option<Value> {
                 ),
             ))
         }
-        ["api", version] => resource_document("", version),
-        ["apis", group, version] => resource_document(group, version),
+        ["api", version] => resource_document(kinds, "", version),
+        ["apis", group, version] => resource_document(kinds, group, version),
         _ => None,
     }
 }
@@ -202,35 +225,35 @@ const DISCOVERY_TYPES: &[&str] = &[
 
 /// The document of one served group-version: its resources' paths, the `APIResourceList`
 /// path, and the schemas they reference.
-fn resource_document(group: &str, version: &str) -> Option<Value> {
-    if !resources::serves_group_version(group, version) {
+fn resource_document(kinds: &Kinds, group: &str, version: &str) -> Option<Value> {
+    if !kinds.serves_group_version(group, version) {
         return None;
     }
     let mut all: BTreeMap<String, Value> = BTreeMap::new();
     let (k, v) = paths::api_resources_path(group, version);
     all.insert(k, v);
-    for r in resources::ALL
+    for r in kinds
         .iter()
         .filter(|r| r.group == group && r.version == version)
     {
         all.extend(paths::resource_paths(r));
     }
-    Some(document(all.into_iter().collect()))
+    Some(document(kinds, all.into_iter().collect()))
 }
 
 /// A discovery endpoint's one-path document.
-fn discovery_document(path: &str, item: Value) -> Value {
+fn discovery_document(kinds: &Kinds, path: &str, item: Value) -> Value {
     let mut paths = Map::new();
     paths.insert(path.to_string(), item);
-    document(paths)
+    document(kinds, paths)
 }
 
 /// `{"openapi", "info", "paths", "components"}` in kube-openapi's `OpenAPI` struct order, with
 /// `components.schemas` the closure of every schema the paths reference.
-fn document(paths: Map<String, Value>) -> Value {
+fn document(kinds: &Kinds, paths: Map<String, Value>) -> Value {
     let mut roots = Vec::new();
     schemas::collect_refs(&Value::Object(paths.clone()), &mut roots);
-    let schemas = schemas::closure(roots);
+    let schemas = schemas::closure(kinds, roots);
     json!({
         "openapi": "3.0.0",
         "info": {"title": "Kubernetes", "version": info_version()},
@@ -252,6 +275,7 @@ fn document(paths: Map<String, Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources;
 
     #[test]
     fn index_lists_every_document_with_its_hash() {
@@ -375,7 +399,7 @@ mod tests {
 
     #[test]
     fn every_ref_resolves() {
-        for key in document_keys() {
+        for key in document_keys(&Kinds::builtin()) {
             let doc = group_version_document(&key).unwrap();
             let mut refs = Vec::new();
             schemas::collect_refs(&doc, &mut refs);
@@ -501,7 +525,8 @@ mod tests {
         ];
         let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
         for (gates, patch, listed) in cases {
-            let doc = group_version_document_with("apis/apps/v1", gates).unwrap();
+            let doc =
+                group_version_document_with(&Kinds::builtin(), "apis/apps/v1", gates).unwrap();
             assert_eq!(
                 keys(&doc["paths"][item]["patch"]["requestBody"]["content"]),
                 *patch
@@ -511,15 +536,15 @@ mod tests {
                 *listed
             );
             assert_eq!(
-                document_hash_with("apis/apps/v1", gates).unwrap(),
+                document_hash_with(&Kinds::builtin(), "apis/apps/v1", gates).unwrap(),
                 hash_of(&doc)
             );
         }
         assert_ne!(
-            document_hash_with("apis/apps/v1", &on),
-            document_hash_with("apis/apps/v1", &off)
+            document_hash_with(&Kinds::builtin(), "apis/apps/v1", &on),
+            document_hash_with(&Kinds::builtin(), "apis/apps/v1", &off)
         );
-        assert_eq!(index(), index_with(&off));
+        assert_eq!(index(), index_with(&Kinds::builtin(), &off));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! text `404 page not found` outside any served group version, a `NotFound` Status inside one,
 //! and `MethodNotAllowed` when the path exists but not for this method.
 
-use crate::resources::{self, ResourceInfo};
+use crate::resources::{Kinds, ResourceInfo};
 
 /// A non-resource endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +88,7 @@ pub enum Route {
 const NAMESPACE_SUBRESOURCES: &[&str] = &["status", "finalize"];
 
 /// Routes `method` + `path`; `watch_param` is the parsed `watch` query flag.
-pub fn route(method: &str, path: &str, watch_param: bool) -> Route {
+pub fn route(kinds: &Kinds, method: &str, path: &str, watch_param: bool) -> Route {
     let segments: Vec<&str> = path
         .trim_start_matches('/')
         .split('/')
@@ -103,14 +103,14 @@ pub fn route(method: &str, path: &str, watch_param: bool) -> Route {
         }
         ["api"] => non_resource(method, NonResource::CoreVersions),
         ["apis"] => non_resource(method, NonResource::Groups),
-        ["api", version] => resource_list(method, "", version),
-        ["apis", group] if resources::serves_group(group) => {
+        ["api", version] => resource_list(kinds, method, "", version),
+        ["apis", group] if kinds.serves_group(group) => {
             non_resource(method, NonResource::Group(group.to_string()))
         }
-        ["apis", group, version] => resource_list(method, group, version),
-        ["api", version, rest @ ..] => resource_path(method, "", version, rest, watch_param),
+        ["apis", group, version] => resource_list(kinds, method, group, version),
+        ["api", version, rest @ ..] => resource_path(kinds, method, "", version, rest, watch_param),
         ["apis", group, version, rest @ ..] => {
-            resource_path(method, group, version, rest, watch_param)
+            resource_path(kinds, method, group, version, rest, watch_param)
         }
         _ => Route::PageNotFound,
     }
@@ -124,8 +124,8 @@ fn non_resource(method: &str, nr: NonResource) -> Route {
     }
 }
 
-fn resource_list(method: &str, group: &str, version: &str) -> Route {
-    if !resources::serves_group_version(group, version) {
+fn resource_list(kinds: &Kinds, method: &str, group: &str, version: &str) -> Route {
+    if !kinds.serves_group_version(group, version) {
         return Route::PageNotFound;
     }
     non_resource(
@@ -138,13 +138,14 @@ fn resource_list(method: &str, group: &str, version: &str) -> Route {
 }
 
 fn resource_path(
+    kinds: &Kinds,
     method: &str,
     group: &str,
     version: &str,
     rest: &[&str],
     watch_param: bool,
 ) -> Route {
-    if !resources::serves_group_version(group, version) {
+    if !kinds.serves_group_version(group, version) {
         return Route::PageNotFound;
     }
     let (watch_prefix, rest) = match rest {
@@ -166,7 +167,7 @@ fn resource_path(
         [plural, name, sub] => (*plural, Some(*name), Some(*sub)),
         _ => return Route::ResourceNotFound,
     };
-    let Some(info) = resources::lookup(group, version, plural) else {
+    let Some(info) = kinds.lookup(group, version, plural) else {
         return Route::ResourceNotFound;
     };
     if namespace.is_some() && !info.namespaced {
@@ -247,7 +248,7 @@ mod tests {
         path: &str,
         watch: bool,
     ) -> Option<(Verb, Option<String>, Option<String>)> {
-        match route(method, path, watch) {
+        match route(&Kinds::builtin(), method, path, watch) {
             Route::Resource(r) => Some((r.verb, r.namespace, r.name)),
             _ => None,
         }
@@ -395,7 +396,7 @@ mod tests {
             ("POST", "/version", "method"),
         ];
         for (m, p, want) in cases {
-            let got = match route(m, p, false) {
+            let got = match route(&Kinds::builtin(), m, p, false) {
                 Route::PageNotFound => "page",
                 Route::ResourceNotFound => "resource",
                 Route::MethodNotAllowed => "method",
@@ -407,7 +408,12 @@ mod tests {
 
     #[test]
     fn namespace_subresources() {
-        match route("PUT", "/api/v1/namespaces/foo/finalize", false) {
+        match route(
+            &Kinds::builtin(),
+            "PUT",
+            "/api/v1/namespaces/foo/finalize",
+            false,
+        ) {
             Route::Resource(r) => {
                 assert_eq!(r.verb, Verb::Update);
                 assert_eq!(r.name.as_deref(), Some("foo"));
@@ -416,7 +422,12 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(
-            route("DELETE", "/api/v1/namespaces/foo/status", false),
+            route(
+                &Kinds::builtin(),
+                "DELETE",
+                "/api/v1/namespaces/foo/status",
+                false
+            ),
             Route::MethodNotAllowed
         ));
     }

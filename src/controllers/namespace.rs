@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::registry::{DeleteOptions, Registry};
 use crate::resources::meta::meta_str;
-use crate::resources::{namespace::KUBERNETES_FINALIZER, ALL, NAMESPACES};
+use crate::resources::{namespace::KUBERNETES_FINALIZER, NAMESPACES};
 
 /// Finalizes every terminating namespace.
 pub fn reconcile(registry: &mut Registry) {
@@ -35,7 +35,8 @@ pub fn reconcile(registry: &mut Registry) {
 fn finalize(registry: &mut Registry, ns: &str) {
     let opts = DeleteOptions::default();
     // Delete all content of the namespace.
-    for info in ALL.iter().filter(|r| r.namespaced) {
+    let kinds = registry.kinds().clone();
+    for info in kinds.iter().filter(|r| r.namespaced) {
         let prefix = format!("{}{}/", info.key_prefix(), ns);
         let rev = registry.store().revision();
         let Ok(page) = registry.store().range(&prefix, None, rev, None, |_| true) else {
@@ -50,7 +51,7 @@ fn finalize(registry: &mut Registry, ns: &str) {
         }
     }
     // Wait for objects held by finalizers.
-    let remaining = ALL.iter().filter(|r| r.namespaced).any(|info| {
+    let remaining = kinds.iter().filter(|r| r.namespaced).any(|info| {
         let prefix = format!("{}{}/", info.key_prefix(), ns);
         let rev = registry.store().revision();
         registry

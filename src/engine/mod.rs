@@ -190,6 +190,16 @@ impl Engine {
         self.registry.feature_gates()
     }
 
+    /// Serves one more kind from the next request on: routing, discovery (legacy and
+    /// aggregated, with a new ETag), OpenAPI, every verb and read semantic. An error when its
+    /// group, version and plural are already served.
+    pub fn register_kind(
+        &mut self,
+        info: &'static crate::resources::ResourceInfo,
+    ) -> Result<(), String> {
+        self.registry.register_kind(info)
+    }
+
     /// The address `/api` discovery advertises.
     pub fn server_address(&self) -> &str {
         &self.server_address
@@ -198,7 +208,7 @@ impl Engine {
     /// A read-only snapshot of every live object, for inspection (tests, playground).
     pub fn objects(&self) -> Vec<Value> {
         let mut out = Vec::new();
-        for info in crate::resources::ALL {
+        for info in self.registry.kinds().iter() {
             if let Ok(page) = self.store().range(
                 &info.key_prefix(),
                 None,

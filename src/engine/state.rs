@@ -5,6 +5,7 @@ use serde_json::{json, Map, Value};
 use super::Engine;
 use crate::clock::Clock;
 use crate::features::FeatureGates;
+use crate::resources::Kinds;
 use crate::rng::Rng;
 use crate::store::Store;
 
@@ -64,19 +65,21 @@ impl Engine {
     /// rebuilds the cache: for benchmarks and large fixtures. Objects must be canonical and
     /// carry kind, apiVersion, metadata.name (and namespace when namespaced).
     pub fn load_objects(&mut self, objects: impl IntoIterator<Item = Value>) {
-        let keyed = objects.into_iter().map(|o| (storage_key(&o), o));
+        let kinds = self.registry.kinds().clone();
+        let keyed = objects.into_iter().map(|o| (storage_key(&kinds, &o), o));
         self.registry.load(keyed);
     }
 }
 
 /// The storage key of an object (`/registry/<plural>/<ns>/<name>`), from its kind and
 /// metadata.
-fn storage_key(obj: &Value) -> String {
+fn storage_key(kinds: &Kinds, obj: &Value) -> String {
     let meta = &obj["metadata"];
     let name = meta["name"].as_str().unwrap_or("");
     let ns = meta["namespace"].as_str().unwrap_or("");
     let kind = obj["kind"].as_str().unwrap_or("");
-    match crate::resources::ALL.iter().find(|r| r.kind == kind) {
+    let api_version = obj["apiVersion"].as_str().unwrap_or("");
+    match kinds.by_kind(api_version, kind) {
         Some(info) => info.key(ns, name),
         None => format!("/registry/unknown/{ns}/{name}"),
     }

@@ -21,6 +21,8 @@ pub use delete::{DeleteOptions, Deleted};
 pub use read::{ListOptions, ListResult};
 pub use watch::WatchOptions;
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::cache::planner::Sources;
@@ -28,6 +30,7 @@ use crate::cache::{CacheConfig, Cacher, WatchCache};
 use crate::clock::Clock;
 use crate::features::FeatureGates;
 use crate::resources::status::ApiError;
+use crate::resources::{Kinds, ResourceInfo};
 use crate::rng::Rng;
 use crate::store::Store;
 
@@ -35,6 +38,7 @@ use crate::store::Store;
 /// the seeded randomness the generic operations use.
 #[derive(Debug)]
 pub struct Registry {
+    kinds: Arc<Kinds>,
     clock: Clock,
     rng: Rng,
     store: Store,
@@ -49,12 +53,23 @@ impl Registry {
         let store = Store::new();
         cache.snapshots = gates.enabled("ListFromCacheSnapshot");
         Registry {
+            kinds: Arc::new(Kinds::builtin()),
             cacher: Cacher::new(cache, &store),
             store,
             clock,
             rng,
             gates,
         }
+    }
+
+    /// The kinds served.
+    pub fn kinds(&self) -> &Arc<Kinds> {
+        &self.kinds
+    }
+
+    /// Serves one more kind from now on (routing, discovery, OpenAPI, encodings).
+    pub fn register_kind(&mut self, info: &'static ResourceInfo) -> Result<(), String> {
+        Arc::make_mut(&mut self.kinds).register(info)
     }
 
     /// The clock.

@@ -332,7 +332,92 @@ pub static NAMESPACES: ResourceInfo = ResourceInfo {
 /// Every served resource, in discovery order.
 pub static ALL: &[&ResourceInfo] = &[&configmap::CONFIG_MAPS, &NAMESPACES, &CONTROLLER_REVISIONS];
 
-/// The built-in kinds as the protobuf serializer's scheme.
+/// The served kinds, held by value by the registry so that kinds can be added while the
+/// server runs (custom resources). Routing, discovery, OpenAPI and the protobuf scheme all
+/// read from here.
+#[derive(Debug, Clone)]
+pub struct Kinds {
+    all: Vec<&'static ResourceInfo>,
+}
+
+impl Default for Kinds {
+    fn default() -> Self {
+        Kinds::builtin()
+    }
+}
+
+impl Kinds {
+    /// The built-in kinds ([`ALL`]).
+    pub fn builtin() -> Self {
+        Kinds { all: ALL.to_vec() }
+    }
+
+    /// Serves one more kind; an error when its group, version and plural are taken.
+    pub fn register(&mut self, info: &'static ResourceInfo) -> Result<(), String> {
+        if self.lookup(info.group, info.version, info.plural).is_some() {
+            return Err(format!(
+                "{} is already served in {}",
+                info.plural,
+                info.api_version()
+            ));
+        }
+        self.all.push(info);
+        Ok(())
+    }
+
+    /// Every served kind, in discovery order.
+    pub fn iter(&self) -> impl Iterator<Item = &'static ResourceInfo> + '_ {
+        self.all.iter().copied()
+    }
+
+    /// Looks a resource up by group, version and plural name.
+    pub fn lookup(
+        &self,
+        group: &str,
+        version: &str,
+        plural: &str,
+    ) -> Option<&'static ResourceInfo> {
+        self.iter()
+            .find(|r| r.group == group && r.version == version && r.plural == plural)
+    }
+
+    /// The resource serving `kind` in `api_version` (`apps/v1`, `v1`).
+    pub fn by_kind(&self, api_version: &str, kind: &str) -> Option<&'static ResourceInfo> {
+        self.iter()
+            .find(|r| r.kind == kind && r.api_version() == api_version)
+    }
+
+    /// The served API groups and their versions (core group excluded), in `/apis` order.
+    pub fn groups(&self) -> Vec<(&'static str, &'static str)> {
+        let mut out: Vec<(&str, &str)> = Vec::new();
+        for r in self.iter() {
+            if !r.group.is_empty() && !out.contains(&(r.group, r.version)) {
+                out.push((r.group, r.version));
+            }
+        }
+        out
+    }
+
+    /// Whether any resource is served under this group/version.
+    pub fn serves_group_version(&self, group: &str, version: &str) -> bool {
+        self.iter()
+            .any(|r| r.group == group && r.version == version)
+    }
+
+    /// Whether any resource is served under this group (any version).
+    pub fn serves_group(&self, group: &str) -> bool {
+        self.iter().any(|r| r.group == group)
+    }
+}
+
+impl crate::codec::protobuf::Scheme for Kinds {
+    fn message(&self, api_version: &str, kind: &str) -> Option<&'static Msg> {
+        proto_message(self.iter(), api_version, kind)
+    }
+}
+
+/// The built-in kinds as the protobuf serializer's scheme (for code that has no registry at
+/// hand: the playground's decoders, tests).
 #[derive(Debug, Clone, Copy)]
 pub struct BuiltinScheme;
 
@@ -340,44 +425,28 @@ pub struct BuiltinScheme;
 pub static SCHEME: BuiltinScheme = BuiltinScheme;
 
 impl crate::codec::protobuf::Scheme for BuiltinScheme {
-    fn message(&self, kind: &str) -> Option<&'static Msg> {
-        ALL.iter().find_map(|r| {
-            let (object, list) = r.proto?;
-            if r.kind == kind {
-                Some(object)
-            } else if kind.strip_suffix("List") == Some(r.kind) {
-                Some(list)
-            } else {
-                None
-            }
-        })
+    fn message(&self, api_version: &str, kind: &str) -> Option<&'static Msg> {
+        proto_message(ALL.iter().copied(), api_version, kind)
     }
 }
 
-/// The served API groups and their versions (core group excluded), in `/apis` order.
-pub fn groups() -> Vec<(&'static str, &'static str)> {
-    let mut out: Vec<(&str, &str)> = Vec::new();
-    for r in ALL {
-        if !r.group.is_empty() && !out.contains(&(r.group, r.version)) {
-            out.push((r.group, r.version));
+/// The message table of `kind` (or of its list) in `api_version` among `kinds`.
+fn proto_message(
+    mut kinds: impl Iterator<Item = &'static ResourceInfo>,
+    api_version: &str,
+    kind: &str,
+) -> Option<&'static Msg> {
+    kinds.find_map(|r| {
+        let (object, list) = r.proto?;
+        if r.api_version() != api_version {
+            return None;
         }
-    }
-    out
-}
-
-/// Looks a resource up by group, version and plural name.
-pub fn lookup(group: &str, version: &str, plural: &str) -> Option<&'static ResourceInfo> {
-    ALL.iter()
-        .copied()
-        .find(|r| r.group == group && r.version == version && r.plural == plural)
-}
-
-/// Whether any resource is served under this group/version.
-pub fn serves_group_version(group: &str, version: &str) -> bool {
-    ALL.iter().any(|r| r.group == group && r.version == version)
-}
-
-/// Whether any resource is served under this group (any version).
-pub fn serves_group(group: &str) -> bool {
-    ALL.iter().any(|r| r.group == group)
+        if r.kind == kind {
+            Some(object)
+        } else if kind.strip_suffix("List") == Some(r.kind) {
+            Some(list)
+        } else {
+            None
+        }
+    })
 }

@@ -30,7 +30,9 @@ mod partial_metadata;
 mod patch;
 mod protobuf_k8s_pb;
 mod read_semantics;
+
 mod robustness;
+mod runtime_kinds;
 mod selectors;
 mod server;
 mod sharding;

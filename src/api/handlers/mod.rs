@@ -20,7 +20,7 @@ use crate::registry::Registry;
 use crate::resources::field::FieldError;
 use crate::resources::meta::meta_mut;
 use crate::resources::status::{ApiError, ApiResult};
-use crate::resources::ResourceInfo;
+use crate::resources::{Kinds, ResourceInfo};
 
 /// Routes a resource request to its verb handler.
 pub fn dispatch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
@@ -170,7 +170,7 @@ pub fn decode_body(
     })?;
     let type_meta =
         decode::interpret_type_meta(&parsed.value).map_err(|m| unrecognized(info, &m, original))?;
-    check_group_version_kind(&type_meta.api_version, &type_meta.kind, info)?;
+    check_group_version_kind(&req.kinds, &type_meta.api_version, &type_meta.kind, info)?;
     let raw = parsed.value.as_object().cloned().unwrap_or_default();
     let decoded = decode::decode_bytes(body, info.schema).map_err(|e| {
         ApiError::bad_request(format!(
@@ -237,7 +237,12 @@ fn summarize(body: &[u8], max: usize) -> String {
 
 /// The body's `apiVersion` and `kind` must name this endpoint's type (missing ones default
 /// to it).
-fn check_group_version_kind(api_version: &str, kind: &str, info: &ResourceInfo) -> ApiResult<()> {
+fn check_group_version_kind(
+    kinds: &Kinds,
+    api_version: &str,
+    kind: &str,
+    info: &ResourceInfo,
+) -> ApiResult<()> {
     let expected = info.api_version();
     if !api_version.is_empty() && api_version != expected {
         return Err(ApiError::bad_request(format!(
@@ -245,9 +250,7 @@ fn check_group_version_kind(api_version: &str, kind: &str, info: &ResourceInfo) 
         )));
     }
     if !kind.is_empty() && kind != info.kind {
-        let known = crate::resources::ALL
-            .iter()
-            .find(|r| r.kind == kind && r.api_version() == expected);
+        let known = kinds.by_kind(&expected, kind);
         let internal_group = if info.group.is_empty() {
             "core"
         } else {

@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 
 use super::meta;
 use crate::resources::schema::{Field, ListType, Struct, Type};
-use crate::resources::{self, ResourceInfo};
+use crate::resources::{Kinds, ResourceInfo};
 
 /// The `$ref` prefix of component schemas.
 pub const REF_PREFIX: &str = "#/components/schemas/";
@@ -24,14 +24,14 @@ pub fn reference(name: &str) -> Value {
 }
 
 /// Renders the schemas named by `roots` and everything they reference, sorted by name.
-pub fn closure(roots: impl IntoIterator<Item = String>) -> Map<String, Value> {
+pub fn closure(kinds: &Kinds, roots: impl IntoIterator<Item = String>) -> Map<String, Value> {
     let mut done: BTreeMap<String, Value> = BTreeMap::new();
     let mut todo: Vec<String> = roots.into_iter().collect();
     while let Some(name) = todo.pop() {
         if done.contains_key(&name) {
             continue;
         }
-        let Some(schema) = render(&name) else {
+        let Some(schema) = render(kinds, &name) else {
             continue;
         };
         collect_refs(&schema, &mut todo);
@@ -61,17 +61,17 @@ pub fn collect_refs(v: &Value, out: &mut Vec<String>) {
 }
 
 /// The schema named `name`, if kubesim knows it.
-pub fn render(name: &str) -> Option<Value> {
+pub fn render(kinds: &Kinds, name: &str) -> Option<Value> {
     if let Some(v) = meta::opaque(name) {
         return Some(v);
     }
-    if let Some(s) = find_struct(name) {
-        return Some(struct_schema(s, gvk_extension(name)));
+    if let Some(s) = find_struct(kinds, name) {
+        return Some(struct_schema(s, gvk_extension(kinds, name)));
     }
-    resources::ALL
+    kinds
         .iter()
         .find(|r| list_schema_name(r) == name)
-        .map(|r| list_schema(r))
+        .map(|r| list_schema(kinds, r))
 }
 
 /// The schema name of a resource's list kind (`io.k8s.api.apps.v1.ControllerRevisionList`).
@@ -80,7 +80,7 @@ pub fn list_schema_name(r: &ResourceInfo) -> String {
 }
 
 /// Finds a struct by OpenAPI name among the registry kinds (recursively) and the meta types.
-fn find_struct(name: &str) -> Option<&'static Struct> {
+fn find_struct(kinds: &Kinds, name: &str) -> Option<&'static Struct> {
     fn walk(s: &'static Struct, name: &str) -> Option<&'static Struct> {
         if s.openapi_name == name {
             return Some(s);
@@ -94,7 +94,7 @@ fn find_struct(name: &str) -> Option<&'static Struct> {
             _ => None,
         }
     }
-    let registry = resources::ALL.iter().map(|r| r.schema);
+    let registry = kinds.iter().map(|r| r.schema);
     let extra = [&crate::resources::schema::DELETE_OPTIONS];
     meta::STRUCTS
         .iter()
@@ -110,11 +110,8 @@ fn gvk_entry(group: &str, version: &str, kind: &str) -> Value {
 }
 
 /// Every served group-version, core included, sorted as the server sorts them.
-fn served_group_versions() -> Vec<(&'static str, &'static str)> {
-    let mut gvs: Vec<(&str, &str)> = resources::ALL
-        .iter()
-        .map(|r| (r.group, r.version))
-        .collect();
+fn served_group_versions(kinds: &Kinds) -> Vec<(&'static str, &'static str)> {
+    let mut gvs: Vec<(&str, &str)> = kinds.iter().map(|r| (r.group, r.version)).collect();
     gvs.push(("", "v1"));
     gvs.sort();
     gvs.dedup();
@@ -124,10 +121,10 @@ fn served_group_versions() -> Vec<(&'static str, &'static str)> {
 /// The `x-kubernetes-group-version-kind` of a named schema: the kinds (and list kinds) served
 /// under it; the per-group option kinds for `DeleteOptions`/`WatchEvent`; core v1 for the
 /// unversioned meta kinds; nothing for plain structs.
-fn gvk_extension(name: &str) -> Option<Value> {
+fn gvk_extension(kinds: &Kinds, name: &str) -> Option<Value> {
     let short = name.rsplit('.').next().unwrap_or(name);
     let entries: Vec<Value> = match short {
-        "DeleteOptions" | "WatchEvent" => served_group_versions()
+        "DeleteOptions" | "WatchEvent" => served_group_versions(kinds)
             .into_iter()
             .map(|(g, v)| gvk_entry(g, v, short))
             .collect(),
@@ -136,7 +133,7 @@ fn gvk_extension(name: &str) -> Option<Value> {
         {
             vec![gvk_entry("", "v1", short)]
         }
-        _ => resources::ALL
+        _ => kinds
             .iter()
             .filter(|r| r.schema.openapi_name == name)
             .map(|r| gvk_entry(r.group, r.version, r.kind))
@@ -179,7 +176,7 @@ fn struct_schema(s: &Struct, gvk: Option<Value>) -> Value {
 
 /// The synthesised `<Kind>List` schema: `apiVersion`, `items` (required), `kind`, `metadata`
 /// (ListMeta), with its own group-version-kind.
-fn list_schema(r: &ResourceInfo) -> Value {
+fn list_schema(kinds: &Kinds, r: &ResourceInfo) -> Value {
     let (description, items_doc, meta_doc) = list_docs(r);
     let api_version = &crate::resources::schema::API_VERSION_FIELD;
     let kind = &crate::resources::schema::KIND_FIELD;
@@ -194,7 +191,7 @@ fn list_schema(r: &ResourceInfo) -> Value {
         "allOf".into(),
         json!([reference(meta::LIST_META.openapi_name)]),
     );
-    let gvk: Vec<Value> = resources::ALL
+    let gvk: Vec<Value> = kinds
         .iter()
         .filter(|x| x.schema.openapi_name == r.schema.openapi_name)
         .map(|x| gvk_entry(x.group, x.version, &x.list_kind()))
@@ -372,9 +369,9 @@ mod tests {
 
     #[test]
     fn properties_render_like_kube_openapi() {
-        let cr = render(CONTROLLER_REVISION.openapi_name).unwrap();
-        let meta = render(OBJECT_META.openapi_name).unwrap();
-        let ns = render(NAMESPACE.openapi_name).unwrap();
+        let cr = render(&Kinds::builtin(), CONTROLLER_REVISION.openapi_name).unwrap();
+        let meta = render(&Kinds::builtin(), OBJECT_META.openapi_name).unwrap();
+        let ns = render(&Kinds::builtin(), NAMESPACE.openapi_name).unwrap();
         let cases: &[(&Value, &str, &str)] = &[
             (
                 &cr,
@@ -500,7 +497,7 @@ mod tests {
             (meta::RAW_EXTENSION, &["description", "type"], None, None),
         ];
         for (name, keys, required, gvk) in cases {
-            let s = render(name).unwrap_or_else(|| panic!("{name} unknown"));
+            let s = render(&Kinds::builtin(), name).unwrap_or_else(|| panic!("{name} unknown"));
             let got: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
             assert_eq!(&got, keys, "{name}");
             if let Some(r) = required {
@@ -511,7 +508,7 @@ mod tests {
             }
         }
         // Properties are sorted like a Go map.
-        let cr = render(CONTROLLER_REVISION.openapi_name).unwrap();
+        let cr = render(&Kinds::builtin(), CONTROLLER_REVISION.openapi_name).unwrap();
         let props: Vec<&str> = cr["properties"]
             .as_object()
             .unwrap()
@@ -526,7 +523,10 @@ mod tests {
 
     #[test]
     fn closure_is_transitive_and_sorted() {
-        let set = closure([CONTROLLER_REVISION.openapi_name.to_string()]);
+        let set = closure(
+            &Kinds::builtin(),
+            [CONTROLLER_REVISION.openapi_name.to_string()],
+        );
         let names: Vec<&str> = set.keys().map(String::as_str).collect();
         assert_eq!(
             names,
@@ -540,12 +540,12 @@ mod tests {
                 "io.k8s.apimachinery.pkg.runtime.RawExtension",
             ]
         );
-        assert!(render("io.k8s.api.apps.v1.Deployment").is_none());
+        assert!(render(&Kinds::builtin(), "io.k8s.api.apps.v1.Deployment").is_none());
     }
 
     #[test]
     fn list_schema_shape() {
-        let l = render("io.k8s.api.core.v1.NamespaceList").unwrap();
+        let l = render(&Kinds::builtin(), "io.k8s.api.core.v1.NamespaceList").unwrap();
         assert_eq!(
             compact(&l["properties"]["items"]),
             r##"{"description":"Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/","type":"array","items":{"default":{},"allOf":[{"$ref":"#/components/schemas/io.k8s.api.core.v1.Namespace"}]}}"##

@@ -22,7 +22,9 @@ fn decode_watch_frames(bytes: &[u8]) -> Result<Vec<(String, Value)>, String> {
 }
 #[allow(dead_code)]
 fn supports(kind: &str) -> bool {
-    super::supports(kind, &crate::resources::SCHEME)
+    ["v1", "apps/v1", "meta.k8s.io/v1"]
+        .iter()
+        .any(|v| super::supports(v, kind, &crate::resources::SCHEME))
 }
 
 /// `2024-01-02T03:04:05Z` = 1704164645 as a varint.

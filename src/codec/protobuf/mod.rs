@@ -35,8 +35,9 @@ use schema::Msg;
 /// protobuf serializer is built with): each kind's message table and its list's. The meta
 /// kinds (Status, DeleteOptions, PartialObjectMetadata(List), WatchEvent) are built in.
 pub trait Scheme: std::fmt::Debug {
-    /// The message table of `kind` (`ConfigMap`, `ConfigMapList`), if it has a protobuf form.
-    fn message(&self, kind: &str) -> Option<&'static Msg>;
+    /// The message table of `kind` (`ConfigMap`, `ConfigMapList`) in `api_version` (`v1`),
+    /// if it has a protobuf form.
+    fn message(&self, api_version: &str, kind: &str) -> Option<&'static Msg>;
 }
 
 /// A scheme of the meta kinds only.
@@ -44,7 +45,7 @@ pub trait Scheme: std::fmt::Debug {
 pub struct MetaOnly;
 
 impl Scheme for MetaOnly {
-    fn message(&self, _kind: &str) -> Option<&'static Msg> {
+    fn message(&self, _api_version: &str, _kind: &str) -> Option<&'static Msg> {
         None
     }
 }
@@ -75,22 +76,22 @@ pub const MEDIA_TYPE: &str = "application/vnd.kubernetes.protobuf";
 pub const STREAM_MEDIA_TYPE: &str = "application/vnd.kubernetes.protobuf;stream=watch";
 
 /// The message table for a kind, if it has a protobuf form.
-fn message_for(kind: &str, scheme: &dyn Scheme) -> Option<&'static Msg> {
+fn message_for(api_version: &str, kind: &str, scheme: &dyn Scheme) -> Option<&'static Msg> {
     Some(match kind {
         "Status" => &meta_v1::STATUS,
         "DeleteOptions" => &meta_v1::DELETE_OPTIONS,
         "PartialObjectMetadata" => &meta_v1::PARTIAL_OBJECT_METADATA,
         "PartialObjectMetadataList" => &meta_v1::PARTIAL_OBJECT_METADATA_LIST,
         "WatchEvent" => &meta_v1::WATCH_EVENT,
-        _ => return scheme.message(kind),
+        _ => return scheme.message(api_version, kind),
     })
 }
 
 /// Whether objects of `kind` can be sent or received as protobuf. `Table` (and its parts) are
 /// `+protobuf=false` in Go, so a protobuf-only `Accept` for a Table must be answered 406 (the
 /// error text is [`encode`]'s for that kind).
-pub fn supports(kind: &str, scheme: &dyn Scheme) -> bool {
-    message_for(kind, scheme).is_some()
+pub fn supports(api_version: &str, kind: &str, scheme: &dyn Scheme) -> bool {
+    message_for(api_version, kind, scheme).is_some()
 }
 
 /// Go's package name for an apiVersion, as `%T` prints a type (`*v1.Table`).
@@ -129,7 +130,7 @@ pub(crate) fn encode_at(obj: &Value, depth: Nest<'_>) -> Result<Vec<u8>, String>
     };
     let text = |k: &str| map.get(k).and_then(Value::as_str).unwrap_or("");
     let (kind, api_version) = (text("kind"), text("apiVersion"));
-    let Some(msg) = message_for(kind, depth.scheme) else {
+    let Some(msg) = message_for(api_version, kind, depth.scheme) else {
         return Err(format!(
             "object *{}.{kind} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message",
             go_package(api_version)
@@ -166,7 +167,7 @@ pub(crate) fn decode_at(bytes: &[u8], depth: usize, scheme: &dyn Scheme) -> Resu
     if go_package(&unk.api_version).is_empty() {
         return Err(format!("Object 'apiVersion' is missing in '{type_meta}'"));
     }
-    let Some(msg) = message_for(&unk.kind, scheme) else {
+    let Some(msg) = message_for(&unk.api_version, &unk.kind, scheme) else {
         return Err(format!(
             "no kind {:?} is registered for version {:?}",
             unk.kind, unk.api_version

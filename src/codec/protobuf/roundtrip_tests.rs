@@ -24,7 +24,9 @@ fn decode_watch_frames(bytes: &[u8]) -> Result<Vec<(String, Value)>, String> {
 }
 #[allow(dead_code)]
 fn supports(kind: &str) -> bool {
-    super::supports(kind, &crate::resources::SCHEME)
+    ["v1", "apps/v1", "meta.k8s.io/v1"]
+        .iter()
+        .any(|v| super::supports(v, kind, &crate::resources::SCHEME))
 }
 
 fn text(v: &Value) -> String {

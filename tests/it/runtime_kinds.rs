@@ -1,0 +1,89 @@
+//! Kinds registered while the server runs (the path custom resources will take): from the
+//! next request on they are routed, discovered (with a new aggregated-discovery ETag), listed
+//! in OpenAPI, and served by every verb.
+
+use crate::common::*;
+use kubesim::resources::configmap::{ConfigMapStrategy, CONFIG_MAP};
+use kubesim::resources::{ListDocs, ResourceInfo};
+use serde_json::json;
+
+/// A namespaced kind in its own group, reusing ConfigMap's schema and strategy.
+static WIDGETS: ResourceInfo = ResourceInfo {
+    group: "example.com",
+    version: "v1",
+    kind: "ConfigMap",
+    plural: "widgets",
+    singular: "widget",
+    short_names: &["wd"],
+    namespaced: true,
+    verbs: &[
+        "create", "delete", "get", "list", "patch", "update", "watch",
+    ],
+    subresources: &[],
+    schema: &CONFIG_MAP,
+    strategy: &ConfigMapStrategy,
+    extra_field_labels: &[],
+    proto: None,
+    list_docs: ListDocs {
+        description: "A list of widgets.",
+        items: "The widgets.",
+        metadata: "Standard list metadata.",
+    },
+};
+
+const AGGREGATED: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+#[test]
+fn a_kind_registered_at_runtime_is_served_from_the_next_request() {
+    let mut e = engine();
+    let path = "/apis/example.com/v1/namespaces/default/widgets";
+    assert_eq!(get(&mut e, path).code, 404);
+    let before = send(&mut e, "GET", "/apis", None, &[("accept", AGGREGATED)]);
+    e.register_kind(&WIDGETS).unwrap();
+    assert!(e.register_kind(&WIDGETS).is_err(), "registered twice");
+
+    let groups = get(&mut e, "/apis");
+    let names: Vec<&str> = groups.json["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["apps", "example.com"]);
+    let list = get(&mut e, "/apis/example.com/v1");
+    assert_eq!(list.json["resources"][0]["name"], "widgets");
+    assert_eq!(list.json["resources"][0]["shortNames"], json!(["wd"]));
+    let after = send(&mut e, "GET", "/apis", None, &[("accept", AGGREGATED)]);
+    assert_ne!(before.header("etag"), after.header("etag"));
+    let index = get(&mut e, "/openapi/v3");
+    assert!(
+        index.json["paths"]["apis/example.com/v1"].is_object(),
+        "{}",
+        index.text
+    );
+
+    let body = json!({
+        "apiVersion": "example.com/v1", "kind": "ConfigMap",
+        "metadata": {"name": "w1"}, "data": {"a": "1"}
+    });
+    let created = post(&mut e, path, &body);
+    assert_eq!(created.code, 201, "{}", created.text);
+    assert_eq!(created.json["apiVersion"], "example.com/v1");
+    let listed = get(&mut e, path);
+    assert_eq!(listed.json["kind"], "ConfigMapList");
+    assert_eq!(listed.json["items"][0]["metadata"]["name"], "w1");
+    let one = get(&mut e, &format!("{path}/w1?resourceVersion=0"));
+    assert_eq!(one.code, 200);
+    assert!(one.header("x-kubesim-read").starts_with("semantic=Any"));
+    // No protobuf form for it (as for custom resources).
+    let pb = send(
+        &mut e,
+        "GET",
+        path,
+        None,
+        &[("accept", "application/vnd.kubernetes.protobuf")],
+    );
+    assert_eq!(pb.code, 406, "{}", pb.text);
+    // Namespace deletion reaches the new kind too.
+    assert_eq!(delete(&mut e, &format!("{path}/w1")).code, 200);
+}
