@@ -7,7 +7,7 @@
 
 use bytes::Bytes;
 use http::{Method, Request, Response};
-use kubesim::ui::exchange::{self, Draft};
+use kubesim::ui::exchange;
 use kubesim::{Body, Config, Engine};
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -133,63 +133,9 @@ fn missing_object_is_a_not_found_status() {
     assert_eq!(status["details"]["name"], "nope");
 }
 
-#[wasm_bindgen_test]
-fn form_text_becomes_a_request() {
-    let draft = Draft {
-        method: "PATCH".into(),
-        path: "/api/v1/namespaces/default?dryRun=All".into(),
-        headers: "Accept: application/json\n\n  X-Trace : 1  ".into(),
-        body: r#"{"metadata":{"labels":{"a":"b"}}}"#.into(),
-    };
-    let req = exchange::build_request(&draft).unwrap();
-    assert_eq!(req.method(), Method::PATCH);
-    assert_eq!(req.uri().query(), Some("dryRun=All"));
-    assert_eq!(req.headers()["accept"], "application/json");
-    assert_eq!(req.headers()["x-trace"], "1");
-    assert_eq!(
-        req.headers()["content-type"],
-        "application/merge-patch+json"
-    );
-
-    let bad = Draft {
-        headers: "no colon here".into(),
-        ..draft.clone()
-    };
-    assert_eq!(
-        exchange::build_request(&bad).unwrap_err(),
-        "header line 1: expected `Name: value`"
-    );
-    let relative = Draft {
-        path: "api/v1".into(),
-        ..draft
-    };
-    assert!(exchange::build_request(&relative).is_err());
-}
-
-#[wasm_bindgen_test]
-fn exchange_pretty_prints_json_and_names_the_status() {
-    let mut engine = sim_engine(0);
-    let draft = Draft {
-        method: "POST".into(),
-        path: CR_PATH.into(),
-        headers: String::new(),
-        body: CR_BODY.into(),
-    };
-    let x = exchange::send(&mut engine, &draft).unwrap();
-    assert_eq!(x.code, 201);
-    assert_eq!(x.status_line, "201 Created");
-    assert!(
-        x.body.contains("\n  \"kind\": \"ControllerRevision\""),
-        "{}",
-        x.body
-    );
-    assert!(x.body.contains("\"revision\": 1"), "{}", x.body);
-    assert!(x
-        .headers
-        .iter()
-        .any(|(k, v)| k == "content-type" && v.starts_with("application/json")));
-    assert_eq!(exchange::pretty_body(b"not json"), "not json");
-}
+// The form ⇄ HTTP cases (`form_text_becomes_a_request`,
+// `exchange_pretty_prints_json_and_names_the_status`) live in `src/ui/tests/`, which runs
+// natively and in the browser (`tests/playground_web.rs`).
 
 #[wasm_bindgen_test]
 fn js_time_source_follows_date_now() {

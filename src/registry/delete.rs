@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::Registry;
 use crate::codec::rfc3339;
-use crate::resources::meta::{has_finalizers, meta_mut, meta_str};
+use crate::resources::meta::{has_finalizers, meta_mut, meta_str, strings};
 use crate::resources::status::{ApiError, ApiResult, GroupKind};
 use crate::resources::ResourceInfo;
 
@@ -118,16 +118,7 @@ fn check_preconditions(
 /// Adds or removes `orphan` / `foregroundDeletion` as the propagation policy asks; with no
 /// policy, existing GC finalizers decide (the default for these kinds is Background).
 fn apply_gc_finalizers(m: &mut Map<String, Value>, opts: &DeleteOptions) {
-    let mut fins: Vec<String> = m
-        .get("finalizers")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut fins = strings(m.get("finalizers"));
     let policy = match (&opts.propagation, opts.orphan_dependents) {
         (Some(p), _) => Some(p.as_str()),
         (None, Some(true)) => Some("Orphan"),

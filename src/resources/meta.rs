@@ -27,6 +27,18 @@ pub fn meta_mut(obj: &mut Map<String, Value>) -> &mut Map<String, Value> {
     m.as_object_mut().expect("metadata is an object")
 }
 
+/// The strings of a JSON array (other items skipped; empty when absent).
+pub fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// Whether `metadata.finalizers` is non-empty.
 pub fn has_finalizers(obj: &Value) -> bool {
     meta(obj)

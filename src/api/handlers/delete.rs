@@ -14,7 +14,7 @@ use crate::codec::decode;
 use crate::features::parse_go_bool;
 use crate::registry::{DeleteOptions, Deleted, Registry};
 use crate::resources::field::FieldError;
-use crate::resources::meta::{meta_str, strip_type_meta};
+use crate::resources::meta::{meta_str, strings, strip_type_meta};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::{schema, ResourceInfo};
 
@@ -44,16 +44,7 @@ fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
     }
     let q = &req.query;
     let mut errs = Vec::new();
-    let mut dry_values: Vec<String> = body
-        .get("dryRun")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut dry_values = strings(body.get("dryRun"));
     if dry_values.is_empty() {
         dry_values = q.all("dryRun").iter().map(|s| s.to_string()).collect();
     }

@@ -1,31 +1,11 @@
 //! Golden bytes written out by hand, field by field, from the gogo rules in reference §5.
 //! Each byte string below was composed from the field tables, not copied from the encoder.
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::codec::json;
 
-// The serializer under test, built with the built-in kinds.
-fn encode(obj: &Value) -> Result<Vec<u8>, String> {
-    super::encode(obj, &crate::resources::SCHEME)
-}
-fn decode(bytes: &[u8]) -> Result<Value, String> {
-    super::decode(bytes, &crate::resources::SCHEME)
-}
-#[allow(dead_code)]
-fn watch_frame(event_type: &str, obj: &Value) -> Result<Vec<u8>, String> {
-    super::watch_frame(event_type, obj, &crate::resources::SCHEME)
-}
-#[allow(dead_code)]
-fn decode_watch_frames(bytes: &[u8]) -> Result<Vec<(String, Value)>, String> {
-    super::decode_watch_frames(bytes, &crate::resources::SCHEME)
-}
-#[allow(dead_code)]
-fn supports(kind: &str) -> bool {
-    ["v1", "apps/v1", "meta.k8s.io/v1"]
-        .iter()
-        .any(|v| super::supports(v, kind, &crate::resources::SCHEME))
-}
+use super::test_scheme::{decode, decode_watch_frames, encode, watch_frame};
 
 /// `2024-01-02T03:04:05Z` = 1704164645 as a varint.
 const T_2024_01_02: [u8; 5] = [0xa5, 0xfa, 0xcd, 0xac, 0x06];

@@ -224,6 +224,9 @@ pub fn decode_watch_frames(
 }
 
 #[cfg(test)]
+mod test_scheme;
+
+#[cfg(test)]
 #[path = "golden_tests.rs"]
 mod golden_tests;
 

@@ -7,27 +7,7 @@ use super::wire::Writer;
 use super::*;
 use crate::codec::json;
 
-// The serializer under test, built with the built-in kinds.
-fn encode(obj: &Value) -> Result<Vec<u8>, String> {
-    super::encode(obj, &crate::resources::SCHEME)
-}
-fn decode(bytes: &[u8]) -> Result<Value, String> {
-    super::decode(bytes, &crate::resources::SCHEME)
-}
-#[allow(dead_code)]
-fn watch_frame(event_type: &str, obj: &Value) -> Result<Vec<u8>, String> {
-    super::watch_frame(event_type, obj, &crate::resources::SCHEME)
-}
-#[allow(dead_code)]
-fn decode_watch_frames(bytes: &[u8]) -> Result<Vec<(String, Value)>, String> {
-    super::decode_watch_frames(bytes, &crate::resources::SCHEME)
-}
-#[allow(dead_code)]
-fn supports(kind: &str) -> bool {
-    ["v1", "apps/v1", "meta.k8s.io/v1"]
-        .iter()
-        .any(|v| super::supports(v, kind, &crate::resources::SCHEME))
-}
+use super::test_scheme::{decode, decode_watch_frames, encode, supports, watch_frame};
 
 fn text(v: &Value) -> String {
     json::to_compact_string(v)

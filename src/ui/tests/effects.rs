@@ -2,6 +2,10 @@
 //! lesson step in the URL fragment. The page (`ui::web`) performs these after each action;
 //! here they are only looked at, which a browser test cannot do once they are performed.
 
+// In the browser suite these are wasm-bindgen tests.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use std::rc::Rc;
 
 use super::{draft, Reduce, CR};

@@ -2,6 +2,10 @@
 //! watch rows, lesson placeholders, the history list, templates, binary bodies, and the
 //! form's text as an HTTP request.
 
+// In the browser suite these are wasm-bindgen tests.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use http::Method;
 use serde_json::json;
 

@@ -1,6 +1,10 @@
 //! The page's reducer driven as its controls drive it: every lesson, a lesson link, a table
 //! cell, the clock and the cache lag.
 
+// In the browser suite these are wasm-bindgen tests.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use std::rc::Rc;
 
 use super::Reduce;

@@ -1,6 +1,10 @@
 //! The logic that needs an engine: the semantics tables against it, path completion from
 //! discovery, rebuilding the cluster, the Accept presets, and one exchange's display text.
 
+// In the browser suite these are wasm-bindgen tests.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
 use super::{draft, CR};
 use crate::ui::badge::ReadBadge;
 use crate::ui::exchange::{self, Draft};
