@@ -216,10 +216,10 @@ fn group_body(kinds: &Kinds, group: &str) -> Map<String, Value> {
     m
 }
 
-/// Whether the resource is persisted (and so has a storage version hash). The registry has no
-/// explicit flag: the virtual review kinds are exactly the `create`-only ones.
+/// Whether the resource is persisted (and so has a storage version hash): not for virtual
+/// kinds such as the reviews.
 fn is_stored(r: &ResourceInfo) -> bool {
-    r.verbs != ["create"]
+    r.strategy.stored()
 }
 
 /// One top-level `metav1.APIResource`, fields in Go struct order with `omitempty` honoured.

@@ -9,6 +9,24 @@ use crate::resources::meta::{meta, meta_mut, meta_str};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
 
+/// A virtual kind's create (the review kinds' REST `Create`): validated, answered by the
+/// kind, never stored, and without the system fields a stored object gets.
+fn answer_virtual(
+    info: &'static ResourceInfo,
+    mut obj: Map<String, Value>,
+    raw: &Map<String, Value>,
+) -> ApiResult<Value> {
+    obj.insert("kind".into(), Value::String(info.kind.to_string()));
+    obj.insert("apiVersion".into(), Value::String(info.api_version()));
+    let errs = info.strategy.validate_create(&obj, raw);
+    if !errs.is_empty() {
+        let name = meta_str(&Value::Object(obj.clone()), "name").to_string();
+        return Err(ApiError::invalid(info.group_kind(), &name, &errs));
+    }
+    info.strategy.prepare_for_create(&mut obj);
+    Ok(Value::Object(decode::canonicalize(&obj, info.schema)))
+}
+
 /// `maxNameGenerationCreateAttempts`: the first try and seven more.
 pub const MAX_NAME_GENERATION_ATTEMPTS: usize = 8;
 
@@ -62,6 +80,9 @@ impl Registry {
         raw: &Map<String, Value>,
         dry_run: bool,
     ) -> ApiResult<Value> {
+        if !info.strategy.stored() {
+            return answer_virtual(info, obj, raw);
+        }
         let now = rfc3339::format(self.clock().now_secs());
         // A client-set resourceVersion is refused by the storage layer with a plain error,
         // which kube-apiserver answers as a 500 (reference, appendix B).

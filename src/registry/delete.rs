@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::Registry;
+use super::{ListOptions, Registry};
 use crate::codec::rfc3339;
 use crate::resources::meta::{has_finalizers, meta_mut, meta_str, strings};
 use crate::resources::status::{ApiError, ApiResult, GroupKind};
@@ -35,6 +35,31 @@ pub enum Deleted {
 }
 
 impl Registry {
+    /// `DeleteCollection`: lists the collection with `list` (selectors, semantic), then
+    /// deletes each object as [`Registry::delete`] does, skipping ones already gone. Returns
+    /// each deleted object's final state and the list's resourceVersion.
+    pub fn delete_collection(
+        &mut self,
+        info: &'static ResourceInfo,
+        namespace: Option<&str>,
+        list: &ListOptions,
+        opts: &DeleteOptions,
+    ) -> ApiResult<(Vec<Value>, u64)> {
+        let listed = self.list(info, namespace, list)?;
+        let mut deleted = Vec::new();
+        for item in &listed.items {
+            let name = meta_str(item, "name").to_string();
+            let key = info.key(meta_str(item, "namespace"), &name);
+            match self.delete(info, &key, &name, opts) {
+                Ok(Deleted::Gone(_)) => deleted.push((**item).clone()),
+                Ok(Deleted::Terminating(obj)) => deleted.push(obj),
+                Err(e) if e.code == 404 => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((deleted, listed.rv))
+    }
+
     /// The generic store's delete, shared by DELETE, deletecollection and the controllers.
     /// A kind that finalizes itself (a Namespace) is marked terminating first, as its
     /// strategy says.

@@ -39,6 +39,12 @@ pub trait Strategy: Sync {
         new: &Map<String, Value>,
         old: &Map<String, Value>,
     ) -> Vec<FieldError>;
+    /// Whether objects of the kind are stored. A virtual kind (SubjectAccessReview,
+    /// TokenReview) answers a create with the object it was given, validated, then completed
+    /// by [`Strategy::prepare_for_create`] (its `status`), and stores nothing.
+    fn stored(&self) -> bool {
+        true
+    }
     /// The value of one of the kind's own field-selector labels (`GetAttrs`), beyond
     /// `metadata.name` and `metadata.namespace`; `None` for a label it does not have.
     fn field_value(&self, _obj: &Value, _label: &str) -> Option<String> {

@@ -87,3 +87,81 @@ fn a_kind_registered_at_runtime_is_served_from_the_next_request() {
     // Namespace deletion reaches the new kind too.
     assert_eq!(delete(&mut e, &format!("{path}/w1")).code, 200);
 }
+
+/// A virtual kind, as SubjectAccessReview is: a create is answered, nothing is stored.
+#[derive(Debug)]
+struct EchoReview;
+
+impl kubesim::resources::Strategy for EchoReview {
+    fn stored(&self) -> bool {
+        false
+    }
+    fn prepare_for_create(&self, obj: &mut serde_json::Map<String, serde_json::Value>) {
+        obj.insert("data".into(), json!({"answered": "yes"}));
+    }
+    fn validate_create(
+        &self,
+        obj: &serde_json::Map<String, serde_json::Value>,
+        _raw: &serde_json::Map<String, serde_json::Value>,
+    ) -> Vec<kubesim::resources::field::FieldError> {
+        match obj.get("data").and_then(|d| d.get("question")) {
+            Some(_) => Vec::new(),
+            None => vec![kubesim::resources::field::FieldError::required(
+                "data.question",
+                "",
+            )],
+        }
+    }
+    fn validate_update(
+        &self,
+        _new: &serde_json::Map<String, serde_json::Value>,
+        _old: &serde_json::Map<String, serde_json::Value>,
+    ) -> Vec<kubesim::resources::field::FieldError> {
+        Vec::new()
+    }
+}
+
+static ECHO_REVIEWS: ResourceInfo = ResourceInfo {
+    group: "review.example.com",
+    version: "v1",
+    kind: "ConfigMap",
+    plural: "echoreviews",
+    singular: "echoreview",
+    short_names: &[],
+    namespaced: false,
+    verbs: &["create"],
+    subresources: &[],
+    schema: &CONFIG_MAP,
+    strategy: &EchoReview,
+    extra_field_labels: &[],
+    proto: None,
+    list_docs: ListDocs {
+        description: "",
+        items: "",
+        metadata: "",
+    },
+};
+
+#[test]
+fn a_virtual_kind_answers_a_create_and_stores_nothing() {
+    let mut e = engine();
+    e.register_kind(&ECHO_REVIEWS).unwrap();
+    let path = "/apis/review.example.com/v1/echoreviews";
+    let rev = e.store().revision();
+    let body = json!({
+        "apiVersion": "review.example.com/v1", "kind": "ConfigMap",
+        "data": {"question": "may I?"}
+    });
+    let r = post(&mut e, path, &body);
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(r.json["data"], json!({"answered": "yes"}));
+    assert!(r.json["metadata"].get("uid").is_none(), "{}", r.text);
+    assert!(r.json["metadata"].get("resourceVersion").is_none());
+    assert_eq!(e.store().revision(), rev, "nothing was written");
+    let invalid = post(&mut e, path, &json!({"data": {}}));
+    assert_eq!(invalid.code, 422, "{}", invalid.text);
+    let list = get(&mut e, "/apis/review.example.com/v1");
+    let entry = &list.json["resources"][0];
+    assert_eq!(entry["verbs"], json!(["create"]));
+    assert!(entry.get("storageVersionHash").is_none(), "{entry}");
+}

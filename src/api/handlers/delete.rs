@@ -140,23 +140,13 @@ pub fn delete_collection(
 ) -> ApiResult<Reply> {
     let info = rr.resource;
     let opts = delete_options(req)?;
-    let listed = super::list::list(reg, req, rr)?;
-    let mut deleted = Vec::new();
-    for item in listed.items.iter().flatten() {
-        let name = meta_str(item, "name").to_string();
-        let ns = meta_str(item, "namespace").to_string();
-        let key = info.key(&ns, &name);
-        match reg.delete(info, &key, &name, &opts) {
-            Ok(Deleted::Gone(_)) => deleted.push(strip_type_meta(item)),
-            Ok(Deleted::Terminating(obj)) => deleted.push(strip_type_meta(&obj)),
-            Err(e) if e.code == 404 => {}
-            Err(e) => return Err(e),
-        }
-    }
-    let list_meta = json!({"resourceVersion": listed.body["metadata"]["resourceVersion"]});
+    let list = super::list::list_options(reg, req, info)?;
+    let (deleted, rv) = reg.delete_collection(info, rr.namespace.as_deref(), &list, &opts)?;
+    let items = deleted.iter().map(strip_type_meta).collect();
+    let list_meta = json!({"resourceVersion": rv.to_string()});
     Ok(Reply::new(
         200,
-        super::list::list_body(info, list_meta, deleted),
+        super::list::list_body(info, list_meta, items),
     ))
 }
 

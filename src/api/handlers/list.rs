@@ -42,7 +42,11 @@ pub fn parse_selectors(
     Ok((label, field, shard))
 }
 
-fn list_options(reg: &Registry, req: &Request<'_>, info: &ResourceInfo) -> ApiResult<ListOptions> {
+pub(super) fn list_options(
+    reg: &Registry,
+    req: &Request<'_>,
+    info: &ResourceInfo,
+) -> ApiResult<ListOptions> {
     let q = &req.query;
     // Decoding the parameters (400s), as `DecodeParameters` does.
     let (label, field, shard) = parse_selectors(reg, req, info)?;
