@@ -1,17 +1,17 @@
 //! The HTTP face of the server: routing, parameters, negotiation, thin verb handlers over
-//! the [`Registry`], discovery and Status errors. [`serve`] turns one request into one
+//! the `Registry`, discovery and Status errors. `serve` turns one request into one
 //! response.
 
 pub mod body;
-pub mod compress;
-pub mod discovery;
+pub(crate) mod compress;
+pub(crate) mod discovery;
 pub mod encode;
 pub mod handlers;
 pub mod negotiation;
-pub mod openapi;
-pub mod query;
-pub mod response;
-pub mod route;
+pub(crate) mod openapi;
+pub(crate) mod query;
+pub(crate) mod response;
+pub(crate) mod route;
 pub mod transform;
 
 use bytes::Bytes;

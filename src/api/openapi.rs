@@ -50,11 +50,6 @@ pub fn document_keys(kinds: &Kinds) -> Vec<String> {
     keys
 }
 
-/// `GET /openapi/v3` with the default feature gates (see [`index_with`]).
-pub fn index() -> Value {
-    index_with(&Kinds::builtin(), &FeatureGates::default())
-}
-
 /// `GET /openapi/v3`: `{"paths": {<key>: {"serverRelativeURL": "/openapi/v3/<key>?hash=<H>"}}}`
 /// with keys sorted (Go marshals the map sorted) and `H` = [`document_hash_with`] of that key.
 pub fn index_with(kinds: &Kinds, gates: &FeatureGates) -> Value {
@@ -66,11 +61,6 @@ pub fn index_with(kinds: &Kinds, gates: &FeatureGates) -> Value {
         })
         .collect();
     json!({ "paths": paths })
-}
-
-/// [`document_hash_with`] under the default feature gates.
-pub fn document_hash(path_key: &str) -> Option<String> {
-    document_hash_with(&Kinds::builtin(), path_key, &FeatureGates::default())
 }
 
 /// The uppercase hex SHA-512 of `serde_json::to_vec` of the key's document — the `hash` query
@@ -86,12 +76,6 @@ pub fn document_hash_with(kinds: &Kinds, path_key: &str, gates: &FeatureGates) -
 /// The hash of an already built document (see [`document_hash_with`]).
 pub fn hash_of(doc: &Value) -> String {
     crate::api::discovery::sha512_upper_hex(&serde_json::to_vec(doc).unwrap_or_default())
-}
-
-/// `GET /openapi/v3/<path_key>` under the default feature gates (see
-/// [`group_version_document_with`]).
-pub fn group_version_document(path_key: &str) -> Option<Value> {
-    group_version_document_with(&Kinds::builtin(), path_key, &FeatureGates::default())
 }
 
 /// `GET /openapi/v3/<path_key>`: the OpenAPI 3.0.0 document, or `None` when the key is not
@@ -275,6 +259,24 @@ fn document(kinds: &Kinds, paths: Map<String, Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // The documents of the built-in kinds under the default feature gates.
+    /// `GET /openapi/v3` with the default feature gates (see [`index_with`]).
+    pub fn index() -> Value {
+        index_with(&Kinds::builtin(), &FeatureGates::default())
+    }
+
+    /// [`document_hash_with`] under the default feature gates.
+    pub fn document_hash(path_key: &str) -> Option<String> {
+        document_hash_with(&Kinds::builtin(), path_key, &FeatureGates::default())
+    }
+
+    /// `GET /openapi/v3/<path_key>` under the default feature gates (see
+    /// [`group_version_document_with`]).
+    pub fn group_version_document(path_key: &str) -> Option<Value> {
+        group_version_document_with(&Kinds::builtin(), path_key, &FeatureGates::default())
+    }
+
     use crate::resources;
 
     #[test]

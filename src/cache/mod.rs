@@ -7,10 +7,10 @@
 //! which Exact and Continuation lists are served. Snapshots are persistent maps, so taking one
 //! costs O(1) and a page read from one costs O(log n + page).
 
-pub mod cacher;
-pub mod planner;
-pub mod view;
-pub mod watchers;
+pub(crate) mod cacher;
+pub(crate) mod planner;
+pub(crate) mod view;
+pub(crate) mod watchers;
 
 pub use cacher::Cacher;
 

@@ -226,7 +226,7 @@ pub fn write_string(s: &str, out: &mut Vec<u8>) {
 pub(crate) use super::json_parse::{
     child_path, drop_raw, parse_raw, raw_to_value, Raw, MAX_STRICT_ERRORS,
 };
-pub use super::json_parse::{parse, Parsed, SyntaxError};
+pub use super::json_parse::{parse, SyntaxError};
 
 #[cfg(test)]
 #[path = "json_tests.rs"]

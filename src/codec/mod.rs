@@ -2,18 +2,18 @@
 //!
 //! Clients compare responses byte for byte (kubectl's `--raw`, golden tests, the immutability
 //! check on ControllerRevision `data`), so encoding follows Go's `encoding/json` to the byte
-//! ([`json`]), request bodies are decoded the way sigs.k8s.io/json fills the Go structs, with
-//! the same error texts and `fieldValidation` findings ([`decode`]), and timestamps go through
-//! Go's RFC 3339 layout rules ([`rfc3339`]).
+//! (`json`), request bodies are decoded the way sigs.k8s.io/json fills the Go structs, with
+//! the same error texts and `fieldValidation` findings (`decode`), and timestamps go through
+//! Go's RFC 3339 layout rules (`rfc3339`).
 
 pub mod cbor;
-pub mod decode;
+pub(crate) mod decode;
 mod goquote;
 mod gotypes;
-pub mod json;
+pub(crate) mod json;
 mod json_parse;
 pub mod protobuf;
-pub mod rfc3339;
+pub(crate) mod rfc3339;
 mod scanner;
 pub mod schema;
 mod source;

@@ -1,11 +1,11 @@
 //! Patch mechanics, as kube-apiserver applies them to the current object's JSON:
-//! RFC 6902 JSON Patch ([`json_patch`]), RFC 7386 JSON Merge Patch ([`merge_patch`]) and
-//! strategic merge patch with the built-in types' list strategies ([`strategic`]).
+//! RFC 6902 JSON Patch (`json_patch`), RFC 7386 JSON Merge Patch (`merge_patch`) and
+//! strategic merge patch with the built-in types' list strategies (`strategic`).
 //! Server-side apply (managedFields) is not implemented yet.
 
-pub mod json_patch;
-pub mod merge_patch;
-pub mod strategic;
+pub(crate) mod json_patch;
+pub(crate) mod merge_patch;
+pub(crate) mod strategic;
 
 /// Why a patch could not be applied, mapped by the handler to the real server's status.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -16,9 +16,8 @@ mod read;
 mod update;
 mod watch;
 
-pub use create::MAX_NAME_GENERATION_ATTEMPTS;
 pub use delete::{DeleteOptions, Deleted};
-pub use read::{ListOptions, ListResult};
+pub use read::ListOptions;
 pub use watch::WatchOptions;
 
 use std::sync::Arc;

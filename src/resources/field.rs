@@ -1,6 +1,6 @@
 //! Field-level validation errors, formatted exactly as apimachinery's `field.Error`.
 //!
-//! Validation collects these, then [`crate::resources::status::ApiError::invalid`] aggregates them
+//! Validation collects these, then `crate::resources::status::ApiError::invalid` aggregates them
 //! into one 422 whose message and `details.causes` match kube-apiserver's byte for byte.
 
 pub use crate::codec::go_quote;

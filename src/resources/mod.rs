@@ -5,13 +5,13 @@
 //! discovery, OpenAPI and the generic handlers all read from here.
 
 pub mod configmap;
-pub mod controllerrevision;
+pub(crate) mod controllerrevision;
 pub mod field;
-pub mod meta;
-pub mod namespace;
+pub(crate) mod meta;
+pub(crate) mod namespace;
 pub mod schema;
-pub mod status;
-pub mod validation;
+pub(crate) mod status;
+pub(crate) mod validation;
 
 use serde_json::{Map, Value};
 

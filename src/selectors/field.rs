@@ -138,7 +138,7 @@ impl FieldSelector {
     ///
     /// `supported` is the kind's field-label list. Kinds without a conversion function use
     /// `runtime.DefaultMetaV1FieldSelectorConversion`, recognised here by `supported` being
-    /// exactly [`DEFAULT_FIELD_LABELS`] (any order): `"spec.foo" is not a known field
+    /// exactly `DEFAULT_FIELD_LABELS` (any order): `"spec.foo" is not a known field
     /// selector: only "metadata.name", "metadata.namespace"`. Any other list stands for a
     /// registered conversion function (Namespace: `metadata.name`, `status.phase`), which
     /// says `field label not supported: spec.foo`.

@@ -19,8 +19,8 @@
 //! `details`.
 
 mod cel;
-pub mod field;
-pub mod label;
+pub(crate) mod field;
+pub(crate) mod label;
 pub mod shard;
 
 pub use field::FieldSelector;

@@ -6,7 +6,7 @@
 //! resourceVersion are built on. A range read walks the ordered key space from a start key and
 //! stops after `limit` hits, so a page costs O(page + skipped), never O(collection).
 
-pub mod index;
+pub(crate) mod index;
 mod persist;
 
 use std::collections::BTreeMap;

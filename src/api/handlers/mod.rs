@@ -2,12 +2,12 @@
 //! the write options (`dryRun`, `fieldValidation`, `fieldManager`), and metadata accessors.
 
 mod create;
-pub mod delete;
-pub mod list;
-pub mod patch;
+pub(crate) mod delete;
+pub(crate) mod list;
+pub(crate) mod patch;
 mod read;
 mod update;
-pub mod watch;
+pub(crate) mod watch;
 
 pub use crate::registry::continue_token::{decode_continue, encode_continue, ContinueToken};
 

@@ -10,7 +10,7 @@
 //! the server would have sent for the same object, so a protobuf request body enters the
 //! engine in the same form as a JSON one.
 //!
-//! Objects are `serde_json::Value`s in canonical form (see [`crate::codec::decode`]). Served
+//! Objects are `serde_json::Value`s in canonical form (see `crate::codec::decode`). Served
 //! kinds with a protobuf form: ControllerRevision(List), Namespace(List), Status,
 //! DeleteOptions, PartialObjectMetadata(List) and WatchEvent. `Table` has none (the caller
 //! answers 406; see [`supports`]).

@@ -9,7 +9,7 @@
 //! * [`emit`]: values → YAML with go-yaml v2's output rules (sorted keys, quoting, folding).
 //!   No crate reproduces go-yaml's bytes, so its emitter is ported for the JSON subset.
 //! * [`parse`]: YAML → JSON, on the maintained pure-Rust `saphyr-parser` event stream, with
-//!   go-yaml v2's YAML 1.1 typing ([`resolve`]) and strict duplicate-key findings.
+//!   go-yaml v2's YAML 1.1 typing (`resolve`) and strict duplicate-key findings.
 
 pub mod emit;
 mod float;

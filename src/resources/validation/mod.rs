@@ -12,14 +12,7 @@ pub mod names;
 pub mod object_meta;
 pub mod timestamp;
 
-pub use names::{
-    is_dns1123_label, is_dns1123_subdomain, is_qualified_name, is_valid_label_value,
-    is_valid_path_segment_name, is_valid_path_segment_prefix, mask_trailing_dash_panics,
-    name_is_dns_label, name_is_dns_subdomain, validate_controller_revision_name,
-    validate_namespace_name, validate_path_segment,
-};
+pub use names::{validate_controller_revision_name, validate_namespace_name};
 pub use object_meta::{
     reset_update_system_fields, validate_common_fields_for_update, validate_generic_create,
-    validate_object_meta, validate_object_meta_accessor, validate_object_meta_accessor_update,
-    validate_object_meta_update, NameValidator,
 };

@@ -23,7 +23,7 @@ use super::names::validate_namespace_name;
 use super::timestamp::{instant, render, Instant};
 use crate::resources::field::{FieldError, FieldPath};
 
-pub use super::names::{validate_controller_revision_name, validate_path_segment};
+pub use super::names::validate_path_segment;
 
 /// apimachinery's `ValidateNameFunc`: `(name, prefix)` → messages; `prefix` is true when the
 /// value is a generateName.
@@ -54,9 +54,8 @@ fn invalid(path: &FieldPath, value: Value, detail: &str) -> FieldError {
 /// (required and a DNS label when `requires_namespace`, else forbidden), generation ≥ 0, labels,
 /// annotations, ownerReferences, finalizers, managedFields.
 ///
-/// The caller must have generated the name from generateName already. For DNS-based name
-/// validators, check [`mask_trailing_dash_panics`](super::names::mask_trailing_dash_panics)
-/// first: for generateName `-` the real server panics (plain-text 500) instead.
+/// The caller must have generated the name from generateName already. (For generateName `-`
+/// the real server's `maskTrailingDash` panics, a 500; kubesim reports the invalid name.)
 pub fn validate_object_meta_accessor(
     meta: &Map<String, Value>,
     requires_namespace: bool,

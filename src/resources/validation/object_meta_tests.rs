@@ -4,6 +4,7 @@ use serde_json::{json, Map, Value};
 
 use super::*;
 use crate::resources::field::aggregate_messages;
+use crate::resources::validation::names::validate_controller_revision_name;
 use crate::resources::validation::names::{name_is_dns_label, name_is_dns_subdomain};
 
 const SUB_RE: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
