@@ -350,7 +350,7 @@ impl Walker {
                 self.strict_error(StrictKind::Duplicate, f.name);
             }
             seen[idx] = true;
-            let g = go_field(s, f);
+            let g = go_field(f);
             let (ctx_struct, ctx_len) = (self.ctx_struct, self.ctx_stack.len());
             if let Some(embedded) = g.embedded_in {
                 self.ctx_stack.push(embedded);
@@ -546,7 +546,7 @@ fn decode_src<S: Src>(
 fn emit_struct(s: &'static Struct, slots: &[Slot]) -> Map<String, Value> {
     let mut out = Map::new();
     for (f, slot) in s.fields.iter().zip(slots) {
-        let g = go_field(s, f);
+        let g = go_field(f);
         let set = !matches!(slot, Slot::Zero);
         let emit = if !f.omit_empty {
             true

@@ -29,6 +29,9 @@ static TEST_T: Struct = Struct {
             omit_empty: true,
             description: "",
             pointer: false,
+            proto: 0,
+            go_type: None,
+            omit_zero: false,
         },
         Field {
             name: "m",
@@ -37,6 +40,9 @@ static TEST_T: Struct = Struct {
             omit_empty: false,
             description: "",
             pointer: false,
+            proto: 0,
+            go_type: None,
+            omit_zero: false,
         },
         Field {
             name: "l",
@@ -45,6 +51,9 @@ static TEST_T: Struct = Struct {
             omit_empty: false,
             description: "",
             pointer: false,
+            proto: 0,
+            go_type: None,
+            omit_zero: false,
         },
     ],
 };

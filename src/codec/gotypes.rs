@@ -1,4 +1,4 @@
-//! Go facts about schema fields that the schema tables do not carry.
+//! Go facts about schema fields, read from the schema itself.
 //!
 //! The wire form of a Kubernetes object follows its Go struct, and a few properties of the Go
 //! field change what the JSON looks like or what an error says:
@@ -10,9 +10,9 @@
 //! * named Go types appear in type errors (`types.UID`, `v1.NamespacePhase`);
 //! * fields promoted from the embedded `TypeMeta` get `TypeMeta.` in type-error paths.
 //!
-//! This table records those facts for the served kinds (read from `k8s.io/api` and
-//! `k8s.io/apimachinery` types). A field missing here is a non-pointer field of a plain Go type.
-//! (If the schema grows a `pointer` flag, this table should move there.)
+//! Each schema field declares them (`Field::pointer`, `omit_zero`, `go_type`, read from the
+//! `k8s.io/api` and `k8s.io/apimachinery` types), so a kind's one description carries them;
+//! only the TypeMeta promotion is recognized here.
 
 use crate::codec::schema::{Field, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
 
@@ -29,81 +29,6 @@ pub(crate) struct GoField {
     pub embedded_in: Option<&'static str>,
 }
 
-const PTR: GoField = GoField {
-    pointer: true,
-    omit_zero: false,
-    elem_name: None,
-    embedded_in: None,
-};
-
-const fn named(name: &'static str) -> GoField {
-    GoField {
-        pointer: false,
-        omit_zero: false,
-        elem_name: Some(name),
-        embedded_in: None,
-    }
-}
-
-const fn ptr_named(name: &'static str) -> GoField {
-    GoField {
-        pointer: true,
-        omit_zero: false,
-        elem_name: Some(name),
-        embedded_in: None,
-    }
-}
-
-/// (Go struct name, JSON field name, facts).
-const TABLE: &[(&str, &str, GoField)] = &[
-    ("OwnerReference", "uid", named("types.UID")),
-    ("OwnerReference", "controller", PTR),
-    ("OwnerReference", "blockOwnerDeletion", PTR),
-    (
-        "ManagedFieldsEntry",
-        "operation",
-        named("v1.ManagedFieldsOperationType"),
-    ),
-    ("ManagedFieldsEntry", "time", PTR),
-    ("ManagedFieldsEntry", "fieldsV1", PTR),
-    ("ObjectMeta", "uid", named("types.UID")),
-    (
-        "ObjectMeta",
-        "creationTimestamp",
-        GoField {
-            pointer: false,
-            omit_zero: true,
-            elem_name: None,
-            embedded_in: None,
-        },
-    ),
-    ("ObjectMeta", "deletionTimestamp", PTR),
-    ("ObjectMeta", "deletionGracePeriodSeconds", PTR),
-    ("NamespaceSpec", "finalizers", named("v1.FinalizerName")),
-    ("NamespaceStatus", "phase", named("v1.NamespacePhase")),
-    (
-        "NamespaceCondition",
-        "type",
-        named("v1.NamespaceConditionType"),
-    ),
-    ("NamespaceCondition", "status", named("v1.ConditionStatus")),
-    ("Preconditions", "uid", ptr_named("types.UID")),
-    ("Preconditions", "resourceVersion", PTR),
-    ("DeleteOptions", "gracePeriodSeconds", PTR),
-    ("DeleteOptions", "preconditions", PTR),
-    ("DeleteOptions", "orphanDependents", PTR),
-    (
-        "DeleteOptions",
-        "propagationPolicy",
-        ptr_named("v1.DeletionPropagation"),
-    ),
-    (
-        "DeleteOptions",
-        "ignoreStoreReadErrorWithClusterBreakingPotential",
-        PTR,
-    ),
-];
-
 /// The Go struct's name without package (`reflect.Type.Name()`): `ObjectMeta`.
 pub(crate) fn struct_name(s: &Struct) -> &'static str {
     s.openapi_name.rsplit('.').next().unwrap_or(s.openapi_name)
@@ -119,15 +44,14 @@ pub(crate) fn qualified_struct_name(s: &Struct) -> String {
     }
 }
 
-/// The Go facts for field `f` of struct `s`.
-pub(crate) fn go_field(s: &Struct, f: &Field) -> GoField {
-    let name = struct_name(s);
-    let mut g = TABLE
-        .iter()
-        .find(|(st, field, _)| *st == name && *field == f.name)
-        .map(|(_, _, g)| *g)
-        .unwrap_or_default();
-    g.pointer |= f.pointer;
+/// The Go facts for field `f`.
+pub(crate) fn go_field(f: &Field) -> GoField {
+    let mut g = GoField {
+        pointer: f.pointer,
+        omit_zero: f.omit_zero,
+        elem_name: f.go_type,
+        embedded_in: None,
+    };
     // `kind` and `apiVersion` of a top-level kind come from the inline `metav1.TypeMeta`
     // (recognized by their shared documentation; OwnerReference's own fields differ).
     let from_type_meta = (f.name == KIND_FIELD.name && f.description == KIND_FIELD.description)
@@ -173,7 +97,7 @@ mod tests {
         );
         let field_type = |s: &'static Struct, name: &str| {
             let f = s.field(name).unwrap();
-            go_type_name(&f.ty, go_field(s, f).elem_name)
+            go_type_name(&f.ty, go_field(f).elem_name)
         };
         let cases = [
             (field_type(&OBJECT_META, "labels"), "map[string]string"),
@@ -201,7 +125,7 @@ mod tests {
 
     #[test]
     fn facts_table() {
-        let g = |s: &'static Struct, name: &str| go_field(s, s.field(name).unwrap());
+        let g = |s: &'static Struct, name: &str| go_field(s.field(name).unwrap());
         assert!(g(&DELETE_OPTIONS, "gracePeriodSeconds").pointer);
         assert!(!g(&OBJECT_META, "generation").pointer);
         assert!(g(&OBJECT_META, "creationTimestamp").omit_zero);

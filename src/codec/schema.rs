@@ -58,6 +58,40 @@ pub struct Field {
     pub description: &'static str,
     /// The Go field is a pointer (`*bool`): an explicit zero is kept, `null` unsets it.
     pub pointer: bool,
+    /// The protobuf field number (`generated.proto`); 0 for fields outside the message
+    /// (`kind` and `apiVersion` travel in the envelope).
+    pub proto: u32,
+    /// The Go name of the scalar (or element) type when it is a named type (`types.UID`,
+    /// `v1.NamespacePhase`), as type errors print it.
+    pub go_type: Option<&'static str>,
+    /// The tag has `omitzero`: a zero `metav1.Time` is dropped instead of written as `null`.
+    pub omit_zero: bool,
+}
+
+impl Field {
+    /// This field with protobuf field number `n`.
+    pub const fn pb(mut self, n: u32) -> Self {
+        self.proto = n;
+        self
+    }
+
+    /// This field, whose Go type is the named type `name`.
+    pub const fn go(mut self, name: &'static str) -> Self {
+        self.go_type = Some(name);
+        self
+    }
+
+    /// This field, a pointer in Go.
+    pub const fn pointer(mut self) -> Self {
+        self.pointer = true;
+        self
+    }
+
+    /// This field, tagged `omitzero` in Go.
+    pub const fn omit_zero(mut self) -> Self {
+        self.omit_zero = true;
+        self
+    }
 }
 
 impl Struct {
@@ -75,6 +109,9 @@ pub const fn f(name: &'static str, ty: Type, description: &'static str) -> Field
         omit_empty: true,
         description,
         pointer: false,
+        proto: 0,
+        go_type: None,
+        omit_zero: false,
     }
 }
 
@@ -87,6 +124,9 @@ pub const fn always(name: &'static str, ty: Type, description: &'static str) -> 
         omit_empty: false,
         description,
         pointer: false,
+        proto: 0,
+        go_type: None,
+        omit_zero: false,
     }
 }
 
@@ -99,6 +139,9 @@ pub const fn ptr(name: &'static str, ty: Type, description: &'static str) -> Fie
         omit_empty: true,
         description,
         pointer: true,
+        proto: 0,
+        go_type: None,
+        omit_zero: false,
     }
 }
 
@@ -111,6 +154,9 @@ pub const fn req(name: &'static str, ty: Type, description: &'static str) -> Fie
         omit_empty: false,
         description,
         pointer: false,
+        proto: 0,
+        go_type: None,
+        omit_zero: false,
     }
 }
 

@@ -47,9 +47,9 @@ pub static CONFIG_MAP: Struct = Struct {
         KIND_FIELD,
         API_VERSION_FIELD,
         METADATA_FIELD,
-        ptr("immutable", Type::Boolean, "Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil."),
-        super::schema::f("data", Type::Map(&Type::String), DATA_DOC),
-        super::schema::f("binaryData", Type::Map(&Type::Bytes), "BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet."),
+        ptr("immutable", Type::Boolean, "Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.").pb(4),
+        super::schema::f("data", Type::Map(&Type::String), DATA_DOC).pb(2),
+        super::schema::f("binaryData", Type::Map(&Type::Bytes), "BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet.").pb(3),
     ],
 };
 

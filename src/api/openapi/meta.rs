@@ -27,6 +27,9 @@ const fn opt(name: &'static str, ty: Type, description: &'static str) -> Field {
         omit_empty: true,
         description,
         pointer: false,
+        proto: 0,
+        go_type: None,
+        omit_zero: false,
     }
 }
 
@@ -38,6 +41,9 @@ const fn always(name: &'static str, ty: Type, description: &'static str) -> Fiel
         omit_empty: false,
         description,
         pointer: false,
+        proto: 0,
+        go_type: None,
+        omit_zero: false,
     }
 }
 
@@ -49,6 +55,9 @@ const fn req(name: &'static str, ty: Type, description: &'static str) -> Field {
         omit_empty: false,
         description,
         pointer: false,
+        proto: 0,
+        go_type: None,
+        omit_zero: false,
     }
 }
 
