@@ -1,5 +1,6 @@
 //! core/v1 ConfigMap: everything the server knows about the kind, in one place — its
-//! resource entry, schema, protobuf messages, validation (`ValidateConfigMap`,
+//! resource entry, schema (with the protobuf field numbers: metadata = 1, data = 2,
+//! binaryData = 3, immutable = 4), validation (`ValidateConfigMap`,
 //! `ValidateConfigMapUpdate`), strategy (`pkg/registry/core/configmap`) and printer.
 //!
 //! Keys are validated in sorted order (Go visits its maps in random order, so the real
@@ -12,8 +13,6 @@ use super::schema::{ptr, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_F
 use super::validation::names::name_is_dns_subdomain;
 use super::validation::object_meta::{validate_object_meta, validate_object_meta_update};
 use super::{Column, ListDocs, Printer, ResourceInfo, Strategy, CRUD_VERBS};
-use crate::codec::protobuf::meta_v1::{LIST_META, OBJECT_META as OBJECT_META_PB};
-use crate::codec::protobuf::schema::{field, Msg, Rule, Ty};
 
 /// core/v1 configmaps.
 pub static CONFIG_MAPS: ResourceInfo = ResourceInfo {
@@ -29,7 +28,7 @@ pub static CONFIG_MAPS: ResourceInfo = ResourceInfo {
     schema: &CONFIG_MAP,
     strategy: &ConfigMapStrategy,
     extra_field_labels: &[],
-    proto: Some((&CONFIG_MAP_PB, &CONFIG_MAP_LIST_PB)),
+    protobuf: true,
     list_docs: ListDocs {
         description: "ConfigMapList is a resource containing a list of ConfigMap objects.",
         items: "Items is the list of ConfigMaps.",
@@ -50,44 +49,6 @@ pub static CONFIG_MAP: Struct = Struct {
         ptr("immutable", Type::Boolean, "Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated (only object metadata can be modified). If not set to true, the field can be modified at any time. Defaulted to nil.").pb(4),
         super::schema::f("data", Type::Map(&Type::String), DATA_DOC).pb(2),
         super::schema::f("binaryData", Type::Map(&Type::Bytes), "BinaryData contains the binary data. Each key must consist of alphanumeric characters, '-', '_' or '.'. BinaryData can contain byte sequences that are not in the UTF-8 range. The keys stored in BinaryData must not overlap with the ones in the Data field, this is enforced during validation process. Using this field will require 1.10+ apiserver and kubelet.").pb(3),
-    ],
-};
-
-/// `k8s.io.api.core.v1.ConfigMap`: metadata = 1, data = 2, binaryData = 3, immutable = 4.
-pub static CONFIG_MAP_PB: Msg = Msg {
-    name: "ConfigMap",
-    fields: &[
-        field(
-            "metadata",
-            "ObjectMeta",
-            1,
-            Ty::Message(&OBJECT_META_PB),
-            Rule::Always,
-        ),
-        field("immutable", "Immutable", 4, Ty::Bool, Rule::Pointer),
-        field("data", "Data", 2, Ty::StrMap, Rule::OmitEmpty),
-        field("binaryData", "BinaryData", 3, Ty::BytesMap, Rule::OmitEmpty),
-    ],
-};
-
-/// `k8s.io.api.core.v1.ConfigMapList`: metadata = 1, items = 2.
-pub static CONFIG_MAP_LIST_PB: Msg = Msg {
-    name: "ConfigMapList",
-    fields: &[
-        field(
-            "metadata",
-            "ListMeta",
-            1,
-            Ty::Message(&LIST_META),
-            Rule::Always,
-        ),
-        field(
-            "items",
-            "Items",
-            2,
-            Ty::Messages(&CONFIG_MAP_PB, None),
-            Rule::Always,
-        ),
     ],
 };
 

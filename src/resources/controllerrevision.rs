@@ -5,13 +5,46 @@
 
 use serde_json::{Map, Value};
 
-use crate::codec::protobuf::meta_v1::{LIST_META, OBJECT_META};
-use crate::codec::protobuf::schema::{field, Msg, Rule, Ty};
-
 use super::field::FieldError;
+use super::schema::{always, req, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_FIELD};
 use super::validation::object_meta::validate_object_meta;
 use super::validation::validate_controller_revision_name;
-use super::{Column, Printer, Strategy};
+use super::{Column, ListDocs, Printer, ResourceInfo, Strategy, CRUD_VERBS};
+
+/// apps/v1 controllerrevisions.
+pub static CONTROLLER_REVISIONS: ResourceInfo = ResourceInfo {
+    group: "apps",
+    version: "v1",
+    kind: "ControllerRevision",
+    plural: "controllerrevisions",
+    singular: "controllerrevision",
+    short_names: &[],
+    namespaced: true,
+    verbs: CRUD_VERBS,
+    subresources: &[],
+    schema: &CONTROLLER_REVISION,
+    strategy: &ControllerRevisionStrategy,
+    extra_field_labels: &[],
+    protobuf: true,
+    list_docs: ListDocs {
+        description: "ControllerRevisionList is a resource containing a list of ControllerRevision objects.",
+        items: "Items is the list of ControllerRevisions",
+        metadata: "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
+    },
+};
+
+/// apps/v1 `ControllerRevision`.
+pub static CONTROLLER_REVISION: Struct = Struct {
+    openapi_name: "io.k8s.api.apps.v1.ControllerRevision",
+    description: "ControllerRevision implements an immutable snapshot of state data. Clients are responsible for serializing and deserializing the objects that contain their internal state. Once a ControllerRevision has been successfully created, it can not be updated. The API Server will fail validation of all requests that attempt to mutate the Data field. ControllerRevisions may, however, be deleted. Note that, due to its use by both the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However, it may be subject to name and representation changes in future releases, and clients should not depend on its stability. It is primarily for internal use by controllers.",
+    fields: &[
+        KIND_FIELD,
+        API_VERSION_FIELD,
+        METADATA_FIELD,
+        always("data", Type::Any, "Data is the serialized representation of the state.").pb(2),
+        req("revision", Type::Int64, "Revision indicates the revision of the state represented by Data.").pb(3),
+    ],
+};
 
 /// The ControllerRevision strategy: no defaulting, immutable `data`.
 #[derive(Debug)]
@@ -154,48 +187,6 @@ impl Strategy for ControllerRevisionStrategy {
         errs
     }
 }
-
-// Protobuf: apps/v1 messages (`k8s.io.api.apps.v1`): ControllerRevision and its list.
-//
-// `data` is a non-pointer `runtime.RawExtension` whose `raw` holds the JSON bytes of the
-// revision's state (reference §5.2, §5.3); with no data the message is empty and JSON says
-// `"data":null`. `revision` has no `omitempty`, so it is always written on both sides.
-/// `apps/v1.ControllerRevision`: metadata = 1, data = 2, revision = 3.
-pub static CONTROLLER_REVISION: Msg = Msg {
-    name: "ControllerRevision",
-    fields: &[
-        field(
-            "metadata",
-            "ObjectMeta",
-            1,
-            Ty::Message(&OBJECT_META),
-            Rule::Always,
-        ),
-        field("data", "Data", 2, Ty::RawJson, Rule::Always),
-        field("revision", "Revision", 3, Ty::Int64, Rule::Always),
-    ],
-};
-
-/// `apps/v1.ControllerRevisionList`: items are embedded messages without per-item envelope.
-pub static CONTROLLER_REVISION_LIST: Msg = Msg {
-    name: "ControllerRevisionList",
-    fields: &[
-        field(
-            "metadata",
-            "ListMeta",
-            1,
-            Ty::Message(&LIST_META),
-            Rule::Always,
-        ),
-        field(
-            "items",
-            "Items",
-            2,
-            Ty::Messages(&CONTROLLER_REVISION, None),
-            Rule::Always,
-        ),
-    ],
-};
 
 #[cfg(test)]
 mod tests {

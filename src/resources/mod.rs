@@ -134,8 +134,9 @@ pub struct ResourceInfo {
     /// Field selector labels supported beyond `metadata.name` (and `metadata.namespace` for
     /// namespaced kinds).
     pub extra_field_labels: &'static [&'static str],
-    /// The protobuf message tables of the kind and of its list, when it has a protobuf form.
-    pub proto: Option<(&'static Msg, &'static Msg)>,
+    /// Whether the kind has a protobuf form (built-in kinds; custom resources have none). Its
+    /// message tables are derived from `schema`, whose fields carry the field numbers.
+    pub protobuf: bool,
     /// OpenAPI descriptions of the list kind: the type and its `items` (and `metadata`).
     pub list_docs: ListDocs,
 }
@@ -266,7 +267,7 @@ impl ResourceInfo {
     }
 }
 
-const CRUD_VERBS: &[&str] = &[
+pub(crate) const CRUD_VERBS: &[&str] = &[
     "create",
     "delete",
     "deletecollection",
@@ -277,65 +278,10 @@ const CRUD_VERBS: &[&str] = &[
     "watch",
 ];
 
-/// apps/v1 controllerrevisions.
-pub static CONTROLLER_REVISIONS: ResourceInfo = ResourceInfo {
-    group: "apps",
-    version: "v1",
-    kind: "ControllerRevision",
-    plural: "controllerrevisions",
-    singular: "controllerrevision",
-    short_names: &[],
-    namespaced: true,
-    verbs: CRUD_VERBS,
-    subresources: &[],
-    schema: &schema::CONTROLLER_REVISION,
-    strategy: &controllerrevision::ControllerRevisionStrategy,
-    extra_field_labels: &[],
-    proto: Some((
-        &controllerrevision::CONTROLLER_REVISION,
-        &controllerrevision::CONTROLLER_REVISION_LIST,
-    )),
-    list_docs: ListDocs {
-        description: "ControllerRevisionList is a resource containing a list of ControllerRevision objects.",
-        items: "Items is the list of ControllerRevisions",
-        metadata: "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
-    },
-};
+pub use controllerrevision::CONTROLLER_REVISIONS;
+pub use namespace::NAMESPACES;
 
-/// core/v1 namespaces.
-pub static NAMESPACES: ResourceInfo = ResourceInfo {
-    group: "",
-    version: "v1",
-    kind: "Namespace",
-    plural: "namespaces",
-    singular: "namespace",
-    short_names: &["ns"],
-    namespaced: false,
-    verbs: &[
-        "create", "delete", "get", "list", "patch", "update", "watch",
-    ],
-    subresources: &[
-        Subresource {
-            name: "finalize",
-            verbs: &["update"],
-        },
-        Subresource {
-            name: "status",
-            verbs: &["get", "patch", "update"],
-        },
-    ],
-    schema: &schema::NAMESPACE,
-    strategy: &namespace::NamespaceStrategy,
-    extra_field_labels: &["status.phase"],
-    proto: Some((&namespace::NAMESPACE, &namespace::NAMESPACE_LIST)),
-    list_docs: ListDocs {
-        description: "NamespaceList is a list of Namespaces.",
-        items: "Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/",
-        metadata: LIST_META_MORE,
-    },
-};
-
-/// Every served resource, in discovery order.
+/// Every served resource, in discovery order (alphabetical within a group version).
 pub static ALL: &[&ResourceInfo] = &[&configmap::CONFIG_MAPS, &NAMESPACES, &CONTROLLER_REVISIONS];
 
 /// The served kinds, held by value by the registry so that kinds can be added while the
@@ -442,15 +388,15 @@ fn proto_message(
     api_version: &str,
     kind: &str,
 ) -> Option<&'static Msg> {
+    use crate::codec::protobuf::{list_message_of, message_of};
     kinds.find_map(|r| {
-        let (object, list) = r.proto?;
-        if r.api_version() != api_version {
+        if !r.protobuf || r.api_version() != api_version {
             return None;
         }
         if r.kind == kind {
-            Some(object)
+            message_of(r.schema)
         } else if kind.strip_suffix("List") == Some(r.kind) {
-            Some(list)
+            list_message_of(r.schema)
         } else {
             None
         }

@@ -6,16 +6,15 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::codec::protobuf::meta_v1::{LIST_META, OBJECT_META};
-use crate::codec::protobuf::schema::{field, Msg, Rule, Ty};
-use Rule::{Always, OmitEmpty};
-
 use super::field::{FieldError, FieldPath};
 use super::meta::meta_str;
+use super::schema::{
+    always, f, req, ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_FIELD,
+};
 use super::validation::names::is_qualified_name;
 use super::validation::object_meta::validate_object_meta;
 use super::validation::validate_namespace_name;
-use super::{Column, Printer, Strategy};
+use super::{Column, ListDocs, Printer, ResourceInfo, Strategy, Subresource, LIST_META_MORE};
 
 /// The finalizer the namespace controller owns.
 pub const KUBERNETES_FINALIZER: &str = "kubernetes";
@@ -24,6 +23,115 @@ pub const METADATA_NAME_LABEL: &str = "kubernetes.io/metadata.name";
 
 /// Finalizer names that need no domain prefix.
 const STANDARD_FINALIZERS: &[&str] = &["kubernetes", "orphan", "foregroundDeletion"];
+
+/// core/v1 namespaces.
+pub static NAMESPACES: ResourceInfo = ResourceInfo {
+    group: "",
+    version: "v1",
+    kind: "Namespace",
+    plural: "namespaces",
+    singular: "namespace",
+    short_names: &["ns"],
+    namespaced: false,
+    verbs: &[
+        "create", "delete", "get", "list", "patch", "update", "watch",
+    ],
+    subresources: &[
+        Subresource {
+            name: "finalize",
+            verbs: &["update"],
+        },
+        Subresource {
+            name: "status",
+            verbs: &["get", "patch", "update"],
+        },
+    ],
+    schema: &NAMESPACE,
+    strategy: &NamespaceStrategy,
+    extra_field_labels: &["status.phase"],
+    protobuf: true,
+    list_docs: ListDocs {
+        description: "NamespaceList is a list of Namespaces.",
+        items: "Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/",
+        metadata: LIST_META_MORE,
+    },
+};
+
+/// core/v1 `NamespaceSpec`.
+pub static NAMESPACE_SPEC: Struct = Struct {
+    openapi_name: "io.k8s.api.core.v1.NamespaceSpec",
+    description: "NamespaceSpec describes the attributes on a Namespace.",
+    fields: &[f(
+        "finalizers",
+        Type::Array(&Type::String, ListType::Atomic),
+        "Finalizers is an opaque list of values that must be empty to permanently remove object from storage. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/",
+    ).go("v1.FinalizerName").pb(1)],
+};
+
+/// core/v1 `NamespaceCondition`.
+pub static NAMESPACE_CONDITION: Struct = Struct {
+    openapi_name: "io.k8s.api.core.v1.NamespaceCondition",
+    description: "NamespaceCondition contains details about state of namespace.",
+    fields: &[
+        req(
+            "type",
+            Type::String,
+            "Type of namespace controller condition.",
+        )
+        .go("v1.NamespaceConditionType")
+        .pb(1),
+        req(
+            "status",
+            Type::String,
+            "Status of the condition, one of True, False, Unknown.",
+        )
+        .go("v1.ConditionStatus")
+        .pb(2),
+        f(
+            "lastTransitionTime",
+            Type::DateTime,
+            "Last time the condition transitioned from one status to another.",
+        )
+        .pb(4),
+        f(
+            "reason",
+            Type::String,
+            "Unique, one-word, CamelCase reason for the condition's last transition.",
+        )
+        .pb(5),
+        f(
+            "message",
+            Type::String,
+            "Human-readable message indicating details about last transition.",
+        )
+        .pb(6),
+    ],
+};
+
+const NAMESPACE_CONDITION_T: Type = Type::Object(&NAMESPACE_CONDITION);
+
+/// core/v1 `NamespaceStatus`.
+pub static NAMESPACE_STATUS: Struct = Struct {
+    openapi_name: "io.k8s.api.core.v1.NamespaceStatus",
+    description: "NamespaceStatus is information about the current status of a Namespace.",
+    fields: &[
+        f("phase", Type::String, "Phase is the current lifecycle phase of the namespace. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/").go("v1.NamespacePhase").pb(1),
+        f("conditions", Type::Array(&NAMESPACE_CONDITION_T, ListType::Map("type")), "Represents the latest available observations of a namespace's current state.").pb(2),
+    ],
+};
+
+/// core/v1 `Namespace`.
+pub static NAMESPACE: Struct = Struct {
+    openapi_name: "io.k8s.api.core.v1.Namespace",
+    description: "Namespace provides a scope for Names. Use of multiple namespaces is optional.",
+    fields: &[
+        KIND_FIELD,
+        API_VERSION_FIELD,
+        METADATA_FIELD,
+        always("spec", Type::Object(&NAMESPACE_SPEC), "Spec defines the behavior of the Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status").pb(2),
+        always("status", Type::Object(&NAMESPACE_STATUS), "Status describes the current status of a Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status").pb(3),
+    ],
+};
 
 /// The Namespace strategy.
 #[derive(Debug)]
@@ -214,79 +322,3 @@ impl Strategy for NamespaceStrategy {
         errs
     }
 }
-
-// Protobuf: core/v1 messages (`k8s.io.api.core.v1`): Namespace, its spec, status, conditions and list.
-//
-// `spec` and `status` are non-pointer structs (always in JSON, always in proto even when
-// empty). NamespaceCondition numbers skip 3 (`lastTransitionTime` is 4); its
-// `lastTransitionTime` is a non-pointer `metav1.Time` without `omitzero`, so a zero time is
-// written as JSON `null`.
-/// `core/v1.NamespaceSpec`.
-pub static NAMESPACE_SPEC: Msg = Msg {
-    name: "NamespaceSpec",
-    fields: &[field("finalizers", "Finalizers", 1, Ty::Strings, OmitEmpty)],
-};
-
-/// `core/v1.NamespaceCondition`.
-pub static NAMESPACE_CONDITION: Msg = Msg {
-    name: "NamespaceCondition",
-    fields: &[
-        field("type", "Type", 1, Ty::Str, Always),
-        field("status", "Status", 2, Ty::Str, Always),
-        field(
-            "lastTransitionTime",
-            "LastTransitionTime",
-            4,
-            Ty::Time,
-            OmitEmpty,
-        ),
-        field("reason", "Reason", 5, Ty::Str, OmitEmpty),
-        field("message", "Message", 6, Ty::Str, OmitEmpty),
-    ],
-};
-
-/// `core/v1.NamespaceStatus`.
-pub static NAMESPACE_STATUS: Msg = Msg {
-    name: "NamespaceStatus",
-    fields: &[
-        field("phase", "Phase", 1, Ty::Str, OmitEmpty),
-        field(
-            "conditions",
-            "Conditions",
-            2,
-            Ty::Messages(&NAMESPACE_CONDITION, None),
-            OmitEmpty,
-        ),
-    ],
-};
-
-/// `core/v1.Namespace`: metadata = 1, spec = 2, status = 3.
-pub static NAMESPACE: Msg = Msg {
-    name: "Namespace",
-    fields: &[
-        field(
-            "metadata",
-            "ObjectMeta",
-            1,
-            Ty::Message(&OBJECT_META),
-            Always,
-        ),
-        field("spec", "Spec", 2, Ty::Message(&NAMESPACE_SPEC), Always),
-        field(
-            "status",
-            "Status",
-            3,
-            Ty::Message(&NAMESPACE_STATUS),
-            Always,
-        ),
-    ],
-};
-
-/// `core/v1.NamespaceList`.
-pub static NAMESPACE_LIST: Msg = Msg {
-    name: "NamespaceList",
-    fields: &[
-        field("metadata", "ListMeta", 1, Ty::Message(&LIST_META), Always),
-        field("items", "Items", 2, Ty::Messages(&NAMESPACE, None), Always),
-    ],
-};

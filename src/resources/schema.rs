@@ -6,6 +6,11 @@
 
 pub use crate::codec::schema::*;
 
+// The served kinds' own schemas live with the kinds; re-exported here beside the shared ones.
+pub use super::configmap::CONFIG_MAP;
+pub use super::controllerrevision::CONTROLLER_REVISION;
+pub use super::namespace::{NAMESPACE, NAMESPACE_CONDITION, NAMESPACE_SPEC, NAMESPACE_STATUS};
+
 const STRING: Type = Type::String;
 const STRINGS_ATOMIC: Type = Type::Array(&STRING, ListType::Atomic);
 const STRING_MAP: Type = Type::Map(&STRING);
@@ -78,95 +83,6 @@ pub const METADATA_FIELD: Field = always(
     "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
 )
 .pb(1);
-
-/// apps/v1 `ControllerRevision`.
-pub static CONTROLLER_REVISION: Struct = Struct {
-    openapi_name: "io.k8s.api.apps.v1.ControllerRevision",
-    description: "ControllerRevision implements an immutable snapshot of state data. Clients are responsible for serializing and deserializing the objects that contain their internal state. Once a ControllerRevision has been successfully created, it can not be updated. The API Server will fail validation of all requests that attempt to mutate the Data field. ControllerRevisions may, however, be deleted. Note that, due to its use by both the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However, it may be subject to name and representation changes in future releases, and clients should not depend on its stability. It is primarily for internal use by controllers.",
-    fields: &[
-        KIND_FIELD,
-        API_VERSION_FIELD,
-        METADATA_FIELD,
-        always("data", Type::Any, "Data is the serialized representation of the state.").pb(2),
-        req("revision", Type::Int64, "Revision indicates the revision of the state represented by Data.").pb(3),
-    ],
-};
-
-/// core/v1 `NamespaceSpec`.
-pub static NAMESPACE_SPEC: Struct = Struct {
-    openapi_name: "io.k8s.api.core.v1.NamespaceSpec",
-    description: "NamespaceSpec describes the attributes on a Namespace.",
-    fields: &[f(
-        "finalizers",
-        STRINGS_ATOMIC,
-        "Finalizers is an opaque list of values that must be empty to permanently remove object from storage. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/",
-    ).go("v1.FinalizerName").pb(1)],
-};
-
-/// core/v1 `NamespaceCondition`.
-pub static NAMESPACE_CONDITION: Struct = Struct {
-    openapi_name: "io.k8s.api.core.v1.NamespaceCondition",
-    description: "NamespaceCondition contains details about state of namespace.",
-    fields: &[
-        req(
-            "type",
-            Type::String,
-            "Type of namespace controller condition.",
-        )
-        .go("v1.NamespaceConditionType")
-        .pb(1),
-        req(
-            "status",
-            Type::String,
-            "Status of the condition, one of True, False, Unknown.",
-        )
-        .go("v1.ConditionStatus")
-        .pb(2),
-        f(
-            "lastTransitionTime",
-            Type::DateTime,
-            "Last time the condition transitioned from one status to another.",
-        )
-        .pb(4),
-        f(
-            "reason",
-            Type::String,
-            "Unique, one-word, CamelCase reason for the condition's last transition.",
-        )
-        .pb(5),
-        f(
-            "message",
-            Type::String,
-            "Human-readable message indicating details about last transition.",
-        )
-        .pb(6),
-    ],
-};
-
-const NAMESPACE_CONDITION_T: Type = Type::Object(&NAMESPACE_CONDITION);
-
-/// core/v1 `NamespaceStatus`.
-pub static NAMESPACE_STATUS: Struct = Struct {
-    openapi_name: "io.k8s.api.core.v1.NamespaceStatus",
-    description: "NamespaceStatus is information about the current status of a Namespace.",
-    fields: &[
-        f("phase", Type::String, "Phase is the current lifecycle phase of the namespace. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/").go("v1.NamespacePhase").pb(1),
-        f("conditions", Type::Array(&NAMESPACE_CONDITION_T, ListType::Map("type")), "Represents the latest available observations of a namespace's current state.").pb(2),
-    ],
-};
-
-/// core/v1 `Namespace`.
-pub static NAMESPACE: Struct = Struct {
-    openapi_name: "io.k8s.api.core.v1.Namespace",
-    description: "Namespace provides a scope for Names. Use of multiple namespaces is optional.",
-    fields: &[
-        KIND_FIELD,
-        API_VERSION_FIELD,
-        METADATA_FIELD,
-        always("spec", Type::Object(&NAMESPACE_SPEC), "Spec defines the behavior of the Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status").pb(2),
-        always("status", Type::Object(&NAMESPACE_STATUS), "Status describes the current status of a Namespace. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status").pb(3),
-    ],
-};
 
 /// `metav1.Preconditions`.
 pub static PRECONDITIONS: Struct = Struct {

@@ -23,7 +23,7 @@ static WIDGETS: ResourceInfo = ResourceInfo {
     schema: &CONFIG_MAP,
     strategy: &ConfigMapStrategy,
     extra_field_labels: &[],
-    proto: None,
+    protobuf: false,
     list_docs: ListDocs {
         description: "A list of widgets.",
         items: "The widgets.",
@@ -134,7 +134,7 @@ static ECHO_REVIEWS: ResourceInfo = ResourceInfo {
     schema: &CONFIG_MAP,
     strategy: &EchoReview,
     extra_field_labels: &[],
-    proto: None,
+    protobuf: false,
     list_docs: ListDocs {
         description: "",
         items: "",

@@ -21,6 +21,7 @@
 //! Pure computation: no I/O, no threads, builds for `wasm32-unknown-unknown`.
 
 mod decode;
+mod derive;
 mod encode;
 mod envelope;
 pub mod meta_v1;
@@ -67,6 +68,7 @@ impl Nest<'_> {
     }
 }
 
+pub use derive::{list_message_of, message_of};
 pub use envelope::MAGIC;
 
 /// The media type of a protobuf body (request or response).

@@ -118,9 +118,10 @@ impl Field {
 
 #[cfg(test)]
 mod tests {
+    use super::super::derive::{list_message_of, message_of};
     use super::super::meta_v1 as meta;
     use super::*;
-    use crate::resources::{controllerrevision as apps, namespace as core};
+    use crate::resources::schema as kinds;
 
     /// Every table: field numbers unique, JSON names unique.
     #[test]
@@ -139,13 +140,15 @@ mod tests {
             &meta::PARTIAL_OBJECT_METADATA,
             &meta::PARTIAL_OBJECT_METADATA_LIST,
             &meta::WATCH_EVENT,
-            &apps::CONTROLLER_REVISION,
-            &apps::CONTROLLER_REVISION_LIST,
-            &core::NAMESPACE,
-            &core::NAMESPACE_SPEC,
-            &core::NAMESPACE_STATUS,
-            &core::NAMESPACE_CONDITION,
-            &core::NAMESPACE_LIST,
+            message_of(&kinds::CONTROLLER_REVISION).unwrap(),
+            list_message_of(&kinds::CONTROLLER_REVISION).unwrap(),
+            message_of(&kinds::NAMESPACE).unwrap(),
+            message_of(&kinds::NAMESPACE_SPEC).unwrap(),
+            message_of(&kinds::NAMESPACE_STATUS).unwrap(),
+            message_of(&kinds::NAMESPACE_CONDITION).unwrap(),
+            list_message_of(&kinds::NAMESPACE).unwrap(),
+            message_of(&crate::resources::configmap::CONFIG_MAP).unwrap(),
+            list_message_of(&crate::resources::configmap::CONFIG_MAP).unwrap(),
         ];
         for m in all {
             for (i, a) in m.fields.iter().enumerate() {
