@@ -9,7 +9,7 @@ use super::{ListOptions, Registry};
 use crate::codec::rfc3339;
 use crate::resources::meta::{has_finalizers, meta_mut, meta_str, strings};
 use crate::resources::status::{ApiError, ApiResult, GroupKind};
-use crate::resources::ResourceInfo;
+use crate::resources::{GcPolicy, ResourceInfo};
 
 /// Decoded and validated `DeleteOptions`.
 #[derive(Debug, Clone, Default)]
@@ -81,12 +81,12 @@ impl Registry {
             m.entry("deletionTimestamp")
                 .or_insert_with(|| Value::String(now.clone()));
             m.entry("deletionGracePeriodSeconds").or_insert(json!(0));
-            apply_gc_finalizers(m, opts);
+            apply_gc_finalizers(m, opts, info.strategy.default_gc_policy());
             info.strategy.prepare_for_terminating(&mut obj);
             let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
             return Ok(Deleted::Terminating(out));
         }
-        apply_gc_finalizers(meta_mut(&mut obj), opts);
+        apply_gc_finalizers(meta_mut(&mut obj), opts, info.strategy.default_gc_policy());
         if has_finalizers(&Value::Object(obj.clone())) {
             let m = meta_mut(&mut obj);
             let keep_earlier = m
@@ -140,15 +140,28 @@ fn check_preconditions(
     Ok(())
 }
 
-/// Adds or removes `orphan` / `foregroundDeletion` as the propagation policy asks; with no
-/// policy, existing GC finalizers decide (the default for these kinds is Background).
-fn apply_gc_finalizers(m: &mut Map<String, Value>, opts: &DeleteOptions) {
+/// Adds or removes `orphan` / `foregroundDeletion` as `deletionFinalizersForGarbageCollection`
+/// does: an explicit policy decides; without one, existing GC finalizers stay, else the
+/// kind's default applies (`OrphanDependents` adds `orphan`); a kind outside garbage
+/// collection keeps neither.
+fn apply_gc_finalizers(m: &mut Map<String, Value>, opts: &DeleteOptions, default: GcPolicy) {
     let mut fins = strings(m.get("finalizers"));
+    if default == GcPolicy::Unsupported {
+        let before = fins.len();
+        fins.retain(|f| f != ORPHAN && f != FOREGROUND);
+        if fins.len() != before {
+            set_finalizers(m, fins);
+        }
+        return;
+    }
     let policy = match (&opts.propagation, opts.orphan_dependents) {
         (Some(p), _) => Some(p.as_str()),
         (None, Some(true)) => Some("Orphan"),
         (None, Some(false)) => Some("Background"),
-        (None, None) => None,
+        (None, None) => {
+            let has_gc = fins.iter().any(|f| f == ORPHAN || f == FOREGROUND);
+            (default == GcPolicy::OrphanDependents && !has_gc).then_some("Orphan")
+        }
     };
     let (orphan, foreground) = match policy {
         Some("Orphan") => (true, false),
@@ -163,6 +176,10 @@ fn apply_gc_finalizers(m: &mut Map<String, Value>, opts: &DeleteOptions) {
     if foreground {
         fins.push(FOREGROUND.to_string());
     }
+    set_finalizers(m, fins);
+}
+
+fn set_finalizers(m: &mut Map<String, Value>, fins: Vec<String>) {
     if fins.is_empty() {
         m.shift_remove("finalizers");
     } else {
@@ -191,8 +208,41 @@ mod tests {
                 orphan_dependents: o,
                 ..DeleteOptions::default()
             };
-            apply_gc_finalizers(&mut m, &opts);
+            apply_gc_finalizers(&mut m, &opts, GcPolicy::DeleteDependents);
             assert_eq!(m["finalizers"], json!(want), "{p:?} {o:?}");
         }
+    }
+
+    #[test]
+    fn the_kinds_default_applies_only_without_a_policy_or_gc_finalizer() {
+        let run = |fins: Value, policy: Option<&str>, default: GcPolicy| {
+            let mut m = Map::new();
+            m.insert("finalizers".into(), fins);
+            let opts = DeleteOptions {
+                propagation: policy.map(str::to_string),
+                ..DeleteOptions::default()
+            };
+            apply_gc_finalizers(&mut m, &opts, default);
+            m.get("finalizers").cloned().unwrap_or(Value::Null)
+        };
+        use GcPolicy::*;
+        assert_eq!(
+            run(json!(["a"]), None, OrphanDependents),
+            json!(["a", ORPHAN])
+        );
+        assert_eq!(
+            run(json!([FOREGROUND]), None, OrphanDependents),
+            json!([FOREGROUND])
+        );
+        assert_eq!(
+            run(json!(["a"]), Some("Background"), OrphanDependents),
+            json!(["a"])
+        );
+        assert_eq!(run(json!(["a"]), None, DeleteDependents), json!(["a"]));
+        assert_eq!(
+            run(json!(["a", ORPHAN]), Some("Orphan"), Unsupported),
+            json!(["a"])
+        );
+        assert_eq!(run(json!([ORPHAN]), None, Unsupported), Value::Null);
     }
 }

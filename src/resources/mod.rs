@@ -39,6 +39,11 @@ pub trait Strategy: Sync {
         new: &Map<String, Value>,
         old: &Map<String, Value>,
     ) -> Vec<FieldError>;
+    /// What a delete without a propagation policy does to dependents
+    /// (`DefaultGarbageCollectionPolicy`).
+    fn default_gc_policy(&self) -> GcPolicy {
+        GcPolicy::DeleteDependents
+    }
     /// Whether objects of the kind are stored. A virtual kind (SubjectAccessReview,
     /// TokenReview) answers a create with the object it was given, validated, then completed
     /// by [`Strategy::prepare_for_create`] (its `status`), and stores nothing.
@@ -84,6 +89,17 @@ pub trait Strategy: Sync {
     fn printer(&self) -> Option<&'static dyn Printer> {
         None
     }
+}
+
+/// `rest.GarbageCollectionPolicy`: a kind's default for dependents when a delete names none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GcPolicy {
+    /// Dependents are deleted (in the background); no finalizer is added.
+    DeleteDependents,
+    /// Dependents are orphaned: a delete adds the `orphan` finalizer.
+    OrphanDependents,
+    /// The kind takes no part in garbage collection: GC finalizers are never kept.
+    Unsupported,
 }
 
 /// A kind's Table columns (`TableColumnDefinition`s after `Name`) and rows.
