@@ -20,6 +20,8 @@ pub struct DeleteOptions {
     pub orphan_dependents: Option<bool>,
     pub precondition_uid: Option<String>,
     pub precondition_rv: Option<String>,
+    /// `gracePeriodSeconds`, when given.
+    pub grace_period: Option<i64>,
 }
 
 const ORPHAN: &str = "orphan";
@@ -87,6 +89,27 @@ impl Registry {
             return Ok(Deleted::Terminating(out));
         }
         apply_gc_finalizers(meta_mut(&mut obj), opts, info.strategy.default_gc_policy());
+        // `BeforeDelete` for a kind with graceful deletion: the object stays until its grace
+        // period is over (whoever owns it then deletes it with grace 0).
+        let already = !meta_str(&current, "deletionTimestamp").is_empty();
+        if !already {
+            if let Some(grace) = info
+                .strategy
+                .graceful_delete_seconds(&current, opts.grace_period)
+                .filter(|g| *g > 0)
+            {
+                let m = meta_mut(&mut obj);
+                let until = self.clock().now_secs() + grace;
+                m.insert("deletionTimestamp".into(), json!(rfc3339::format(until)));
+                m.insert("deletionGracePeriodSeconds".into(), json!(grace));
+                let generation = m.get("generation").and_then(Value::as_i64).unwrap_or(0);
+                if generation > 0 {
+                    m.insert("generation".into(), json!(generation + 1));
+                }
+                let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+                return Ok(Deleted::Terminating(out));
+            }
+        }
         if has_finalizers(&Value::Object(obj.clone())) {
             let m = meta_mut(&mut obj);
             let keep_earlier = m

@@ -39,6 +39,13 @@ pub trait Strategy: Sync {
         new: &Map<String, Value>,
         old: &Map<String, Value>,
     ) -> Vec<FieldError>;
+    /// Graceful deletion (`CheckGracefulDelete`): the grace period, in seconds, a delete of
+    /// `obj` with the requested `gracePeriodSeconds` gets, or `None` for a kind deleted at
+    /// once. A positive period keeps the object, terminating, with `deletionTimestamp` that
+    /// far ahead; 0 deletes it now.
+    fn graceful_delete_seconds(&self, _obj: &Value, _requested: Option<i64>) -> Option<i64> {
+        None
+    }
     /// What a delete without a propagation policy does to dependents
     /// (`DefaultGarbageCollectionPolicy`).
     fn default_gc_policy(&self) -> GcPolicy {

@@ -165,3 +165,79 @@ fn a_virtual_kind_answers_a_create_and_stores_nothing() {
     assert_eq!(entry["verbs"], json!(["create"]));
     assert!(entry.get("storageVersionHash").is_none(), "{entry}");
 }
+
+/// A kind deleted gracefully, as Pods are: 30 s unless the delete asks otherwise.
+#[derive(Debug)]
+struct Graceful;
+
+impl kubesim::resources::Strategy for Graceful {
+    fn graceful_delete_seconds(
+        &self,
+        _obj: &serde_json::Value,
+        requested: Option<i64>,
+    ) -> Option<i64> {
+        Some(requested.unwrap_or(30))
+    }
+    fn validate_create(
+        &self,
+        _obj: &serde_json::Map<String, serde_json::Value>,
+        _raw: &serde_json::Map<String, serde_json::Value>,
+    ) -> Vec<kubesim::resources::field::FieldError> {
+        Vec::new()
+    }
+    fn validate_update(
+        &self,
+        _new: &serde_json::Map<String, serde_json::Value>,
+        _old: &serde_json::Map<String, serde_json::Value>,
+    ) -> Vec<kubesim::resources::field::FieldError> {
+        Vec::new()
+    }
+}
+
+static LINGERERS: ResourceInfo = ResourceInfo {
+    group: "graceful.example.com",
+    version: "v1",
+    kind: "ConfigMap",
+    plural: "lingerers",
+    singular: "lingerer",
+    short_names: &[],
+    namespaced: true,
+    verbs: &[
+        "create", "delete", "get", "list", "patch", "update", "watch",
+    ],
+    subresources: &[],
+    schema: &CONFIG_MAP,
+    strategy: &Graceful,
+    extra_field_labels: &[],
+    protobuf: false,
+    list_docs: ListDocs {
+        description: "",
+        items: "",
+        metadata: "",
+    },
+};
+
+#[test]
+fn a_graceful_kind_stays_until_deleted_with_grace_zero() {
+    let mut e = engine();
+    e.register_kind(&LINGERERS).unwrap();
+    let path = "/apis/graceful.example.com/v1/namespaces/default/lingerers";
+    let body = json!({"apiVersion": "graceful.example.com/v1", "kind": "ConfigMap", "metadata": {"name": "l1"}});
+    assert_eq!(post(&mut e, path, &body).code, 201);
+    let first = delete(&mut e, &format!("{path}/l1"));
+    assert_eq!(first.code, 200, "{}", first.text);
+    assert_eq!(first.json["metadata"]["deletionGracePeriodSeconds"], 30);
+    assert_eq!(
+        first.json["metadata"]["deletionTimestamp"],
+        "2026-01-01T00:00:30Z"
+    );
+    assert_eq!(get(&mut e, &format!("{path}/l1")).code, 200, "still there");
+    let now = delete(&mut e, &format!("{path}/l1?gracePeriodSeconds=0"));
+    assert_eq!(now.code, 200, "{}", now.text);
+    assert_eq!(now.json["kind"], "Status");
+    assert_eq!(get(&mut e, &format!("{path}/l1")).code, 404);
+    // Asking for no grace at once deletes at once.
+    assert_eq!(post(&mut e, path, &body).code, 201);
+    let at_once = delete(&mut e, &format!("{path}/l1?gracePeriodSeconds=0"));
+    assert_eq!(at_once.json["kind"], "Status", "{}", at_once.text);
+}

@@ -75,11 +75,15 @@ fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
             ));
         }
     }
+    let mut grace_period = body.get("gracePeriodSeconds").and_then(Value::as_i64);
     if let Some(g) = q.string("gracePeriodSeconds") {
-        if g.parse::<i64>().is_err() {
-            return Err(ApiError::bad_request(format!(
-                "strconv.ParseInt: parsing {g:?}: invalid syntax"
-            )));
+        match g.parse::<i64>() {
+            Ok(n) => grace_period = grace_period.or(Some(n)),
+            Err(_) => {
+                return Err(ApiError::bad_request(format!(
+                    "strconv.ParseInt: parsing {g:?}: invalid syntax"
+                )))
+            }
         }
     }
     if !errs.is_empty() {
@@ -97,6 +101,7 @@ fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
         orphan_dependents,
         precondition_uid: pre_str("uid"),
         precondition_rv: pre_str("resourceVersion"),
+        grace_period,
     })
 }
 
