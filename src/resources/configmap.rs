@@ -9,6 +9,7 @@
 use serde_json::{Map, Value};
 
 use super::field::{FieldError, FieldPath};
+use super::meta::meta_map;
 use super::schema::{ptr, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_FIELD};
 use super::validation::names::name_is_dns_subdomain;
 use super::validation::object_meta::{validate_object_meta, validate_object_meta_update};
@@ -168,13 +169,7 @@ impl Strategy for ConfigMapStrategy {
         new: &Map<String, Value>,
         old: &Map<String, Value>,
     ) -> Vec<FieldError> {
-        let meta = |o: &Map<String, Value>| {
-            o.get("metadata")
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default()
-        };
-        let mut errs = validate_object_meta_update(&meta(new), &meta(old));
+        let mut errs = validate_object_meta_update(&meta_map(new), &meta_map(old));
         if is_immutable(old) {
             const FROZEN: &str = "field is immutable when `immutable` is set";
             if !is_immutable(new) {

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::field::FieldError;
+use super::meta::meta_map;
 use super::schema::{always, req, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_FIELD};
 use super::validation::object_meta::validate_object_meta;
 use super::validation::validate_controller_revision_name;
@@ -50,16 +51,9 @@ pub static CONTROLLER_REVISION: Struct = Struct {
 #[derive(Debug)]
 pub struct ControllerRevisionStrategy;
 
-fn meta(obj: &Map<String, Value>) -> Map<String, Value> {
-    obj.get("metadata")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default()
-}
-
 /// `ValidateControllerRevision`: metadata, `data` present, `revision` non-negative.
 fn validate(obj: &Map<String, Value>) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&meta(obj), true, validate_controller_revision_name);
+    let mut errs = validate_object_meta(&meta_map(obj), true, validate_controller_revision_name);
     if obj.get("data").is_none_or(Value::is_null) {
         errs.push(FieldError::required("data", "data is mandatory"));
     }
@@ -172,8 +166,10 @@ impl Strategy for ControllerRevisionStrategy {
     ) -> Vec<FieldError> {
         // `ValidateControllerRevisionUpdate` repeats the ObjectMeta update checks the generic
         // store already ran; the real server's `details.causes` carry both, and so do ours.
-        let mut errs =
-            super::validation::object_meta::validate_object_meta_update(&meta(new), &meta(old));
+        let mut errs = super::validation::object_meta::validate_object_meta_update(
+            &meta_map(new),
+            &meta_map(old),
+        );
         errs.extend(validate(new));
         let new_data = new.get("data").cloned().unwrap_or(Value::Null);
         let old_data = old.get("data").cloned().unwrap_or(Value::Null);

@@ -27,6 +27,14 @@ pub fn meta_mut(obj: &mut Map<String, Value>) -> &mut Map<String, Value> {
     m.as_object_mut().expect("metadata is an object")
 }
 
+/// A copy of an object map's `metadata` (empty when absent), as the validators take it.
+pub fn meta_map(obj: &Map<String, Value>) -> Map<String, Value> {
+    obj.get("metadata")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// The strings of a JSON array (other items skipped; empty when absent).
 pub fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)

@@ -7,6 +7,7 @@
 use serde_json::{json, Map, Value};
 
 use super::field::{FieldError, FieldPath};
+use super::meta::meta_map;
 use super::meta::meta_str;
 use super::schema::{
     always, f, req, ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_FIELD,
@@ -310,14 +311,10 @@ impl Strategy for NamespaceStrategy {
     ) -> Vec<FieldError> {
         // `ValidateNamespaceUpdate`: the metadata update rules plus the full create check
         // (spec and status were copied from the old object, so only metadata can fail).
-        let meta = |o: &Map<String, Value>| {
-            o.get("metadata")
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default()
-        };
-        let mut errs =
-            super::validation::object_meta::validate_object_meta_update(&meta(new), &meta(old));
+        let mut errs = super::validation::object_meta::validate_object_meta_update(
+            &meta_map(new),
+            &meta_map(old),
+        );
         errs.extend(self.validate_create(new, &Map::new()));
         errs
     }

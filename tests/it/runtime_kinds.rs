@@ -4,8 +4,11 @@
 
 use crate::common::*;
 use kubesim::resources::configmap::{ConfigMapStrategy, CONFIG_MAP};
+use kubesim::resources::field::FieldError;
 use kubesim::resources::{ListDocs, ResourceInfo};
 use serde_json::json;
+
+type Obj = serde_json::Map<String, serde_json::Value>;
 
 /// A namespaced kind in its own group, reusing ConfigMap's schema and strategy.
 static WIDGETS: ResourceInfo = ResourceInfo {
@@ -30,6 +33,40 @@ static WIDGETS: ResourceInfo = ResourceInfo {
         metadata: "Standard list metadata.",
     },
 };
+
+/// A test kind in `group`/v1 reusing ConfigMap's schema, served by `strategy`.
+const fn test_kind(
+    group: &'static str,
+    plural: &'static str,
+    singular: &'static str,
+    namespaced: bool,
+    verbs: &'static [&'static str],
+    strategy: &'static dyn kubesim::resources::Strategy,
+) -> ResourceInfo {
+    ResourceInfo {
+        group,
+        version: "v1",
+        kind: "ConfigMap",
+        plural,
+        singular,
+        short_names: &[],
+        namespaced,
+        verbs,
+        subresources: &[],
+        schema: &CONFIG_MAP,
+        strategy,
+        extra_field_labels: &[],
+        protobuf: false,
+        list_docs: ListDocs {
+            description: "",
+            items: "",
+            metadata: "",
+        },
+    }
+}
+
+/// Strategies that accept everything (the tests are about other hooks).
+const NO_ERRORS: fn() -> Vec<kubesim::resources::field::FieldError> = Vec::new;
 
 const AGGREGATED: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 
@@ -112,35 +149,19 @@ impl kubesim::resources::Strategy for EchoReview {
             )],
         }
     }
-    fn validate_update(
-        &self,
-        _new: &serde_json::Map<String, serde_json::Value>,
-        _old: &serde_json::Map<String, serde_json::Value>,
-    ) -> Vec<kubesim::resources::field::FieldError> {
-        Vec::new()
+    fn validate_update(&self, _new: &Obj, _old: &Obj) -> Vec<FieldError> {
+        NO_ERRORS()
     }
 }
 
-static ECHO_REVIEWS: ResourceInfo = ResourceInfo {
-    group: "review.example.com",
-    version: "v1",
-    kind: "ConfigMap",
-    plural: "echoreviews",
-    singular: "echoreview",
-    short_names: &[],
-    namespaced: false,
-    verbs: &["create"],
-    subresources: &[],
-    schema: &CONFIG_MAP,
-    strategy: &EchoReview,
-    extra_field_labels: &[],
-    protobuf: false,
-    list_docs: ListDocs {
-        description: "",
-        items: "",
-        metadata: "",
-    },
-};
+static ECHO_REVIEWS: ResourceInfo = test_kind(
+    "review.example.com",
+    "echoreviews",
+    "echoreview",
+    false,
+    &["create"],
+    &EchoReview,
+);
 
 #[test]
 fn a_virtual_kind_answers_a_create_and_stores_nothing() {
@@ -178,44 +199,24 @@ impl kubesim::resources::Strategy for Graceful {
     ) -> Option<i64> {
         Some(requested.unwrap_or(30))
     }
-    fn validate_create(
-        &self,
-        _obj: &serde_json::Map<String, serde_json::Value>,
-        _raw: &serde_json::Map<String, serde_json::Value>,
-    ) -> Vec<kubesim::resources::field::FieldError> {
-        Vec::new()
+    fn validate_create(&self, _obj: &Obj, _raw: &Obj) -> Vec<FieldError> {
+        NO_ERRORS()
     }
-    fn validate_update(
-        &self,
-        _new: &serde_json::Map<String, serde_json::Value>,
-        _old: &serde_json::Map<String, serde_json::Value>,
-    ) -> Vec<kubesim::resources::field::FieldError> {
-        Vec::new()
+    fn validate_update(&self, _new: &Obj, _old: &Obj) -> Vec<FieldError> {
+        NO_ERRORS()
     }
 }
 
-static LINGERERS: ResourceInfo = ResourceInfo {
-    group: "graceful.example.com",
-    version: "v1",
-    kind: "ConfigMap",
-    plural: "lingerers",
-    singular: "lingerer",
-    short_names: &[],
-    namespaced: true,
-    verbs: &[
+static LINGERERS: ResourceInfo = test_kind(
+    "graceful.example.com",
+    "lingerers",
+    "lingerer",
+    true,
+    &[
         "create", "delete", "get", "list", "patch", "update", "watch",
     ],
-    subresources: &[],
-    schema: &CONFIG_MAP,
-    strategy: &Graceful,
-    extra_field_labels: &[],
-    protobuf: false,
-    list_docs: ListDocs {
-        description: "",
-        items: "",
-        metadata: "",
-    },
-};
+    &Graceful,
+);
 
 #[test]
 fn a_graceful_kind_stays_until_deleted_with_grace_zero() {

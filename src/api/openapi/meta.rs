@@ -8,7 +8,7 @@
 
 use serde_json::{json, Value};
 
-use crate::resources::schema::{Field, ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
+use crate::resources::schema::{ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
 
 /// `#/components/schemas/...` name of `metav1.Time`.
 pub const TIME: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.Time";
@@ -19,47 +19,7 @@ pub const FIELDS_V1: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1";
 /// `#/components/schemas/...` name of `metav1.Patch`, the body of every PATCH operation.
 pub const PATCH: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.Patch";
 
-const fn opt(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: false,
-        omit_empty: true,
-        description,
-        pointer: false,
-        proto: 0,
-        go_type: None,
-        omit_zero: false,
-    }
-}
-
-const fn always(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: false,
-        omit_empty: false,
-        description,
-        pointer: false,
-        proto: 0,
-        go_type: None,
-        omit_zero: false,
-    }
-}
-
-const fn req(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: true,
-        omit_empty: false,
-        description,
-        pointer: false,
-        proto: 0,
-        go_type: None,
-        omit_zero: false,
-    }
-}
+use crate::codec::schema::{always, f as opt, req};
 
 const STRING: Type = Type::String;
 const STRINGS: Type = Type::Array(&STRING, ListType::Atomic);

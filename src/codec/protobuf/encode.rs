@@ -33,6 +33,21 @@ pub(crate) fn message(
     Ok(w.buf)
 }
 
+/// A map's entries in Go's `sortkeys.Strings` order (byte-wise, `str`'s `Ord`); none when
+/// absent.
+fn sorted_entries<'a>(
+    v: Option<&'a Value>,
+    at: &str,
+) -> Result<Vec<(&'a String, &'a Value)>, String> {
+    let Some(v) = v else { return Ok(Vec::new()) };
+    let Value::Object(o) = v else {
+        return Err(type_error(at, "object", v));
+    };
+    let mut entries: Vec<(&String, &Value)> = o.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    Ok(entries)
+}
+
 fn join(path: &str, name: &str) -> String {
     if path.is_empty() {
         name.to_string()
@@ -82,14 +97,7 @@ fn write_field(
             w.bytes(num, &message(m, obj, at, depth)?);
         }
         Ty::StrMap => {
-            let Some(v) = v else { return Ok(()) };
-            let Value::Object(o) = v else {
-                return Err(type_error(at, "object", v));
-            };
-            // Go's sortkeys.Strings: byte-wise order, which is `str`'s `Ord`.
-            let mut entries: Vec<(&String, &Value)> = o.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            for (k, val) in entries {
+            for (k, val) in sorted_entries(v, at)? {
                 let mut e = Writer::new();
                 e.string(1, k);
                 e.string(2, string(Some(val).filter(|v| !v.is_null()), &join(at, k))?);
@@ -97,13 +105,7 @@ fn write_field(
             }
         }
         Ty::BytesMap => {
-            let Some(v) = v else { return Ok(()) };
-            let Value::Object(o) = v else {
-                return Err(type_error(at, "object", v));
-            };
-            let mut entries: Vec<(&String, &Value)> = o.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            for (k, val) in entries {
+            for (k, val) in sorted_entries(v, at)? {
                 let mut e = Writer::new();
                 e.string(1, k);
                 if let Some(text) = val.as_str() {
