@@ -71,7 +71,11 @@ mod bench {
             ("cbor", Encoding::Cbor, false),
         ] {
             group.bench_function(BenchmarkId::new("kubesim", name), |b| {
-                b.iter(|| encode(payload, enc, pretty).unwrap().len())
+                b.iter(|| {
+                    encode(payload, enc, pretty, &kubesim::resources::SCHEME)
+                        .unwrap()
+                        .len()
+                })
             });
         }
         group.finish();

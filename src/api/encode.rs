@@ -10,6 +10,7 @@
 //! Typed lists are written item by item from the stored objects (JSON, YAML): the items are
 //! never copied into a second list to be encoded.
 
+use crate::codec::protobuf::Scheme;
 use std::borrow::Cow;
 
 use bytes::Bytes;
@@ -41,8 +42,14 @@ pub enum Payload<'a> {
     },
 }
 
-/// The response body for `payload` (`pretty`: `json.MarshalIndent` instead of `Encode`).
-pub fn encode(payload: Payload<'_>, enc: Encoding, pretty: bool) -> Result<Vec<u8>, ApiError> {
+/// The response body for `payload` (`pretty`: `json.MarshalIndent` instead of `Encode`);
+/// `scheme` is the served kinds, for protobuf.
+pub fn encode(
+    payload: Payload<'_>,
+    enc: Encoding,
+    pretty: bool,
+    scheme: &dyn Scheme,
+) -> Result<Vec<u8>, ApiError> {
     match (enc, payload) {
         (Encoding::Json, Payload::Object(v)) if pretty => Ok(json::to_pretty_vec(v)),
         (Encoding::Json, Payload::Object(v)) => Ok(json::to_vec(v)),
@@ -62,9 +69,9 @@ pub fn encode(payload: Payload<'_>, enc: Encoding, pretty: bool) -> Result<Vec<u
             entries.push(("items", yaml::Node::Items(items)));
             Ok(yaml::write_document(yaml::Node::Map(&entries)))
         }
-        (Encoding::Protobuf, Payload::Object(v)) => binary_protobuf(v),
+        (Encoding::Protobuf, Payload::Object(v)) => binary_protobuf(v, scheme),
         (Encoding::Protobuf, Payload::List { envelope, items }) => {
-            binary_protobuf(&whole_list(envelope, items))
+            binary_protobuf(&whole_list(envelope, items), scheme)
         }
         (Encoding::Cbor, Payload::Object(v)) => Ok(crate::codec::cbor::encode(v)),
         (Encoding::Cbor, Payload::List { envelope, items }) => {
@@ -74,8 +81,8 @@ pub fn encode(payload: Payload<'_>, enc: Encoding, pretty: bool) -> Result<Vec<u
 }
 
 /// A protobuf body; a kind without a protobuf form is the serializer's error (406).
-fn binary_protobuf(v: &Value) -> Result<Vec<u8>, ApiError> {
-    crate::codec::protobuf::encode(v, &crate::resources::SCHEME).map_err(ApiError::not_acceptable)
+fn binary_protobuf(v: &Value, scheme: &dyn Scheme) -> Result<Vec<u8>, ApiError> {
+    crate::codec::protobuf::encode(v, scheme).map_err(ApiError::not_acceptable)
 }
 
 /// The whole list value for the binary codecs, which take one object. (Go's protobuf list
@@ -168,19 +175,17 @@ fn json_list(envelope: &Value, items: &[Object], pretty: bool) -> Vec<u8> {
 /// One watch frame in `enc`: JSON (the event object and a newline), protobuf (a
 /// length-prefixed `WatchEvent` whose object is a full `k8s\0` body) or CBOR (one tagged
 /// `WatchEvent` item of a `cbor-seq`).
-pub fn watch_frame(kind: EventType, object: &Value, enc: Encoding) -> Bytes {
+pub fn watch_frame(kind: EventType, object: &Value, enc: Encoding, scheme: &dyn Scheme) -> Bytes {
     match enc {
         Encoding::Json | Encoding::Yaml => crate::cache::watchers::frame(kind, object),
-        Encoding::Protobuf => match crate::codec::protobuf::watch_frame(
-            kind.as_str(),
-            object,
-            &crate::resources::SCHEME,
-        ) {
-            Ok(frame) => Bytes::from(frame),
-            // Every watched kind and Status have a protobuf form; should one not, the
-            // client at least gets the event.
-            Err(_) => crate::cache::watchers::frame(kind, object),
-        },
+        Encoding::Protobuf => {
+            match crate::codec::protobuf::watch_frame(kind.as_str(), object, scheme) {
+                Ok(frame) => Bytes::from(frame),
+                // Every watched kind and Status have a protobuf form; should one not, the
+                // client at least gets the event.
+                Err(_) => crate::cache::watchers::frame(kind, object),
+            }
+        }
         Encoding::Cbor => Bytes::from(crate::codec::cbor::watch_event(kind.as_str(), object)),
     }
 }
@@ -195,7 +200,11 @@ pub struct JsonBody<'a> {
 
 /// Converts a request body of `enc` to JSON. `Err` is the decoder's message (reported as the
 /// "unrecognized object" 400 by the caller).
-pub fn body_to_json(bytes: &[u8], enc: Encoding) -> Result<JsonBody<'_>, String> {
+pub fn body_to_json<'a>(
+    bytes: &'a [u8],
+    enc: Encoding,
+    scheme: &dyn Scheme,
+) -> Result<JsonBody<'a>, String> {
     match enc {
         Encoding::Json => Ok(JsonBody {
             json: Cow::Borrowed(bytes),
@@ -210,8 +219,7 @@ pub fn body_to_json(bytes: &[u8], enc: Encoding) -> Result<JsonBody<'_>, String>
         }
         Encoding::Protobuf => Ok(JsonBody {
             json: Cow::Owned(json::to_vec(&crate::codec::protobuf::decode(
-                bytes,
-                &crate::resources::SCHEME,
+                bytes, scheme,
             )?)),
             yaml_strict: None,
         }),

@@ -131,7 +131,7 @@ pub fn resource_reply(r: &Reply, out: &Output, req: &Request<'_>) -> Response<Bo
         },
         None => Payload::Object(&r.body),
     };
-    let mut resp = match encode::encode(payload, enc, pretty) {
+    let mut resp = match encode::encode(payload, enc, pretty, &*req.kinds) {
         Ok(bytes) => base(r.code, enc.media_type(), bytes),
         Err(e) => return negotiated_error(&e, req, out.pretty, out.gzip),
     };
@@ -152,7 +152,12 @@ pub fn negotiated_error(
     let mut resp =
         match negotiation::negotiate(req.header("accept"), &req.served, Restrictions::Default) {
             Some(n) => {
-                match encode::encode(Payload::Object(&status), n.encoding, pretty || n.pretty) {
+                match encode::encode(
+                    Payload::Object(&status),
+                    n.encoding,
+                    pretty || n.pretty,
+                    &*req.kinds,
+                ) {
                     Ok(bytes) => base(e.code, n.encoding.media_type(), bytes),
                     Err(_) => base(e.code, "application/json", json::to_pretty_vec(&status)),
                 }

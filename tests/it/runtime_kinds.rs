@@ -242,3 +242,39 @@ fn a_graceful_kind_stays_until_deleted_with_grace_zero() {
     let at_once = delete(&mut e, &format!("{path}/l1?gracePeriodSeconds=0"));
     assert_eq!(at_once.json["kind"], "Status", "{}", at_once.text);
 }
+
+/// A kind registered at runtime that has a protobuf form (as a built-in group added later
+/// would): bodies are encoded and decoded with the served kinds, not only the built-in ones.
+static PB_WIDGETS: ResourceInfo = ResourceInfo {
+    protobuf: true,
+    ..test_kind(
+        "pb.example.com",
+        "widgets",
+        "widget",
+        true,
+        &["create", "get", "list"],
+        &ConfigMapStrategy,
+    )
+};
+
+#[test]
+fn protobuf_uses_the_served_kinds() {
+    let mut e = engine();
+    e.register_kind(&PB_WIDGETS).unwrap();
+    let path = "/apis/pb.example.com/v1/namespaces/default/widgets";
+    let body =
+        json!({"apiVersion": "pb.example.com/v1", "kind": "ConfigMap", "metadata": {"name": "w"}});
+    assert_eq!(post(&mut e, path, &body).code, 201);
+    let pb = send(
+        &mut e,
+        "GET",
+        &format!("{path}/w"),
+        None,
+        &[("accept", "application/vnd.kubernetes.protobuf")],
+    );
+    assert_eq!(pb.code, 200, "{}", pb.text);
+    assert_eq!(
+        pb.header("content-type"),
+        "application/vnd.kubernetes.protobuf"
+    );
+}

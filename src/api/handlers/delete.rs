@@ -29,8 +29,8 @@ fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
         crate::api::negotiation::input_encoding(req.header("content-type"), &req.served)?
     };
     if !req.body.iter().all(u8::is_ascii_whitespace) {
-        let converted =
-            crate::api::encode::body_to_json(req.body, encoding).map_err(ApiError::bad_request)?;
+        let converted = crate::api::encode::body_to_json(req.body, encoding, &*req.kinds)
+            .map_err(ApiError::bad_request)?;
         let parsed = crate::codec::json::parse(&converted.json)
             .map_err(|e| ApiError::bad_request(e.message))?;
         let Value::Object(raw) = parsed.value else {

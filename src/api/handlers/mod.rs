@@ -156,7 +156,7 @@ pub fn decode_body(
 ) -> ApiResult<DecodedBody> {
     let original = req.body.as_ref();
     let encoding = super::negotiation::input_encoding(req.header("content-type"), &req.served)?;
-    let converted = super::encode::body_to_json(original, encoding)
+    let converted = super::encode::body_to_json(original, encoding, &*req.kinds)
         .map_err(|e| unrecognized(info, &e, original))?;
     let body: &[u8] = &converted.json;
     // The serializer first reads apiVersion/kind (syntax errors surface here), then decodes

@@ -16,7 +16,7 @@ use bytes::Bytes;
 use super::list::parse_selectors;
 use crate::api::body::{Body, WatchStream};
 use crate::api::encode;
-use crate::api::negotiation::{self, Encoding};
+use crate::api::negotiation::{self, Encoding, MetaVersion};
 use crate::api::route::ResourceRequest;
 use crate::api::transform::{self, IncludeObject, WatchTransform};
 use crate::api::Request;
@@ -26,7 +26,7 @@ use crate::registry::{Registry, WatchOptions};
 use crate::resources::field::FieldError;
 use crate::resources::meta::{invalid_rv_text, parse_rv};
 use crate::resources::status::{ApiError, ApiResult};
-use crate::resources::ResourceInfo;
+use crate::resources::{Kinds, ResourceInfo};
 use crate::selectors::field::FieldSelector;
 
 /// kube-apiserver's `--min-request-timeout` default: watches without `timeoutSeconds` last
@@ -101,6 +101,7 @@ pub fn watch(
     }
     let output = Frames {
         info,
+        kinds: req.kinds.clone(),
         encoding,
         transform: WatchTransform::from_target(req.output.target, include),
     };
@@ -134,18 +135,23 @@ pub fn watch(
 #[derive(Debug)]
 struct Frames {
     info: &'static ResourceInfo,
+    /// The served kinds (the protobuf scheme).
+    kinds: Arc<Kinds>,
     encoding: Encoding,
     transform: WatchTransform,
 }
 
 impl FrameEncoder for Frames {
     /// Encoding and transform identify the bytes: watchers with the same pair share frames.
+    /// Every field is a small enum, so the pair packs into distinct numbers exactly.
     fn key(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        // Deterministic (no random seed): the same output always has the same key.
-        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-        (self.encoding, self.transform).hash(&mut h);
-        h.finish()
+        let version = |v: MetaVersion| v as u64;
+        let transform = match self.transform {
+            WatchTransform::None => 0,
+            WatchTransform::PartialObjectMetadata(v) => 1 + version(v),
+            WatchTransform::Table(v, include) => 3 + version(v) * 3 + include as u64,
+        };
+        (self.encoding as u64) << 8 | transform
     }
 
     fn first_frame_differs(&self) -> bool {
@@ -154,23 +160,8 @@ impl FrameEncoder for Frames {
 
     fn encode(&self, kind: EventType, obj: &Value, first: bool, now_ms: i64) -> Bytes {
         match transform::watch_object(self.info, self.transform, obj, first, now_ms) {
-            Some(t) => encode::watch_frame(kind, &t, self.encoding),
-            None => encode::watch_frame(kind, obj, self.encoding),
-        }
-    }
-}
-
-/// FNV-1a over the bytes `Hash` feeds it: a stable hasher for frame identities.
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+            Some(t) => encode::watch_frame(kind, &t, self.encoding, &*self.kinds),
+            None => encode::watch_frame(kind, obj, self.encoding, &*self.kinds),
         }
     }
 }
