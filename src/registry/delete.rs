@@ -90,24 +90,39 @@ impl Registry {
         }
         apply_gc_finalizers(meta_mut(&mut obj), opts, info.strategy.default_gc_policy());
         // `BeforeDelete` for a kind with graceful deletion: the object stays until its grace
-        // period is over (whoever owns it then deletes it with grace 0).
-        let already = !meta_str(&current, "deletionTimestamp").is_empty();
-        if !already {
-            if let Some(grace) = info
-                .strategy
-                .graceful_delete_seconds(&current, opts.grace_period)
-                .filter(|g| *g > 0)
-            {
-                let m = meta_mut(&mut obj);
-                let until = self.clock().now_secs() + grace;
+        // period is over (whoever owns it then deletes it with grace 0). A later delete may
+        // only shorten the period; one that does not leaves the object as it is.
+        if let Some(grace) = info
+            .strategy
+            .graceful_delete_seconds(&current, opts.grace_period)
+        {
+            let m = meta_mut(&mut obj);
+            if meta_str(&current, "deletionTimestamp").is_empty() {
+                if grace > 0 {
+                    let until = self.clock().now_secs() + grace;
+                    m.insert("deletionTimestamp".into(), json!(rfc3339::format(until)));
+                    m.insert("deletionGracePeriodSeconds".into(), json!(grace));
+                    let generation = m.get("generation").and_then(Value::as_i64).unwrap_or(0);
+                    if generation > 0 {
+                        m.insert("generation".into(), json!(generation + 1));
+                    }
+                    let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+                    return Ok(Deleted::Terminating(out));
+                }
+            } else {
+                let period = m.get("deletionGracePeriodSeconds").and_then(Value::as_i64);
+                let Some(period) = period.filter(|p| grace < *p) else {
+                    return Ok(Deleted::Terminating((*current).clone()));
+                };
+                let since = rfc3339::parse(meta_str(&current, "deletionTimestamp"))
+                    .unwrap_or_else(|_| self.clock().now_secs() + period);
+                let until = since - period + grace;
                 m.insert("deletionTimestamp".into(), json!(rfc3339::format(until)));
                 m.insert("deletionGracePeriodSeconds".into(), json!(grace));
-                let generation = m.get("generation").and_then(Value::as_i64).unwrap_or(0);
-                if generation > 0 {
-                    m.insert("generation".into(), json!(generation + 1));
+                if grace > 0 {
+                    let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+                    return Ok(Deleted::Terminating(out));
                 }
-                let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
-                return Ok(Deleted::Terminating(out));
             }
         }
         if has_finalizers(&Value::Object(obj.clone())) {

@@ -233,6 +233,19 @@ fn a_graceful_kind_stays_until_deleted_with_grace_zero() {
         "2026-01-01T00:00:30Z"
     );
     assert_eq!(get(&mut e, &format!("{path}/l1")).code, 200, "still there");
+    // A later delete may only shorten the grace period.
+    let longer = delete(&mut e, &format!("{path}/l1?gracePeriodSeconds=60"));
+    assert_eq!(longer.code, 200, "{}", longer.text);
+    assert_eq!(
+        longer.json["metadata"]["deletionTimestamp"],
+        "2026-01-01T00:00:30Z"
+    );
+    let shorter = delete(&mut e, &format!("{path}/l1?gracePeriodSeconds=10"));
+    assert_eq!(
+        shorter.json["metadata"]["deletionTimestamp"],
+        "2026-01-01T00:00:10Z"
+    );
+    assert_eq!(shorter.json["metadata"]["deletionGracePeriodSeconds"], 10);
     let now = delete(&mut e, &format!("{path}/l1?gracePeriodSeconds=0"));
     assert_eq!(now.code, 200, "{}", now.text);
     assert_eq!(now.json["kind"], "Status");
