@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::Registry;
 use crate::codec::{decode, rfc3339};
-use crate::resources::meta::{meta, meta_mut, meta_str};
+use crate::resources::meta::{map_meta_str, meta_mut, meta_str};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
 
@@ -20,8 +20,8 @@ fn answer_virtual(
     obj.insert("apiVersion".into(), Value::String(info.api_version()));
     let errs = info.strategy.validate_create(&obj, raw);
     if !errs.is_empty() {
-        let name = meta_str(&Value::Object(obj.clone()), "name").to_string();
-        return Err(ApiError::invalid(info.group_kind(), &name, &errs));
+        let name = map_meta_str(&obj, "name");
+        return Err(ApiError::invalid(info.group_kind(), name, &errs));
     }
     info.strategy.prepare_for_create(&mut obj);
     Ok(Value::Object(decode::canonicalize(&obj, info.schema)))
@@ -44,25 +44,13 @@ impl Registry {
         raw: &Map<String, Value>,
         dry_run: bool,
     ) -> ApiResult<Value> {
-        let generates = {
-            let m = meta(&Value::Object(obj.clone())).clone();
-            let has_name = m
-                .get("name")
-                .and_then(Value::as_str)
-                .is_some_and(|n| !n.is_empty());
-            let generate = m
-                .get("generateName")
-                .and_then(Value::as_str)
-                .is_some_and(|g| !g.is_empty());
-            generate && !has_name
-        };
-        let attempts = if generates {
-            MAX_NAME_GENERATION_ATTEMPTS
-        } else {
-            1
-        };
+        let generates =
+            !map_meta_str(&obj, "generateName").is_empty() && map_meta_str(&obj, "name").is_empty();
+        if !generates {
+            return self.create_attempt(info, obj, raw, dry_run);
+        }
         let mut result = self.create_attempt(info, obj.clone(), raw, dry_run);
-        for _ in 1..attempts {
+        for _ in 1..MAX_NAME_GENERATION_ATTEMPTS {
             match &result {
                 Err(e) if e.reason == "AlreadyExists" => {
                     result = self.create_attempt(info, obj.clone(), raw, dry_run);
@@ -86,11 +74,7 @@ impl Registry {
         let now = rfc3339::format(self.clock().now_secs());
         // A client-set resourceVersion is refused by the storage layer with a plain error,
         // which kube-apiserver answers as a 500 (reference, appendix B).
-        let client_rv = meta(&Value::Object(obj.clone()))
-            .get("resourceVersion")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+        let client_rv = map_meta_str(&obj, "resourceVersion").to_string();
         let uid = self.rng().uuid();
         let generated;
         {

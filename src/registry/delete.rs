@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::{ListOptions, Registry};
 use crate::codec::rfc3339;
-use crate::resources::meta::{has_finalizers, meta_mut, meta_str, strings};
+use crate::resources::meta::{map_has_finalizers, meta_mut, meta_str, strings};
 use crate::resources::status::{ApiError, ApiResult, GroupKind};
 use crate::resources::{GcPolicy, ResourceInfo};
 
@@ -125,7 +125,7 @@ impl Registry {
                 }
             }
         }
-        if has_finalizers(&Value::Object(obj.clone())) {
+        if map_has_finalizers(&obj) {
             let m = meta_mut(&mut obj);
             let keep_earlier = m
                 .get("deletionTimestamp")

@@ -27,6 +27,22 @@ pub fn meta_mut(obj: &mut Map<String, Value>) -> &mut Map<String, Value> {
     m.as_object_mut().expect("metadata is an object")
 }
 
+/// A string field of an object map's `metadata` ("" when absent).
+pub fn map_meta_str<'a>(obj: &'a Map<String, Value>, field: &str) -> &'a str {
+    obj.get("metadata")
+        .and_then(|m| m.get(field))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// Whether an object map's `metadata.finalizers` is non-empty.
+pub fn map_has_finalizers(obj: &Map<String, Value>) -> bool {
+    obj.get("metadata")
+        .and_then(|m| m.get("finalizers"))
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty())
+}
+
 /// A copy of an object map's `metadata` (empty when absent), as the validators take it.
 pub fn meta_map(obj: &Map<String, Value>) -> Map<String, Value> {
     obj.get("metadata")
