@@ -61,6 +61,16 @@ fn ms_param(query: &Query, body: &[u8]) -> ApiResult<i64> {
     Err(ApiError::bad_request("ms is required"))
 }
 
+/// The `<rest>` of a `/kubesim/v1/<rest>` path, segments split as the router splits them
+/// (empty segments dropped), or `None` for any other path.
+pub(super) fn path(path: &str) -> Option<String> {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    match segments.as_slice() {
+        ["kubesim", "v1", rest @ ..] => Some(rest.join("/")),
+        _ => None,
+    }
+}
+
 /// Serves `/kubesim/v1/<rest>` as JSON (errors as Status objects).
 pub fn serve(engine: &mut Engine, req: &http::Request<Bytes>, rest: &str) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
@@ -105,4 +115,18 @@ fn control(
         _ => return Err(ApiError::not_found_path()),
     };
     Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn control_paths_are_split_as_the_router_splits_paths() {
+        assert_eq!(super::path("/kubesim/v1/clock").as_deref(), Some("clock"));
+        assert_eq!(
+            super::path("/kubesim/v1//clock/advance/").as_deref(),
+            Some("clock/advance")
+        );
+        assert_eq!(super::path("/kubesim/v1").as_deref(), Some(""));
+        assert_eq!(super::path("/api/v1"), None);
+    }
 }

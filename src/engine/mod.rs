@@ -106,11 +106,8 @@ impl Engine {
     /// Serves one HTTP request, then lets the simulated controllers react to it. kubesim's
     /// own endpoints (`/kubesim/v1/...`) are the engine's; everything else is the API's.
     pub fn handle(&mut self, req: Request<Bytes>) -> Response<Body> {
-        let resp = match req.uri().path().strip_prefix("/kubesim/v1/") {
-            Some(rest) => {
-                let rest = rest.to_string();
-                control::serve(self, &req, &rest)
-            }
+        let resp = match control::path(req.uri().path()) {
+            Some(rest) => control::serve(self, &req, &rest),
             None => crate::api::serve(&mut self.registry, &self.server_address, &req),
         };
         self.tick();
