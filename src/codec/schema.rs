@@ -117,47 +117,22 @@ pub const fn f(name: &'static str, ty: Type, description: &'static str) -> Field
 
 /// A field written even when empty (no `omitempty` in the Go type).
 pub const fn always(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: false,
-        omit_empty: false,
-        description,
-        pointer: false,
-        proto: 0,
-        go_type: None,
-        omit_zero: false,
-    }
+    let mut field = f(name, ty, description);
+    field.omit_empty = false;
+    field
 }
 
 /// An optional pointer field (`*bool`, `*int64`): written exactly when set.
 pub const fn ptr(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: false,
-        omit_empty: true,
-        description,
-        pointer: true,
-        proto: 0,
-        go_type: None,
-        omit_zero: false,
-    }
+    f(name, ty, description).pointer()
 }
 
 /// A required field, always written.
 pub const fn req(name: &'static str, ty: Type, description: &'static str) -> Field {
-    Field {
-        name,
-        ty,
-        required: true,
-        omit_empty: false,
-        description,
-        pointer: false,
-        proto: 0,
-        go_type: None,
-        omit_zero: false,
-    }
+    let mut field = f(name, ty, description);
+    field.required = true;
+    field.omit_empty = false;
+    field
 }
 
 const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::continue_token::{encode_continue, expired_token, ContinueToken};
 use super::Registry;
-use crate::cache::planner::{too_large_resource_version, Semantic};
+use crate::cache::planner::Semantic;
 use crate::codec::Object;
 use crate::resources::meta::meta;
 use crate::resources::status::{ApiError, ApiResult};
@@ -115,7 +115,7 @@ impl Registry {
                     }
                 },
                 StoreError::FutureRevision { requested, .. } => {
-                    too_large_resource_version(requested, self.store().revision())
+                    self.too_large_resource_version(requested)
                 }
             })?;
         let continue_token = page.last_key.as_ref().map(|last| {
