@@ -119,12 +119,7 @@ impl Registry {
                 .unwrap_or(&empty);
             errs = crate::resources::validation::validate_generic_create(m, info.namespaced);
         }
-        let name = obj
-            .get("metadata")
-            .and_then(|m| m.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+        let name = map_meta_str(&obj, "name").to_string();
         if !errs.is_empty() {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));
         }
@@ -134,12 +129,7 @@ impl Registry {
                 "resourceVersion should not be set on objects to be created",
             ));
         }
-        let ns = obj
-            .get("metadata")
-            .and_then(|m| m.get("namespace"))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
+        let ns = map_meta_str(&obj, "namespace").to_string();
         let key = info.key(&ns, &name);
         if let Some(existing) = self.store().get(&key) {
             // `CheckGeneratedNameError`: a generated name's collision says so.

@@ -161,16 +161,7 @@ pub fn ensure_name_label(obj: &mut Map<String, Value>) {
 }
 
 fn spec_finalizers(obj: &Map<String, Value>) -> Vec<String> {
-    obj.get("spec")
-        .and_then(|s| s.get("finalizers"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
+    super::meta::strings(obj.get("spec").and_then(|s| s.get("finalizers")))
 }
 
 /// The Namespace printer: `STATUS`, `AGE`.
