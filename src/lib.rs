@@ -13,6 +13,7 @@ pub mod codec;
 pub(crate) mod controllers;
 pub mod engine;
 pub mod features;
+pub mod fieldmanager;
 pub mod patch;
 pub(crate) mod registry;
 pub mod resource_version;

@@ -2,7 +2,7 @@
 //! `crate::<module>` path in a module's source names a module of a lower layer, or itself.
 //!
 //! Layers, lowest first: the base (`clock`, `rng`, `features`, `resource_version`) → `codec`
-//! → `resources` → `selectors`, `patch` → `store` → `cache` → `registry` → `controllers` →
+//! → `resources` → `selectors`, `patch`, `fieldmanager` → `store` → `cache` → `registry` → `controllers` →
 //! `api` → `engine` → hosts (`server`, `shim`, `ui`, `cli`). Test-only code (files and folders
 //! whose name says `test`, and what follows `#[cfg(test)]` in a file) may reach any layer for
 //! fixtures.
@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("resources", 2),
     ("selectors", 3),
     ("patch", 3),
+    ("fieldmanager", 3),
     ("store", 4),
     ("cache", 5),
     ("registry", 6),

@@ -20,6 +20,7 @@ fn ok(schema: &'static Struct, input: &str) -> StrictDecoded {
 /// A test-only struct with an int32 and an always-written map and list.
 static TEST_T: Struct = Struct {
     openapi_name: "io.k8s.api.test.v1.T",
+    atomic: false,
     description: "",
     fields: &[
         Field {

@@ -41,6 +41,9 @@ pub enum ListType {
 pub struct Struct {
     /// The OpenAPI definition name (`io.k8s.api.apps.v1.ControllerRevision`).
     pub openapi_name: &'static str,
+    /// `+structType=atomic` (`x-kubernetes-map-type: atomic`): apply replaces the struct
+    /// as a whole and tracks it as one field, as for `OwnerReference`.
+    pub atomic: bool,
     pub description: &'static str,
     pub fields: &'static [Field],
 }

@@ -16,7 +16,7 @@ pub use crate::api::body::{Body, WatchStream};
 use crate::cache::{CacheConfig, WatchCache};
 use crate::clock::{Clock, TimeSource, DEFAULT_START_MS};
 use crate::features::FeatureGates;
-use crate::registry::Registry;
+use crate::registry::{Registry, Write};
 use crate::resources::NAMESPACES;
 use crate::rng::Rng;
 use crate::store::Store;
@@ -97,7 +97,12 @@ impl Engine {
             obj.insert("metadata".into(), json!({ "name": ns }));
             engine
                 .registry
-                .create(&NAMESPACES, obj, &Map::new(), false)
+                .create(
+                    &NAMESPACES,
+                    obj,
+                    &Map::new(),
+                    &Write::by("kube-apiserver", false),
+                )
                 .expect("initial namespaces are valid");
         }
         engine

@@ -42,8 +42,16 @@ impl Registry {
         info: &'static ResourceInfo,
         obj: Map<String, Value>,
         raw: &Map<String, Value>,
-        dry_run: bool,
+        w: &super::Write,
     ) -> ApiResult<Value> {
+        let dry_run = w.dry_run;
+        // The field manager sees the object as the client sent it (name not yet generated,
+        // no defaults from the kind's preparation), as in kube-apiserver's create handler.
+        let obj = if info.strategy.stored() {
+            self.track(info, None, obj, w)
+        } else {
+            obj
+        };
         let generates =
             !map_meta_str(&obj, "generateName").is_empty() && map_meta_str(&obj, "name").is_empty();
         if !generates {

@@ -12,11 +12,13 @@ mod admission;
 pub mod continue_token;
 mod create;
 mod delete;
+mod managed;
 mod read;
 mod update;
 mod watch;
 
 pub use delete::{DeleteOptions, Deleted};
+pub use managed::Write;
 pub use read::ListOptions;
 pub use watch::WatchOptions;
 

@@ -19,15 +19,19 @@ impl Registry {
         &mut self,
         info: &'static ResourceInfo,
         key: &str,
-        mut obj: Map<String, Value>,
-        dry_run: bool,
+        obj: Map<String, Value>,
+        w: &super::Write,
     ) -> ApiResult<Value> {
+        let dry_run = w.dry_run;
+        let current = self.store().get(key).cloned();
+        // Field management runs first, on the request's object against the live one.
+        let mut obj = self.track(info, current.as_deref(), obj, w);
         let name = meta_mut(&mut obj)
             .get("name")
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-        let Some(current) = self.store().get(key).cloned() else {
+        let Some(current) = current else {
             return Err(ApiError::not_found(info.group_resource(), &name));
         };
         let rv = meta_mut(&mut obj)

@@ -42,6 +42,7 @@ const DATA_DOC: &str = "Data contains the configuration data. Each key must cons
 /// `core/v1.ConfigMap` (Go struct order: TypeMeta, ObjectMeta, Immutable, Data, BinaryData).
 pub static CONFIG_MAP: Struct = Struct {
     openapi_name: "io.k8s.api.core.v1.ConfigMap",
+    atomic: false,
     description: "ConfigMap holds configuration data for pods to consume.",
     fields: &[
         KIND_FIELD,

@@ -37,6 +37,7 @@ pub static CONTROLLER_REVISIONS: ResourceInfo = ResourceInfo {
 /// apps/v1 `ControllerRevision`.
 pub static CONTROLLER_REVISION: Struct = Struct {
     openapi_name: "io.k8s.api.apps.v1.ControllerRevision",
+    atomic: false,
     description: "ControllerRevision implements an immutable snapshot of state data. Clients are responsible for serializing and deserializing the objects that contain their internal state. Once a ControllerRevision has been successfully created, it can not be updated. The API Server will fail validation of all requests that attempt to mutate the Data field. ControllerRevisions may, however, be deleted. Note that, due to its use by both the DaemonSet and StatefulSet controllers for update and rollback, this object is beta. However, it may be subject to name and representation changes in future releases, and clients should not depend on its stability. It is primarily for internal use by controllers.",
     fields: &[
         KIND_FIELD,

@@ -39,6 +39,11 @@ pub trait Strategy: Sync {
         new: &Map<String, Value>,
         old: &Map<String, Value>,
     ) -> Vec<FieldError>;
+    /// Top-level fields a write through `subresource` ("" for the main resource) resets
+    /// (`GetResetFields`): nobody comes to own them through that endpoint.
+    fn reset_fields(&self, _subresource: &str) -> &'static [&'static str] {
+        &[]
+    }
     /// Graceful deletion (`CheckGracefulDelete`): the grace period, in seconds, a delete of
     /// `obj` with the requested `gracePeriodSeconds` gets, or `None` for a kind deleted at
     /// once. A positive period keeps the object, terminating, with `deletionTimestamp` that

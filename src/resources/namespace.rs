@@ -61,6 +61,7 @@ pub static NAMESPACES: ResourceInfo = ResourceInfo {
 /// core/v1 `NamespaceSpec`.
 pub static NAMESPACE_SPEC: Struct = Struct {
     openapi_name: "io.k8s.api.core.v1.NamespaceSpec",
+    atomic: false,
     description: "NamespaceSpec describes the attributes on a Namespace.",
     fields: &[f(
         "finalizers",
@@ -72,6 +73,7 @@ pub static NAMESPACE_SPEC: Struct = Struct {
 /// core/v1 `NamespaceCondition`.
 pub static NAMESPACE_CONDITION: Struct = Struct {
     openapi_name: "io.k8s.api.core.v1.NamespaceCondition",
+    atomic: false,
     description: "NamespaceCondition contains details about state of namespace.",
     fields: &[
         req(
@@ -114,6 +116,7 @@ const NAMESPACE_CONDITION_T: Type = Type::Object(&NAMESPACE_CONDITION);
 /// core/v1 `NamespaceStatus`.
 pub static NAMESPACE_STATUS: Struct = Struct {
     openapi_name: "io.k8s.api.core.v1.NamespaceStatus",
+    atomic: false,
     description: "NamespaceStatus is information about the current status of a Namespace.",
     fields: &[
         f("phase", Type::String, "Phase is the current lifecycle phase of the namespace. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/").go("v1.NamespacePhase").pb(1),
@@ -124,6 +127,7 @@ pub static NAMESPACE_STATUS: Struct = Struct {
 /// core/v1 `Namespace`.
 pub static NAMESPACE: Struct = Struct {
     openapi_name: "io.k8s.api.core.v1.Namespace",
+    atomic: false,
     description: "Namespace provides a scope for Names. Use of multiple namespaces is optional.",
     fields: &[
         KIND_FIELD,
@@ -202,6 +206,14 @@ fn has_spec_finalizers(obj: &Value) -> bool {
 impl Strategy for NamespaceStrategy {
     fn printer(&self) -> Option<&'static dyn Printer> {
         Some(&NamespacePrinter)
+    }
+
+    /// The main resource and `finalize` reset `status`; `status` resets `spec`.
+    fn reset_fields(&self, subresource: &str) -> &'static [&'static str] {
+        match subresource {
+            "status" => &["spec"],
+            _ => &["status"],
+        }
     }
 
     fn field_value(&self, obj: &Value, label: &str) -> Option<String> {

@@ -24,6 +24,7 @@ pub const CREATION_TIMESTAMP_DOC: &str = "CreationTimestamp is a timestamp repre
 /// `metav1.OwnerReference`.
 pub static OWNER_REFERENCE: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference",
+    atomic: true,
     description: "OwnerReference contains enough information to let you identify an owning object. An owning object must be in the same namespace as the dependent, or be cluster-scoped, so there is no namespace field.",
     fields: &[
         req("apiVersion", Type::String, "API version of the referent."),
@@ -38,6 +39,7 @@ pub static OWNER_REFERENCE: Struct = Struct {
 /// `metav1.ManagedFieldsEntry`.
 pub static MANAGED_FIELDS_ENTRY: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+    atomic: false,
     description: "ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.",
     fields: &[
         f("manager", Type::String, "Manager is an identifier of the workflow managing these fields."),
@@ -56,6 +58,7 @@ const MANAGED_FIELDS_ENTRY_T: Type = Type::Object(&MANAGED_FIELDS_ENTRY);
 /// `metav1.ObjectMeta`, fields in Go struct order.
 pub static OBJECT_META: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+    atomic: false,
     description: "ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.",
     fields: &[
         f("name", Type::String, NAME_DOC),
@@ -87,6 +90,7 @@ pub const METADATA_FIELD: Field = always(
 /// `metav1.Preconditions`.
 pub static PRECONDITIONS: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions",
+    atomic: false,
     description:
         "Preconditions must be fulfilled before an operation (update, delete, etc.) is carried out.",
     fields: &[
@@ -105,6 +109,7 @@ pub static PRECONDITIONS: Struct = Struct {
 /// `metav1.DeleteOptions`.
 pub static DELETE_OPTIONS: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions",
+    atomic: false,
     description: "DeleteOptions may be provided when deleting an API object.",
     fields: &[
         KIND_FIELD,

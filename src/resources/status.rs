@@ -195,6 +195,17 @@ impl ApiError {
         )
     }
 
+    /// 409 Conflict as server-side apply reports it: the message and one cause per
+    /// conflicting field, no name or kind (`NewApplyConflict`).
+    pub fn apply_conflict(message: String, causes: Vec<Cause>) -> Self {
+        let mut e = Self::new(409, "Conflict", message);
+        e.details = Some(Box::new(Details {
+            causes,
+            ..Details::default()
+        }));
+        e
+    }
+
     /// 400 with the message verbatim.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(400, "BadRequest", message)

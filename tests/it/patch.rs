@@ -115,7 +115,7 @@ fn patch_errors_table() {
     create_cr(&mut e, "default", &cr_body("x", 1));
     let rows: Vec<(&str, &str, String, u16, &str, &str)> = vec![
         ("application/json", "{}", cr("default", "x"), 415, "UnsupportedMediaType",
-         "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json"),
+         "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml"),
         (MERGE, "{}", cr("default", "missing"), 404, "NotFound", "controllerrevisions.apps \"missing\" not found"),
         (JSON, r#"[{"op":"test","path":"/revision","value":9}]"#, cr("default", "x"), 422, "Invalid",
          "the server rejected our request due to an error in our request"),

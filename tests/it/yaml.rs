@@ -94,7 +94,8 @@ fn yaml_output_is_go_yaml_v2_bytes() {
     );
     let m = get(&mut e, &cr("default", "r")).json["metadata"].clone();
     let expected = format!(
-        "apiVersion: apps/v1\ndata:\n  a:\n  - true\n  - null\n  - \"yes\"\n  - \"2024-01-02\"\n  big: 1.2345675e+06\n  long: x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x\n    x x x x x x x x\n  multi: |\n    a\n    b\n  z: 1.5\nkind: ControllerRevision\nmetadata:\n  creationTimestamp: \"{}\"\n  name: r\n  namespace: default\n  resourceVersion: \"{}\"\n  uid: {}\nrevision: 3\n",
+        "apiVersion: apps/v1\ndata:\n  a:\n  - true\n  - null\n  - \"yes\"\n  - \"2024-01-02\"\n  big: 1.2345675e+06\n  long: x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x\n    x x x x x x x x\n  multi: |\n    a\n    b\n  z: 1.5\nkind: ControllerRevision\nmetadata:\n  creationTimestamp: \"{}\"\n  managedFields:\n  - apiVersion: apps/v1\n    fieldsType: FieldsV1\n    fieldsV1:\n      f:data:\n        f:a: {{}}\n        f:big: {{}}\n        f:long: {{}}\n        f:multi: {{}}\n        f:z: {{}}\n      f:revision: {{}}\n    manager: unknown\n    operation: Update\n    time: \"{}\"\n  name: r\n  namespace: default\n  resourceVersion: \"{}\"\n  uid: {}\nrevision: 3\n",
+        m["creationTimestamp"].as_str().unwrap(),
         m["creationTimestamp"].as_str().unwrap(),
         m["resourceVersion"].as_str().unwrap(),
         m["uid"].as_str().unwrap(),

@@ -1,6 +1,7 @@
 //! The verb handlers and what they share: decoding request bodies into canonical objects,
 //! the write options (`dryRun`, `fieldValidation`, `fieldManager`), and metadata accessors.
 
+mod apply;
 mod create;
 pub(crate) mod delete;
 pub(crate) mod list;
@@ -16,7 +17,7 @@ use serde_json::{Map, Value};
 use super::route::{ResourceRequest, Verb};
 use super::{Reply, Request};
 use crate::codec::{decode, json};
-use crate::registry::Registry;
+use crate::registry::{Registry, Write};
 use crate::resources::field::FieldError;
 use crate::resources::meta::meta_mut;
 use crate::resources::status::{ApiError, ApiResult};
@@ -54,6 +55,39 @@ pub enum FieldValidation {
 pub struct WriteOptions {
     pub dry_run: bool,
     pub field_validation: FieldValidation,
+    /// `fieldManager` as given (empty when unset).
+    pub field_manager: String,
+}
+
+impl WriteOptions {
+    /// The registry's view of a non-apply write through `subresource`: attributed to
+    /// `fieldManager`, or to the User-Agent's product (`managerOrUserAgent`).
+    pub fn write(&self, req: &Request<'_>, subresource: &str) -> Write {
+        let manager = if self.field_manager.is_empty() {
+            prefix_from_user_agent(req.header("user-agent"))
+        } else {
+            self.field_manager.clone()
+        };
+        Write {
+            dry_run: self.dry_run,
+            manager: Some(manager),
+            subresource: subresource.to_string(),
+        }
+    }
+}
+
+/// `prefixFromUserAgent`: the User-Agent up to its first `/`, without non-printable
+/// characters, at most 128 bytes.
+pub fn prefix_from_user_agent(ua: &str) -> String {
+    let head = ua.split('/').next().unwrap_or("");
+    let mut out = String::new();
+    for c in head.chars().filter(|c| !c.is_control()) {
+        if out.len() + c.len_utf8() > 128 {
+            break;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Parses and validates the write options, failing as `<Kind>Options.meta.k8s.io "" is
@@ -92,6 +126,7 @@ pub fn write_options_after(
     Ok(WriteOptions {
         dry_run,
         field_validation: level,
+        field_manager: req.query.get("fieldManager").unwrap_or("").to_string(),
     })
 }
 

@@ -1,7 +1,7 @@
 //! PATCH: JSON Patch, JSON Merge Patch and strategic merge patch, applied to the current
 //! object and then written through the same update path as PUT (validation, optimistic
 //! concurrency when the patch sets `metadata.resourceVersion`, no-op detection).
-//! Server-side apply (`application/apply-patch+yaml`) is not implemented yet.
+//! Server-side apply has its own handler ([`super::apply`]).
 
 use serde_json::{json, Value};
 
@@ -15,12 +15,17 @@ use crate::resources::field::FieldError;
 use crate::resources::meta::meta_mut;
 use crate::resources::status::{ApiError, ApiResult, Cause, Details};
 
-/// The patch media types kubesim accepts, in the order the 415 lists them.
+/// The patch media types kubesim accepts, in the order the 415 lists them
+/// (`application/apply-patch+cbor` follows when CBOR is served).
 pub const PATCH_TYPES: &[&str] = &[
     "application/json-patch+json",
     "application/merge-patch+json",
     "application/strategic-merge-patch+json",
+    "application/apply-patch+yaml",
 ];
+
+/// The apply media type for CBOR bodies.
+pub const APPLY_CBOR: &str = "application/apply-patch+cbor";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -81,15 +86,24 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
         .unwrap_or("")
         .trim()
         .to_ascii_lowercase();
+    let cbor = req
+        .served
+        .contains(&crate::api::negotiation::Encoding::Cbor);
     let kind = match media.as_str() {
         "application/json-patch+json" => Kind::Json,
         "application/merge-patch+json" => Kind::Merge,
         "application/strategic-merge-patch+json" => Kind::Strategic,
+        "application/apply-patch+yaml" => return super::apply::apply(reg, req, rr, false),
+        APPLY_CBOR if cbor => return super::apply::apply(reg, req, rr, true),
         _ => {
+            let mut types = PATCH_TYPES.to_vec();
+            if cbor {
+                types.push(APPLY_CBOR);
+            }
             return Err(ApiError::unsupported_media_type(format!(
-            "the body of the request was in an unknown format - accepted media types include: {}",
-            PATCH_TYPES.join(", ")
-        )))
+                "the body of the request was in an unknown format - accepted media types include: {}",
+                types.join(", ")
+            )));
         }
     };
     // `ValidatePatchOptions`: `force` (even `false`) is only for apply patches.
@@ -154,7 +168,12 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
         )));
     }
     super::reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
-    let out = reg.update(info, &key, obj, opts.dry_run)?;
+    let out = reg.update(
+        info,
+        &key,
+        obj,
+        &opts.write(req, rr.subresource.as_deref().unwrap_or("")),
+    )?;
     let mut reply = Reply::new(200, out);
     reply.warnings = warnings;
     Ok(reply)

@@ -33,7 +33,8 @@ pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     }
     reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), url_name);
-    let updated = reg.update(info, &key, obj, opts.dry_run)?;
+    let subresource = rr.subresource.as_deref().unwrap_or("");
+    let updated = reg.update(info, &key, obj, &opts.write(req, subresource))?;
     let mut reply = Reply::new(200, updated);
     reply.warnings = body.warnings;
     Ok(reply)
@@ -61,7 +62,20 @@ pub fn update_subresource(
         .strategy
         .update_subresource(subresource, &current_map, &body.object)
     {
-        Some(next) => {
+        Some(mut next) => {
+            // The request's object is what the field manager attributes.
+            let tracked = reg.track(
+                info,
+                Some(&current),
+                body.object,
+                &opts.write(req, subresource),
+            );
+            let managed = tracked.get("metadata").and_then(|m| m.get("managedFields"));
+            let m = crate::resources::meta::meta_mut(&mut next);
+            match managed {
+                Some(v) => m.insert("managedFields".into(), v.clone()),
+                None => m.shift_remove("managedFields"),
+            };
             let out = reg.write_update(info, &key, &current, next, opts.dry_run)?;
             Ok(Reply::new(200, out))
         }

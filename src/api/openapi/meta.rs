@@ -27,6 +27,7 @@ const STRINGS: Type = Type::Array(&STRING, ListType::Atomic);
 /// `metav1.ListMeta`.
 pub static LIST_META: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
+    atomic: false,
     description: "ListMeta describes metadata that synthetic resources must have, including lists and various status objects. A resource may have only one of {ObjectMeta, ListMeta}.",
     fields: &[
         opt("selfLink", STRING, "Deprecated: selfLink is a legacy read-only field that is no longer populated by the system."),
@@ -39,6 +40,7 @@ pub static LIST_META: Struct = Struct {
 /// `metav1.StatusCause`.
 pub static STATUS_CAUSE: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause",
+    atomic: false,
     description: "StatusCause provides more information about an api.Status failure, including cases when multiple errors are encountered.",
     fields: &[
         opt("reason", STRING, "A machine-readable description of the cause of the error. If this value is empty there is no information available."),
@@ -52,6 +54,7 @@ const STATUS_CAUSE_T: Type = Type::Object(&STATUS_CAUSE);
 /// `metav1.StatusDetails`.
 pub static STATUS_DETAILS: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails",
+    atomic: false,
     description: "StatusDetails is a set of additional properties that MAY be set by the server to provide additional information about a response. The Reason field of a Status object defines what attributes will be set. Clients must ignore fields that do not match the defined type of each attribute, and should assume that any attribute may be empty, invalid, or under defined.",
     fields: &[
         opt("name", STRING, "The name attribute of the resource associated with the status StatusReason (when there is a single name which can be described)."),
@@ -66,6 +69,7 @@ pub static STATUS_DETAILS: Struct = Struct {
 /// `metav1.Status`, the body of delete responses and of every error.
 pub static STATUS: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.Status",
+    atomic: false,
     description: "Status is a return value for calls that don't return other objects.",
     fields: &[
         KIND_FIELD,
@@ -82,6 +86,7 @@ pub static STATUS: Struct = Struct {
 /// `metav1.WatchEvent`, the frame of every watch stream.
 pub static WATCH_EVENT: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent",
+    atomic: false,
     description: "Event represents a single event to a watched resource.",
     fields: &[
         req("type", STRING, ""),
@@ -92,6 +97,7 @@ pub static WATCH_EVENT: Struct = Struct {
 /// `metav1.APIResource`.
 pub static API_RESOURCE: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.APIResource",
+    atomic: false,
     description: "APIResource specifies the name of a resource and whether it is namespaced.",
     fields: &[
         req("name", STRING, "name is the plural name of the resource."),
@@ -112,6 +118,7 @@ const API_RESOURCE_T: Type = Type::Object(&API_RESOURCE);
 /// `metav1.APIResourceList`, the answer of `GET /api/v1` and `GET /apis/<group>/<version>`.
 pub static API_RESOURCE_LIST: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList",
+    atomic: false,
     description: "APIResourceList is a list of APIResource, it is used to expose the name of the resources supported in a specific group and version, and if the resource is namespaced.",
     fields: &[
         KIND_FIELD,
@@ -124,6 +131,7 @@ pub static API_RESOURCE_LIST: Struct = Struct {
 /// `metav1.ServerAddressByClientCIDR`.
 pub static SERVER_ADDRESS_BY_CLIENT_CIDR: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR",
+    atomic: false,
     description: "ServerAddressByClientCIDR helps the client to determine the server address that they should use, depending on the clientCIDR that they match.",
     fields: &[
         req("clientCIDR", STRING, "The CIDR with which clients can match their IP to figure out the server address that they should use."),
@@ -137,6 +145,7 @@ const CIDR_DOC: &str = "a map of client CIDR to server address that is serving t
 /// `metav1.APIVersions`, the answer of `GET /api`.
 pub static API_VERSIONS: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.APIVersions",
+    atomic: false,
     description: "APIVersions lists the versions that are available, to allow clients to discover the API at /api, which is the root path of the legacy v1 API.",
     fields: &[
         KIND_FIELD,
@@ -149,6 +158,7 @@ pub static API_VERSIONS: Struct = Struct {
 /// `metav1.GroupVersionForDiscovery`.
 pub static GROUP_VERSION_FOR_DISCOVERY: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery",
+    atomic: false,
     description: "GroupVersion contains the \"group/version\" and \"version\" string of a version. It is made a struct to keep extensibility.",
     fields: &[
         req("groupVersion", STRING, "groupVersion specifies the API group and version in the form \"group/version\""),
@@ -161,6 +171,7 @@ const GVFD_T: Type = Type::Object(&GROUP_VERSION_FOR_DISCOVERY);
 /// `metav1.APIGroup`, the answer of `GET /apis/<group>`.
 pub static API_GROUP: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup",
+    atomic: false,
     description: "APIGroup contains the name, the supported versions, and the preferred version of a group.",
     fields: &[
         KIND_FIELD,
@@ -177,6 +188,7 @@ const API_GROUP_T: Type = Type::Object(&API_GROUP);
 /// `metav1.APIGroupList`, the answer of `GET /apis`.
 pub static API_GROUP_LIST: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList",
+    atomic: false,
     description:
         "APIGroupList is a list of APIGroup, to allow clients to discover the API at /apis.",
     fields: &[
@@ -193,6 +205,7 @@ pub static API_GROUP_LIST: Struct = Struct {
 /// `version.Info`, the answer of `GET /version`.
 pub static VERSION_INFO: Struct = Struct {
     openapi_name: "io.k8s.apimachinery.pkg.version.Info",
+    atomic: false,
     description:
         "Info contains versioning information. how we'll want to distribute that information.",
     fields: &[

@@ -143,7 +143,7 @@ fn gvk_extension(kinds: &Kinds, name: &str) -> Option<Value> {
 }
 
 /// A struct's schema: `description`, `type: object`, `required` (Go field order), the
-/// properties (sorted), then the group-version-kind extension.
+/// properties (sorted), then the group-version-kind and map-type extensions.
 fn struct_schema(s: &Struct, gvk: Option<Value>) -> Value {
     let mut m = Map::new();
     if !s.description.is_empty() {
@@ -170,6 +170,9 @@ fn struct_schema(s: &Struct, gvk: Option<Value>) -> Value {
     }
     if let Some(gvk) = gvk {
         m.insert("x-kubernetes-group-version-kind".into(), gvk);
+    }
+    if s.atomic {
+        m.insert("x-kubernetes-map-type".into(), json!("atomic"));
     }
     Value::Object(m)
 }
@@ -466,7 +469,13 @@ mod tests {
             ),
             (
                 "io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference",
-                &["description", "type", "required", "properties"],
+                &[
+                    "description",
+                    "type",
+                    "required",
+                    "properties",
+                    "x-kubernetes-map-type",
+                ],
                 Some(r#"["apiVersion","kind","name","uid"]"#),
                 None,
             ),

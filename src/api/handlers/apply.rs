@@ -1,0 +1,134 @@
+//! Server-side apply (`application/apply-patch+yaml`, and `application/apply-patch+cbor`
+//! with CBOR served): options (`fieldManager` required), the configuration decoded as
+//! `yaml.Unmarshal` decodes it, the field manager's merge and conflicts, then — after the
+//! merge, as in kube-apiserver — strict decoding, the namespace and name checks, and the
+//! create (201, when the object is absent) or update (200) of the result.
+
+use serde_json::{Map, Value};
+
+use super::{reconcile_namespace, write_options_after, FieldValidation};
+use crate::api::negotiation::Encoding;
+use crate::api::route::ResourceRequest;
+use crate::api::{Reply, Request};
+use crate::codec::{decode, json as gojson, yaml};
+use crate::registry::{Registry, Write};
+use crate::resources::field::FieldError;
+use crate::resources::meta::map_meta_str;
+use crate::resources::status::{ApiError, ApiResult};
+
+/// The configuration as a map, and the strict-decoding error of its YAML, if any.
+struct Config {
+    value: Value,
+    strict: Option<String>,
+}
+
+/// `applyPatcher`'s decoding: YAML converted to JSON (a body starting with `{` is taken as
+/// it is), then unmarshalled into a map.
+fn decode_config(req: &Request<'_>, cbor: bool) -> ApiResult<Config> {
+    let body: &[u8] = req.body.as_ref();
+    if cbor {
+        let converted = crate::api::encode::body_to_json(body, Encoding::Cbor, &*req.kinds)
+            .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+        let parsed = gojson::parse(&converted.json)
+            .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;
+        return as_map(parsed.value, None);
+    }
+    const PREFIX: &str = "error converting YAML to JSON: ";
+    if !body.starts_with(b"{") {
+        if let Err(e) = yaml::to_json(body) {
+            let e = e.strip_prefix(PREFIX).unwrap_or(&e).to_string();
+            return Err(ApiError::bad_request(format!("error encoding patch: {e}")));
+        }
+    }
+    let converted = yaml::to_json(body)
+        .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+    let parsed = gojson::parse(&converted.json)
+        .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;
+    as_map(parsed.value, converted.strict)
+}
+
+fn as_map(value: Value, strict: Option<String>) -> ApiResult<Config> {
+    let value = match value {
+        Value::Null => Value::Object(Map::new()),
+        Value::Object(m) => Value::Object(m),
+        other => {
+            let what = match other {
+                Value::Array(_) => "array",
+                Value::String(_) => "string",
+                Value::Number(_) => "number",
+                _ => "bool",
+            };
+            return Err(ApiError::bad_request(format!(
+                "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {what} into Go value of type map[string]interface {{}}"
+            )));
+        }
+    };
+    Ok(Config { value, strict })
+}
+
+/// PATCH with an apply content type.
+pub fn apply(
+    reg: &mut Registry,
+    req: &Request<'_>,
+    rr: &ResourceRequest,
+    cbor: bool,
+) -> ApiResult<Reply> {
+    let info = rr.resource;
+    let manager = req.query.get("fieldManager").unwrap_or("").to_string();
+    let mut first = Vec::new();
+    if manager.is_empty() {
+        first.push(FieldError::required(
+            "fieldManager",
+            "is required for apply patch",
+        ));
+    }
+    let opts = write_options_after(req, "PatchOptions", first)?;
+    let force = req
+        .query
+        .get("force")
+        .is_some_and(|v| matches!(v, "true" | "1" | "t" | "T" | "TRUE" | "True"));
+    let config = decode_config(req, cbor)?;
+    let namespace = rr.namespace.as_deref().unwrap_or("");
+    let name = rr.name.as_deref().unwrap_or("");
+    let key = info.key(namespace, name);
+    let existed = reg.store().get(&key).is_some();
+    let applied = reg.apply(info, &key, &config.value, &manager, force)?;
+    let mut warnings = Vec::new();
+    if let Some(err) = &config.strict {
+        match opts.field_validation {
+            FieldValidation::Strict => {
+                return Err(ApiError::bad_request(format!(
+                    "error strict decoding patch: {err}"
+                )))
+            }
+            FieldValidation::Warn => warnings = yaml::strict_warnings(err),
+            FieldValidation::Ignore => {}
+        }
+    }
+    let mut obj = decode::canonicalize(applied.as_object().unwrap_or(&Map::new()), info.schema);
+    obj.insert("kind".into(), Value::String(info.kind.to_string()));
+    obj.insert("apiVersion".into(), Value::String(info.api_version()));
+    reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
+    let body_name = map_meta_str(&obj, "name").to_string();
+    if body_name != name {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({name})"
+        )));
+    }
+    let write = Write {
+        dry_run: opts.dry_run,
+        manager: None,
+        subresource: String::new(),
+    };
+    let mut reply = if existed {
+        Reply::new(200, reg.update(info, &key, obj, &write)?)
+    } else {
+        if info.namespaced {
+            reg.admit_namespace_write(info, namespace, name)?;
+        }
+        let raw = obj.clone();
+        Reply::new(201, reg.create(info, obj, &raw, &write)?)
+    };
+    reply.warnings = warnings;
+    Ok(reply)
+}

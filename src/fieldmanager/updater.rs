@@ -1,0 +1,181 @@
+//! Ownership bookkeeping (structured-merge-diff's `merge.Updater`): who owns which fields
+//! after an update, and the object and owners after an apply — merge, prune of what the
+//! applier dropped, conflicts with other owners.
+//!
+//! kubesim serves one version per kind, so the conversions of the Go updater are identities,
+//! and an owner recorded at another apiVersion is dropped, as Go drops owners whose version
+//! no longer exists.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::merge::{merge, remove_items};
+use super::set::Set;
+use super::typed::Tr;
+use super::walk::{compare, to_field_set, Comparison};
+
+/// One owner's fields: what it owns, at which apiVersion, and whether by apply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owned {
+    pub set: Set,
+    pub api_version: String,
+    pub applied: bool,
+}
+
+/// The owners of an object, by manager identifier.
+pub type Owners = BTreeMap<String, Owned>;
+
+/// Fields another manager owns that a forceless apply would change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflicts(pub Owners);
+
+/// The typed context of one update or apply.
+pub struct Updater {
+    /// The object's root type.
+    pub root: Tr,
+    /// The endpoint's apiVersion.
+    pub version: String,
+    /// Fields nobody may own through this endpoint (a main resource's `status`).
+    pub ignored: Set,
+}
+
+impl Updater {
+    fn current(&self, mut owners: Owners) -> Owners {
+        owners.retain(|_, o| o.api_version == self.version);
+        owners
+    }
+
+    /// `update`: moves changed fields away from other owners (they conflict only for apply).
+    fn settle(
+        &self,
+        old: &Value,
+        new: &Value,
+        mut owners: Owners,
+        workflow: &str,
+        force: bool,
+    ) -> Result<(Owners, Comparison), Conflicts> {
+        let mut cmp = compare(self.root, old, new);
+        cmp.added = cmp.added.recursive_difference(&self.ignored);
+        cmp.modified = cmp.modified.recursive_difference(&self.ignored);
+        cmp.removed = cmp.removed.recursive_difference(&self.ignored);
+        let changed = cmp.modified.union(&cmp.added);
+        let mut conflicts = Owners::new();
+        for (manager, owned) in owners.iter_mut() {
+            if manager == workflow {
+                continue;
+            }
+            let conflict = owned.set.intersection(&changed);
+            if !conflict.is_empty() {
+                conflicts.insert(
+                    manager.clone(),
+                    Owned {
+                        set: conflict,
+                        api_version: owned.api_version.clone(),
+                        applied: false,
+                    },
+                );
+            }
+        }
+        if !force && !conflicts.is_empty() {
+            return Err(Conflicts(conflicts));
+        }
+        for (manager, owned) in owners.iter_mut() {
+            if manager == workflow {
+                continue;
+            }
+            if let Some(c) = conflicts.get(manager) {
+                owned.set = owned.set.difference(&c.set);
+            }
+            owned.set = owned.set.difference(&cmp.removed);
+        }
+        owners.retain(|_, o| !o.set.is_empty());
+        Ok((owners, cmp))
+    }
+
+    /// After a non-apply write from `old` to `new`: `manager` owns what it changed.
+    pub fn update(&self, old: &Value, new: &Value, owners: Owners, manager: &str) -> Owners {
+        let owners = self.current(owners);
+        let Ok((mut owners, cmp)) = self.settle(old, new, owners, manager, true) else {
+            unreachable!("a forced update has no conflicts")
+        };
+        let mine = owners
+            .get(manager)
+            .map(|o| o.set.clone())
+            .unwrap_or_default();
+        let set = mine
+            .difference(&cmp.removed)
+            .union(&cmp.modified)
+            .union(&cmp.added)
+            .recursive_difference(&self.ignored);
+        if set.is_empty() {
+            owners.remove(manager);
+        } else {
+            owners.insert(
+                manager.to_string(),
+                Owned {
+                    set,
+                    api_version: self.version.clone(),
+                    applied: false,
+                },
+            );
+        }
+        owners
+    }
+
+    /// Applies `config` to `live`: the merged and pruned object (`None` when it equals
+    /// `live`) and the new owners.
+    pub fn apply(
+        &self,
+        live: &Value,
+        config: &Value,
+        owners: Owners,
+        manager: &str,
+        force: bool,
+    ) -> Result<(Option<Value>, Owners), Conflicts> {
+        let mut owners = self.current(owners);
+        let merged = merge(self.root, Some(live), Some(config)).unwrap_or(Value::Null);
+        let last = owners.get(manager).cloned();
+        let set = to_field_set(self.root, config).recursive_difference(&self.ignored);
+        owners.insert(
+            manager.to_string(),
+            Owned {
+                set,
+                api_version: self.version.clone(),
+                applied: true,
+            },
+        );
+        let new = match last {
+            Some(last) if !last.set.is_empty() => self.prune(&merged, &owners, &last.set),
+            _ => merged,
+        };
+        let (owners, _) = self.settle(live, &new, owners, manager, force)?;
+        if new == *live {
+            return Ok((None, owners));
+        }
+        Ok((Some(new), owners))
+    }
+
+    fn remove(&self, v: &Value, set: &Set) -> Value {
+        remove_items(self.root, v, set).unwrap_or(Value::Null)
+    }
+
+    fn named(&self, s: &Set) -> Set {
+        s.with_named_parents(self.root)
+    }
+
+    /// Removes what the applier applied last time and not now, unless someone else owns it
+    /// (`prune`, `addBackOwnedItems`, `addBackDanglingItems`).
+    fn prune(&self, merged: &Value, owners: &Owners, last: &Set) -> Value {
+        let last = self.named(last);
+        let pruned = self.remove(merged, &last);
+        let managed = owners.values().fold(Set::new(), |acc, o| acc.union(&o.set));
+        let merged_set = self.named(&to_field_set(self.root, merged));
+        let pruned_set = self.named(&to_field_set(self.root, &pruned));
+        let unowned = merged_set.difference(&pruned_set.union(&self.named(&managed)));
+        let pruned = self.remove(merged, &unowned);
+        let pruned_set = self.named(&to_field_set(self.root, &pruned));
+        let dangling = merged_set.difference(&pruned_set).intersection(&last);
+        self.remove(merged, &dangling)
+    }
+}

@@ -1,0 +1,91 @@
+//! Field management at the registry: every create and update records who changed what in
+//! `metadata.managedFields` (the field manager runs on the request's object before the kind's
+//! preparation and validation, as kube-apiserver's handlers run it), and server-side apply
+//! merges a configuration into the live object.
+
+use serde_json::{Map, Value};
+
+use super::Registry;
+use crate::codec::rfc3339;
+use crate::fieldmanager::{ApplyRequest, Endpoint, FieldManager};
+use crate::resources::status::ApiResult;
+use crate::resources::ResourceInfo;
+
+/// How a write is attributed.
+#[derive(Debug, Clone, Default)]
+pub struct Write {
+    /// `dryRun=All`: everything but the storage write.
+    pub dry_run: bool,
+    /// The manager of a non-apply write (`fieldManager`, or the User-Agent's product);
+    /// `None` when the object's managedFields are already final (an apply's result).
+    pub manager: Option<String>,
+    /// The subresource written through ("" for the main resource).
+    pub subresource: String,
+}
+
+impl Write {
+    /// A write by `manager` through the main resource.
+    pub fn by(manager: &str, dry_run: bool) -> Self {
+        Write {
+            dry_run,
+            manager: Some(manager.to_string()),
+            subresource: String::new(),
+        }
+    }
+}
+
+/// The field manager of `info` through `subresource`.
+pub fn field_manager(info: &ResourceInfo, subresource: &str) -> FieldManager {
+    FieldManager::new(Endpoint {
+        schema: info.schema,
+        group: info.group,
+        version: info.version,
+        kind: info.kind,
+        subresource,
+        reset_fields: info.strategy.reset_fields(subresource),
+    })
+}
+
+impl Registry {
+    fn now_text(&self) -> String {
+        rfc3339::format(self.clock().now_secs())
+    }
+
+    /// `obj` with the managedFields the write `w` leaves (`live`: the current object).
+    pub fn track(
+        &self,
+        info: &ResourceInfo,
+        live: Option<&Value>,
+        obj: Map<String, Value>,
+        w: &Write,
+    ) -> Map<String, Value> {
+        match &w.manager {
+            Some(manager) => {
+                field_manager(info, &w.subresource).update(live, obj, manager, &self.now_text())
+            }
+            None => obj,
+        }
+    }
+
+    /// Server-side apply of `config` to the object at `key` (absent: created from it). The
+    /// merged object carries its managedFields; it still goes through create or update.
+    pub fn apply(
+        &self,
+        info: &ResourceInfo,
+        key: &str,
+        config: &Value,
+        manager: &str,
+        force: bool,
+    ) -> ApiResult<Value> {
+        let live = self.store().get(key).map(|v| (**v).clone());
+        field_manager(info, "").apply(
+            live.as_ref(),
+            config,
+            &ApplyRequest {
+                manager,
+                force,
+                now: &self.now_text(),
+            },
+        )
+    }
+}
