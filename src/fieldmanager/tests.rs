@@ -84,7 +84,9 @@ fn a_create_is_owned_by_its_manager_with_dot_for_new_maps() {
     let out = create(obj, "kubectl-create");
     assert_eq!(
         entries(&out),
-        [r#"kubectl-create/Update: {"f:data":{".":{},"f:a":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}}}"#]
+        [
+            r#"kubectl-create/Update: {"f:data":{".":{},"f:a":{}},"f:metadata":{"f:labels":{".":{},"f:app":{}}}}"#
+        ]
     );
     let e = &out["metadata"]["managedFields"][0];
     assert_eq!(e["apiVersion"], "v1");
@@ -125,12 +127,18 @@ fn an_update_takes_what_it_changes_from_other_managers() {
 fn an_update_that_changes_nothing_leaves_entries_and_times_alone() {
     let live = create(cm(json!({"a": "1"})), "alice");
     let out = update(&live, live.clone(), "bob", T2);
-    assert_eq!(out["metadata"]["managedFields"], live["metadata"]["managedFields"]);
+    assert_eq!(
+        out["metadata"]["managedFields"],
+        live["metadata"]["managedFields"]
+    );
     // The same manager changing again merges into its entry and refreshes its time.
     let mut new = live.clone();
     new["data"]["b"] = json!("2");
     let out = update(&live, new, "alice", T2);
-    assert_eq!(entries(&out), [r#"alice/Update: {"f:data":{".":{},"f:a":{},"f:b":{}}}"#]);
+    assert_eq!(
+        entries(&out),
+        [r#"alice/Update: {"f:data":{".":{},"f:a":{},"f:b":{}}}"#]
+    );
     assert_eq!(out["metadata"]["managedFields"][0]["time"], T2);
 }
 
@@ -139,7 +147,10 @@ fn request_managed_fields_keep_reset_or_replace() {
     let live = create(cm(json!({"a": "1"})), "alice");
     // Omitted (or null): the live entries stay.
     let mut new = live.clone();
-    new["metadata"].as_object_mut().unwrap().remove("managedFields");
+    new["metadata"]
+        .as_object_mut()
+        .unwrap()
+        .remove("managedFields");
     assert_eq!(entries(&update(&live, new, "bob", T1)), entries(&live));
     // `[]` and `[{}]`: tracking stops, and updates of an untracked object add nothing.
     for reset in [json!([]), json!([{}])] {
@@ -188,7 +199,13 @@ fn a_change_to_another_managers_field_conflicts_unless_forced() {
     // Several fields and managers: one block per manager, paths in order.
     let mut two = update(&live, cm(json!({"a": "1", "b": "2", "c": "3"})), "bob", T1);
     two = stored(two);
-    let err = apply(Some(&two), cm(json!({"a": "x", "b": "y", "c": "z"})), "mgr", false).unwrap_err();
+    let err = apply(
+        Some(&two),
+        cm(json!({"a": "x", "b": "y", "c": "z"})),
+        "mgr",
+        false,
+    )
+    .unwrap_err();
     assert_eq!(
         err.message,
         "Apply failed with 3 conflicts: conflicts with \"alice\" using v1:\n- .data.a\n- .data.b\nconflicts with \"bob\" using v1:\n- .data.c"
@@ -301,7 +318,12 @@ fn kubectl_takes_over_what_client_side_apply_last_set() {
     let mut cfg = cm(json!({"a": "2"}));
     cfg["metadata"]["annotations"] = json!({});
     // Another manager would conflict...
-    assert_eq!(apply(Some(&live), cfg.clone(), "other", false).unwrap_err().code, 409);
+    assert_eq!(
+        apply(Some(&live), cfg.clone(), "other", false)
+            .unwrap_err()
+            .code,
+        409
+    );
     // ...kubectl may take over, and keeps the annotation current.
     let out = apply(Some(&live), cfg, "kubectl", false).unwrap();
     assert_eq!(out["data"]["a"], "2");

@@ -21,6 +21,9 @@ pub struct Write {
     pub manager: Option<String>,
     /// The subresource written through ("" for the main resource).
     pub subresource: String,
+    /// The request sent `managedFields: []` (or `[{}]`): tracking is reset. (The decoded
+    /// object cannot tell: Go's omitempty drops the empty list.)
+    pub reset_managed_fields: bool,
 }
 
 impl Write {
@@ -29,7 +32,7 @@ impl Write {
         Write {
             dry_run,
             manager: Some(manager.to_string()),
-            subresource: String::new(),
+            ..Write::default()
         }
     }
 }
@@ -51,14 +54,20 @@ impl Registry {
         rfc3339::format(self.clock().now_secs())
     }
 
-    /// `obj` with the managedFields the write `w` leaves (`live`: the current object).
+    /// `obj`, defaulted, with the managedFields the write `w` leaves (`live`: the current
+    /// object).
     pub fn track(
         &self,
         info: &ResourceInfo,
         live: Option<&Value>,
-        obj: Map<String, Value>,
+        mut obj: Map<String, Value>,
         w: &Write,
     ) -> Map<String, Value> {
+        info.strategy.default(&mut obj);
+        if w.reset_managed_fields {
+            crate::resources::meta::meta_mut(&mut obj)
+                .insert("managedFields".into(), Value::Array(Vec::new()));
+        }
         match &w.manager {
             Some(manager) => {
                 field_manager(info, &w.subresource).update(live, obj, manager, &self.now_text())

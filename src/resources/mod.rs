@@ -22,6 +22,10 @@ use schema::Struct;
 
 /// Kind-specific behaviour the generic store runs around every write.
 pub trait Strategy: Sync {
+    /// Scheme defaulting, which kube-apiserver applies as it decodes a request's object:
+    /// before field management, so the writer owns what it sets (a Namespace's
+    /// `kubernetes.io/metadata.name` label).
+    fn default(&self, _obj: &mut Map<String, Value>) {}
     /// Server-side defaults applied to a new object before validation.
     fn prepare_for_create(&self, _obj: &mut Map<String, Value>) {}
     /// Carries server-owned parts of `old` into an update (e.g. a Namespace's status).

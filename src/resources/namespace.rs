@@ -258,6 +258,10 @@ impl Strategy for NamespaceStrategy {
         Some(next)
     }
 
+    fn default(&self, obj: &mut Map<String, Value>) {
+        ensure_name_label(obj);
+    }
+
     fn prepare_for_create(&self, obj: &mut Map<String, Value>) {
         obj.insert("status".into(), json!({"phase": "Active"}));
         let mut fins = spec_finalizers(obj);

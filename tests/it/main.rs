@@ -9,6 +9,7 @@
 
 mod common;
 
+mod apply;
 mod binary_encodings;
 mod compression;
 mod configmaps;

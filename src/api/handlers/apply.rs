@@ -117,8 +117,7 @@ pub fn apply(
     }
     let write = Write {
         dry_run: opts.dry_run,
-        manager: None,
-        subresource: String::new(),
+        ..Write::default()
     };
     let mut reply = if existed {
         Reply::new(200, reg.update(info, &key, obj, &write)?)

@@ -61,17 +61,20 @@ pub struct WriteOptions {
 
 impl WriteOptions {
     /// The registry's view of a non-apply write through `subresource`: attributed to
-    /// `fieldManager`, or to the User-Agent's product (`managerOrUserAgent`).
-    pub fn write(&self, req: &Request<'_>, subresource: &str) -> Write {
+    /// `fieldManager`, or to the User-Agent's product (`managerOrUserAgent`); `sent` is the
+    /// object as the client sent it (for a `managedFields: []` reset).
+    pub fn write(&self, req: &Request<'_>, subresource: &str, sent: &Map<String, Value>) -> Write {
         let manager = if self.field_manager.is_empty() {
             prefix_from_user_agent(req.header("user-agent"))
         } else {
             self.field_manager.clone()
         };
+        let requested = sent.get("metadata").and_then(|m| m.get("managedFields"));
         Write {
             dry_run: self.dry_run,
             manager: Some(manager),
             subresource: subresource.to_string(),
+            reset_managed_fields: crate::fieldmanager::managed::is_reset(requested),
         }
     }
 }

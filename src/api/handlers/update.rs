@@ -34,7 +34,8 @@ pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), url_name);
     let subresource = rr.subresource.as_deref().unwrap_or("");
-    let updated = reg.update(info, &key, obj, &opts.write(req, subresource))?;
+    let write = opts.write(req, subresource, &body.raw);
+    let updated = reg.update(info, &key, obj, &write)?;
     let mut reply = Reply::new(200, updated);
     reply.warnings = body.warnings;
     Ok(reply)
@@ -64,12 +65,8 @@ pub fn update_subresource(
     {
         Some(mut next) => {
             // The request's object is what the field manager attributes.
-            let tracked = reg.track(
-                info,
-                Some(&current),
-                body.object,
-                &opts.write(req, subresource),
-            );
+            let write = opts.write(req, subresource, &body.raw);
+            let tracked = reg.track(info, Some(&current), body.object, &write);
             let managed = tracked.get("metadata").and_then(|m| m.get("managedFields"));
             let m = crate::resources::meta::meta_mut(&mut next);
             match managed {
