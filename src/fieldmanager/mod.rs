@@ -312,6 +312,45 @@ impl FieldManager {
     }
 }
 
+/// `IgnoreManagedFieldsTimestampsTransformer`: when an update leaves the object as it was
+/// except for managedFields times (a field changed and then reset by the kind, or an apply
+/// whose merge only differed in an empty map), the old times are kept so nothing is written.
+pub fn keep_times_of_unchanged(new: &mut Map<String, Value>, old: &Value) {
+    let Some(old_obj) = old.as_object() else {
+        return;
+    };
+    let strip_times = |v: Option<&Value>| -> Option<Vec<Value>> {
+        let entries = v?.as_array()?;
+        Some(
+            entries
+                .iter()
+                .map(|e| {
+                    let mut e = e.clone();
+                    if let Some(m) = e.as_object_mut() {
+                        m.shift_remove("time");
+                    }
+                    e
+                })
+                .collect(),
+        )
+    };
+    let new_mf = meta(new).and_then(|m| m.get("managedFields")).cloned();
+    let old_mf = meta(old_obj).and_then(|m| m.get("managedFields")).cloned();
+    if new_mf == old_mf || strip_times(new_mf.as_ref()) != strip_times(old_mf.as_ref()) {
+        return;
+    }
+    let mut candidate = new.clone();
+    if let Some(m) = meta_mut(&mut candidate) {
+        match &old_mf {
+            Some(v) => m.insert("managedFields".into(), v.clone()),
+            None => m.shift_remove("managedFields"),
+        };
+    }
+    if candidate == *old_obj {
+        *new = candidate;
+    }
+}
+
 fn meta(obj: &impl MetaAccess) -> Option<&Map<String, Value>> {
     obj.metadata()
 }
@@ -402,5 +441,7 @@ fn sorted(v: &Value) -> Value {
     }
 }
 
+#[cfg(test)]
+mod prop_tests;
 #[cfg(test)]
 mod tests;

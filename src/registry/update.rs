@@ -89,6 +89,7 @@ impl Registry {
         let mut obj = decode::canonicalize(&obj, info.schema);
         let current_rv = meta_str(current, "resourceVersion").to_string();
         meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(current_rv));
+        crate::fieldmanager::keep_times_of_unchanged(&mut obj, current);
         let obj = Value::Object(obj);
         if obj == *current {
             return Ok(obj);

@@ -145,3 +145,74 @@ async fn concurrent_clients_over_http() {
     );
     let _ = stop.send(());
 }
+
+/// Server-side apply as kube-rs controllers use it: `Patch::Apply` with a field manager,
+/// conflicts as 409 errors, `force()` to take fields over.
+async fn server_side_apply(client: Client) {
+    use k8s_openapi::api::core::v1::ConfigMap;
+    use kube::api::{Patch, PatchParams};
+    let api: Api<ConfigMap> = Api::namespaced(client, "default");
+    let cfg = |value: &str| {
+        serde_json::json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "app-config"},
+            "data": {"mode": value}
+        })
+    };
+    let made = api
+        .patch(
+            "app-config",
+            &PatchParams::apply("ctrl-a"),
+            &Patch::Apply(cfg("fast")),
+        )
+        .await
+        .unwrap();
+    let entries = made.metadata.managed_fields.unwrap();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].manager.as_deref(), Some("ctrl-a"));
+    assert_eq!(entries[0].operation.as_deref(), Some("Apply"));
+    let err = api
+        .patch(
+            "app-config",
+            &PatchParams::apply("ctrl-b"),
+            &Patch::Apply(cfg("slow")),
+        )
+        .await
+        .unwrap_err();
+    match err {
+        kube::Error::Api(s) => {
+            assert_eq!(s.code, 409);
+            assert_eq!(s.reason, "Conflict");
+            assert_eq!(
+                s.message,
+                "Apply failed with 1 conflict: conflict with \"ctrl-a\": .data.mode"
+            );
+        }
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+    let forced = api
+        .patch(
+            "app-config",
+            &PatchParams::apply("ctrl-b").force(),
+            &Patch::Apply(cfg("slow")),
+        )
+        .await
+        .unwrap();
+    assert_eq!(forced.data.unwrap()["mode"], "slow");
+    let managers: Vec<String> = forced
+        .metadata
+        .managed_fields
+        .unwrap()
+        .into_iter()
+        .filter_map(|e| e.manager)
+        .collect();
+    assert_eq!(managers, ["ctrl-b"]);
+}
+
+#[tokio::test]
+async fn kube_rs_server_side_apply_in_process_and_over_http() {
+    server_side_apply(in_process_client()).await;
+    let (client, stop) = http_client().await;
+    server_side_apply(client).await;
+    let _ = stop.send(());
+}

@@ -20,6 +20,7 @@ mod generate_name;
 mod kube_client;
 mod kube_watcher;
 mod kubectl;
+mod kubectl_apply;
 mod kubectl_reads;
 mod kubectl_session;
 mod kubectl_tables;
