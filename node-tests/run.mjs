@@ -192,6 +192,23 @@ test('client-node: AppsV1Api creates, lists, reads, patches, replaces and delete
   assert.equal(sim.objects().filter((o) => o.kind === 'ControllerRevision').length, 1);
 });
 
+test('client-node: server-side apply creates, conflicts with another manager, and force takes over', async () => {
+  const sim = new Simulator({});
+  const { core } = apis(sim);
+  const apply = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
+  const body = (mode) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app' }, data: { mode } });
+  const made = await core.patchNamespacedConfigMap({ name: 'app', namespace: NS, body: body('fast'), fieldManager: 'ctrl-a' }, apply);
+  assert.equal(made.data.mode, 'fast');
+  assert.deepEqual(made.metadata.managedFields.map((e) => `${e.manager}/${e.operation}`), ['ctrl-a/Apply']);
+  await assert.rejects(
+    core.patchNamespacedConfigMap({ name: 'app', namespace: NS, body: body('slow'), fieldManager: 'ctrl-b' }, apply),
+    (err) => err.code === 409 && (typeof err.body === 'string' ? JSON.parse(err.body) : err.body).message === 'Apply failed with 1 conflict: conflict with "ctrl-a": .data.mode',
+  );
+  const forced = await core.patchNamespacedConfigMap({ name: 'app', namespace: NS, body: body('slow'), fieldManager: 'ctrl-b', force: true }, apply);
+  assert.equal(forced.data.mode, 'slow');
+  assert.deepEqual(forced.metadata.managedFields.map((e) => e.manager), ['ctrl-b']);
+});
+
 test('client-node: Watch sees ControllerRevisions added, modified and deleted; abort ends the watch', async () => {
   const sim = new Simulator({});
   const bridge = await serveSimulator(sim);
