@@ -1,4 +1,5 @@
-//! Go's `strconv.Quote`, byte for byte: error texts quote values exactly as Go prints them.
+//! Go's `strconv.Quote`, byte for byte, and `fmt`'s `%v` of an unstructured value: error texts
+//! quote and print values as Go does.
 
 /// Go's `strconv.Quote`: a double-quoted string with Go escapes.
 pub fn go_quote(s: &str) -> String {
@@ -51,5 +52,29 @@ pub fn base64_std(text: &str) -> Result<String, String> {
             };
             Err(format!("illegal base64 data at input byte {at}"))
         }
+    }
+}
+
+/// `fmt.Sprintf("%v", v)` of a decoded JSON value: maps as `map[k:v ...]` (keys sorted), slices
+/// as `[a b]`, nil as `<nil>`, strings bare.
+pub fn go_sprint(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{k}:{}", go_sprint(&m[*k])))
+                .collect();
+            format!("map[{}]", parts.join(" "))
+        }
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(go_sprint).collect::<Vec<_>>().join(" ")
+        ),
+        Value::String(s) => s.clone(),
+        Value::Null => "<nil>".into(),
+        other => other.to_string(),
     }
 }

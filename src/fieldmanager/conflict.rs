@@ -6,7 +6,6 @@ use serde_json::Value;
 
 use super::managed::Manager;
 use super::path::path_string;
-use super::typed::Tr;
 use super::updater::{Conflicts, Owned, Owners};
 use super::walk::{compare, to_field_set};
 use super::{FieldManager, LAST_APPLIED};
@@ -63,10 +62,10 @@ pub fn allowed_by_last_applied(
         .get(LAST_APPLIED)?
         .as_str()?;
     let last: Value = serde_json::from_str(text).ok()?;
-    if last.get("apiVersion").and_then(Value::as_str) != Some(fm.api_version().as_str()) {
+    if last.get("apiVersion").and_then(Value::as_str) != Some(fm.api_version()) {
         return None;
     }
-    let root = Tr::Struct(fm.schema);
+    let root = fm.updater.root;
     if !super::typed::validate(root, &last, true).is_empty() {
         return None;
     }

@@ -86,37 +86,43 @@ impl Manager {
 /// Why stored or requested managedFields could not be read.
 pub type DecodeError = String;
 
-/// Reads `metadata.managedFields` (`DecodeManagedFields`).
+/// Reads `metadata.managedFields` (`DecodeManagedFields`), checking each entry in Go's order
+/// with its texts: operation, apiVersion, fieldsType, then the FieldsV1 set (whose error names
+/// the entry by its manager identifier, where Go prints the entry struct).
 pub fn decode(entries: &[Value]) -> Result<Managed, DecodeError> {
     let mut managed = Managed::default();
-    for e in entries {
+    for (i, e) in entries.iter().enumerate() {
         let s = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-        let operation = s("operation");
+        let applied = match s("operation").as_str() {
+            APPLY => true,
+            UPDATE => false,
+            _ => return Err("operation must be `Apply` or `Update`".into()),
+        };
+        if s("apiVersion").is_empty() {
+            return Err("apiVersion must not be empty".into());
+        }
+        match s("fieldsType").as_str() {
+            "FieldsV1" => {}
+            "" => return Err(format!("missing fieldsType in managed fields entry {i}")),
+            other => {
+                return Err(format!(
+                    "invalid fieldsType {} in managed fields entry {i}",
+                    crate::codec::go_quote(other)
+                ))
+            }
+        }
         let m = Manager {
             manager: s("manager"),
-            operation: operation.clone(),
+            operation: s("operation"),
             api_version: s("apiVersion"),
             subresource: s("subresource"),
         };
         let id = m.identifier();
-        if s("fieldsType") != "FieldsV1" {
-            return Err(format!(
-                "error decoding fields of type {:?}: expected FieldsV1",
-                s("fieldsType")
-            ));
-        }
         let set = match e.get("fieldsV1") {
-            Some(v) if !v.is_null() => Set::from_fields_v1(v)?,
+            Some(v) if !v.is_null() => Set::from_fields_v1(v).map_err(|err| {
+                format!("error decoding versioned set from {id}: error decoding set: {err}")
+            })?,
             _ => Set::new(),
-        };
-        let applied = match operation.as_str() {
-            APPLY => true,
-            UPDATE => false,
-            other => {
-                return Err(format!(
-                    "operation must be `Apply` or `Update`, got {other:?}"
-                ))
-            }
         };
         managed.owners.insert(
             id.clone(),

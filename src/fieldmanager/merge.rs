@@ -10,16 +10,15 @@ use serde_json::{Map, Value};
 
 use super::path::PathElement;
 use super::set::Set;
-use super::typed::{item_element, resolve, Atom, ListKind, MapAtom, Tr};
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::typed::{indexed_items, item_element, resolve, zip_keys, Atom, ListKind, MapAtom, Tr};
 
 /// `lhs` with `rhs` merged in; `None` when the result is empty.
 pub fn merge(tr: Tr, lhs: Option<&Value>, rhs: Option<&Value>) -> Option<Value> {
-    let a_l = resolve(tr, lhs);
-    let a_r = resolve(tr, rhs);
-    // Go handles the left atom too when the two differ, but only the right one's output
-    // is kept.
-    let atom = if rhs.is_none() { a_l } else { a_r };
-    match atom {
+    // Go also handles the left side's atom when the two differ, but keeps only the output of
+    // the right side's.
+    match resolve(tr, rhs.or(lhs)) {
         Atom::Scalar(_) => keep_rhs(lhs, rhs),
         Atom::List { elem, kind } => merge_list(elem, kind, lhs, rhs),
         Atom::Map(m) => merge_map(m, lhs, rhs),
@@ -38,13 +37,7 @@ fn merge_map(m: MapAtom, lhs: Option<&Value>, rhs: Option<&Value>) -> Option<Val
         return keep_rhs(lhs, rhs);
     }
     let mut out = Map::new();
-    let mut keys: Vec<&String> = l.into_iter().flat_map(Map::keys).collect();
-    for k in r.into_iter().flat_map(Map::keys) {
-        if !l.is_some_and(|l| l.contains_key(k)) {
-            keys.push(k);
-        }
-    }
-    for k in keys {
+    for k in zip_keys(l, r) {
         let t = m.field_type(k).unwrap_or(Tr::Deduced);
         if let Some(v) = merge(t, l.and_then(|l| l.get(k)), r.and_then(|r| r.get(k))) {
             out.insert(k.clone(), v);
@@ -60,76 +53,68 @@ fn merge_list(elem: Tr, kind: ListKind, lhs: Option<&Value>, rhs: Option<&Value>
     if kind == ListKind::Atomic || (empty(l) && empty(r)) {
         return keep_rhs(lhs, rhs);
     }
-    // Live items may repeat (they are then not merged); configuration items may not (the
-    // configuration was validated).
-    let index = |items: Option<&Vec<Value>>, dups: bool| {
-        let mut pes: Vec<PathElement> = Vec::new();
-        let mut observed: Vec<(PathElement, Value)> = Vec::new();
-        for item in items.into_iter().flatten() {
-            let Ok(pe) = item_element(kind, item) else {
-                continue;
-            };
-            match observed.iter_mut().find(|(p, _)| *p == pe) {
-                Some(slot) if dups => slot.1 = Value::Null,
-                Some(_) => continue,
-                None => observed.push((pe.clone(), item.clone())),
-            }
-            pes.push(pe);
-        }
-        (pes, observed)
-    };
-    let (rhs_pes, observed_r) = index(r, false);
-    let (lhs_pes, observed_l) = index(l, true);
-    let get = |o: &[(PathElement, Value)], pe: &PathElement| -> Option<Value> {
-        o.iter().find(|(p, _)| p == pe).map(|(_, v)| v.clone())
-    };
-    let has = |o: &[(PathElement, Value)], pe: &PathElement| o.iter().any(|(p, _)| p == pe);
-    let mut shared: std::collections::VecDeque<&PathElement> =
-        rhs_pes.iter().filter(|pe| has(&observed_l, pe)).collect();
-    let mut next_shared = shared.pop_front();
-    let mut merged_rhs: Vec<PathElement> = Vec::new();
-    let mut out: Vec<Value> = Vec::new();
-    let push_merged = |lc: Option<Value>, rc: Option<Value>, out: &mut Vec<Value>| {
-        if let Some(v) = merge(elem, lc.as_ref(), rc.as_ref()) {
+    // Configuration items are unique (validated); a live item whose key repeats is merged
+    // as null.
+    let rhs = indexed_items(kind, r);
+    let lhs = indexed_items(kind, l);
+    let mut observed_r: BTreeMap<&PathElement, &Value> = BTreeMap::new();
+    for (pe, v) in &rhs {
+        observed_r.entry(pe).or_insert(v);
+    }
+    let mut observed_l: BTreeMap<&PathElement, &Value> = BTreeMap::new();
+    for (pe, v) in &lhs {
+        observed_l
+            .entry(pe)
+            .and_modify(|seen| *seen = &Value::Null)
+            .or_insert(v);
+    }
+    let merged = |pe: &PathElement, out: &mut Vec<Value>| {
+        let (lc, rc) = (observed_l.get(pe).copied(), observed_r.get(pe).copied());
+        if let Some(v) = merge(elem, lc, rc) {
             out.push(v);
         }
     };
+    let mut shared = rhs
+        .iter()
+        .map(|(pe, _)| pe)
+        .filter(|pe| observed_l.contains_key(pe))
+        .collect::<std::collections::VecDeque<_>>();
+    let mut next_shared = shared.pop_front();
+    let mut merged_rhs: BTreeSet<&PathElement> = BTreeSet::new();
+    let mut out: Vec<Value> = Vec::new();
     let (mut li, mut ri) = (0, 0);
-    let l_items: Vec<&Value> = l
-        .into_iter()
-        .flatten()
-        .filter(|i| item_element(kind, i).is_ok())
-        .collect();
-    while li < lhs_pes.len() || ri < rhs_pes.len() {
-        if li < lhs_pes.len() && ri < rhs_pes.len() {
-            let pe = &lhs_pes[li];
-            if *pe == rhs_pes[ri] {
-                merged_rhs.push(pe.clone());
-                push_merged(get(&observed_l, pe), get(&observed_r, pe), &mut out);
+    while li < lhs.len() || ri < rhs.len() {
+        if li < lhs.len() && ri < rhs.len() {
+            let pe = &lhs[li].0;
+            if *pe == rhs[ri].0 {
+                merged_rhs.insert(pe);
+                merged(pe, &mut out);
                 li += 1;
                 ri += 1;
                 next_shared = shared.pop_front();
                 continue;
             }
-            if has(&observed_r, pe) && next_shared.is_some_and(|n| n != pe) {
+            if observed_r.contains_key(pe) && next_shared.is_some_and(|n| n != pe) {
                 li += 1;
                 continue;
             }
         }
-        if li < lhs_pes.len() {
-            let pe = &lhs_pes[li];
-            if !has(&observed_r, pe) {
-                push_merged(Some(l_items[li].clone()), None, &mut out);
+        if li < lhs.len() {
+            let (pe, item) = &lhs[li];
+            if !observed_r.contains_key(pe) {
+                if let Some(v) = merge(elem, Some(item), None) {
+                    out.push(v);
+                }
                 li += 1;
                 continue;
             } else if merged_rhs.contains(pe) {
                 li += 1;
             }
         }
-        if ri < rhs_pes.len() {
-            let pe = &rhs_pes[ri];
-            merged_rhs.push(pe.clone());
-            push_merged(get(&observed_l, pe), get(&observed_r, pe), &mut out);
+        if ri < rhs.len() {
+            let pe = &rhs[ri].0;
+            merged_rhs.insert(pe);
+            merged(pe, &mut out);
             ri += 1;
             if next_shared.is_some_and(|n| n == pe) {
                 next_shared = shared.pop_front();

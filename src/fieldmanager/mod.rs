@@ -28,8 +28,9 @@ mod walk;
 
 use serde_json::{Map, Value};
 
-use crate::codec::schema::Struct;
+use crate::resources::meta::meta_mut;
 use crate::resources::status::ApiError;
+use crate::resources::ResourceInfo;
 use managed::{Managed, Manager, APPLY, UPDATE};
 use path::PathElement;
 use set::Set;
@@ -45,56 +46,42 @@ pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
 /// The field manager of one endpoint: a kind at its apiVersion, through the main resource or
 /// a subresource.
 pub struct FieldManager {
-    schema: &'static Struct,
-    group: String,
-    version: String,
-    kind: String,
+    info: &'static ResourceInfo,
     subresource: String,
-    /// Top-level fields this endpoint resets (`GetResetFields`): never owned through it.
-    ignored: Set,
-}
-
-/// Where a field manager acts.
-pub struct Endpoint<'a> {
-    pub schema: &'static Struct,
-    pub group: &'a str,
-    pub version: &'a str,
-    pub kind: &'a str,
-    pub subresource: &'a str,
-    pub reset_fields: &'a [&'a str],
+    /// The kind's schema at the endpoint's apiVersion, and the top-level fields the endpoint
+    /// resets (`GetResetFields`), which nobody comes to own through it.
+    updater: Updater,
 }
 
 impl FieldManager {
-    /// The field manager for an endpoint.
-    pub fn new(e: Endpoint<'_>) -> Self {
+    /// The field manager of `info` through `subresource` ("" for the main resource).
+    pub fn new(info: &'static ResourceInfo, subresource: &str) -> Self {
         let mut ignored = Set::new();
-        for f in e.reset_fields {
+        for f in info.strategy.reset_fields(subresource) {
             ignored.insert(&[PathElement::field(f)]);
         }
         FieldManager {
-            schema: e.schema,
-            group: e.group.to_string(),
-            version: e.version.to_string(),
-            kind: e.kind.to_string(),
-            subresource: e.subresource.to_string(),
-            ignored,
+            info,
+            subresource: subresource.to_string(),
+            updater: Updater {
+                root: Tr::Struct(info.schema),
+                version: info.api_version(),
+                ignored,
+            },
         }
     }
 
-    fn api_version(&self) -> String {
-        if self.group.is_empty() {
-            self.version.clone()
-        } else {
-            format!("{}/{}", self.group, self.version)
-        }
+    /// The endpoint's apiVersion (`apps/v1`).
+    fn api_version(&self) -> &str {
+        &self.updater.version
     }
 
-    fn updater(&self) -> Updater {
-        Updater {
-            root: Tr::Struct(self.schema),
-            version: self.api_version(),
-            ignored: self.ignored.clone(),
-        }
+    /// The kind's zero object, which a create is compared against (`Creater.New`).
+    fn empty(&self) -> Value {
+        Value::Object(crate::codec::decode::canonicalize(
+            &Map::new(),
+            self.info.schema,
+        ))
     }
 
     fn id(&self, manager: &str, operation: &str) -> String {
@@ -106,7 +93,7 @@ impl FieldManager {
             }
             .to_string(),
             operation: operation.to_string(),
-            api_version: self.api_version(),
+            api_version: self.api_version().to_string(),
             subresource: self.subresource.clone(),
         }
         .identifier()
@@ -122,10 +109,16 @@ impl FieldManager {
         manager: &str,
         now: &str,
     ) -> Map<String, Value> {
-        let empty = Value::Object(crate::codec::decode::canonicalize(&Map::new(), self.schema));
-        let live = live.unwrap_or(&empty);
+        let empty;
+        let live = match live {
+            Some(l) => l,
+            None => {
+                empty = self.empty();
+                &empty
+            }
+        };
         let live_managed = || managed::decode(managed_entries(live)).unwrap_or_default();
-        let requested = meta(&new).and_then(|m| m.get("managedFields")).cloned();
+        let requested = meta_mut(&mut new).shift_remove("managedFields");
         let base = if !self.subresource.is_empty() {
             live_managed()
         } else if managed::is_reset(requested.as_ref()) {
@@ -140,18 +133,15 @@ impl FieldManager {
                 _ => live_managed(),
             }
         };
-        if let Some(m) = meta_mut(&mut new) {
-            m.shift_remove("managedFields");
-        }
-        let has_uid = live
-            .pointer("/metadata/uid")
-            .and_then(Value::as_str)
-            .is_some_and(|u| !u.is_empty());
-        if base.owners.is_empty() && has_uid {
+        if base.owners.is_empty() && !crate::resources::meta::meta_str(live, "uid").is_empty() {
             // `skipNonApplied`: an object nobody tracks is not tracked by updates.
             return new;
         }
-        let managed = self.track_update(live, &Value::Object(new.clone()), base, manager, now);
+        let new = Value::Object(new);
+        let managed = self.track_update(live, &new, base, manager, now);
+        let Value::Object(mut new) = new else {
+            unreachable!("built as an object above")
+        };
         set_managed_fields(&mut new, &managed);
         new
     }
@@ -168,7 +158,7 @@ impl FieldManager {
     ) -> Managed {
         const SELF: &str = "current-operation";
         let id = self.id(manager, UPDATE);
-        let mut owners = self.updater().update(live, new, managed.owners, SELF);
+        let mut owners = self.updater.update(live, new, managed.owners, SELF);
         if let Some(mut current) = owners.remove(SELF) {
             current.set = current.set.difference(&managed::strip_set());
             if !current.set.is_empty() {
@@ -202,14 +192,14 @@ impl FieldManager {
         config: &Value,
         req: &ApplyRequest<'_>,
     ) -> Result<Value, ApiError> {
-        let empty = Value::Object(crate::codec::decode::canonicalize(&Map::new(), self.schema));
+        let empty = self.empty();
         let live = live.unwrap_or(&empty);
         let mut managed = managed::decode(managed_entries(live))
             .map_err(|e| ApiError::untyped(500, format!("failed to decode managed fields: {e}")))?;
         self.check_type(config)?;
         let mut live_stripped = live.clone();
-        if let Some(m) = live_stripped.as_object_mut().and_then(meta_mut) {
-            m.shift_remove("managedFields");
+        if let Some(m) = live_stripped.as_object_mut() {
+            meta_mut(m).shift_remove("managedFields");
         }
         if managed.owners.is_empty() {
             managed =
@@ -229,7 +219,9 @@ impl FieldManager {
                 other => other,
             };
         let (object, managed) = result.map_err(conflict::to_error)?;
-        let mut out = object.as_object().cloned().unwrap_or_default();
+        let Value::Object(mut out) = object else {
+            unreachable!("an object merged into an object is an object")
+        };
         set_managed_fields(&mut out, &managed);
         if req.manager == "kubectl" {
             update_last_applied(&mut out, config);
@@ -240,30 +232,25 @@ impl FieldManager {
     /// `versionCheck`, then the structured-merge checks of the configuration.
     fn check_type(&self, config: &Value) -> Result<(), ApiError> {
         let s = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or("");
-        let (group, version) = match s("apiVersion").split_once('/') {
-            Some((g, v)) => (g.to_string(), v.to_string()),
-            None => (String::new(), s("apiVersion").to_string()),
-        };
-        if group != self.group || version != self.version || s("kind") != self.kind {
+        let (group, version) = s("apiVersion")
+            .split_once('/')
+            .unwrap_or(("", s("apiVersion")));
+        if s("apiVersion") != self.api_version() || s("kind") != self.info.kind {
             return Err(ApiError::bad_request(format!(
                 "invalid object type: {group}/{version}, Kind={}",
                 s("kind")
             )));
         }
-        if meta(config).is_some_and(|m| {
-            m.get("managedFields")
-                .is_some_and(|v| !v.is_null() && v.is_array())
-        }) {
+        // `GetManagedFields` reads anything but a list as nil.
+        if crate::resources::meta::meta(config)
+            .get("managedFields")
+            .is_some_and(Value::is_array)
+        {
             return Err(ApiError::bad_request("metadata.managedFields must be nil"));
         }
-        let errs = typed::validate(Tr::Struct(self.schema), config, false);
+        let errs = typed::validate(self.updater.root, config, false);
         if !errs.is_empty() {
-            let m = meta(config);
-            let ms = |k: &str| {
-                m.and_then(|m| m.get(k))
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-            };
+            let ms = |k: &str| crate::resources::meta::meta_str(config, k);
             return Err(ApiError::untyped(
                 500,
                 format!(
@@ -291,7 +278,7 @@ impl FieldManager {
     ) -> Result<(Value, Managed), updater::Conflicts> {
         let id = self.id(req.manager, APPLY);
         let (object, mut owners): (Option<Value>, Owners) =
-            self.updater()
+            self.updater
                 .apply(live, config, managed.owners, &id, force)?;
         if let Some(mine) = owners.get_mut(&id) {
             mine.set = mine.set.difference(&managed::strip_set());
@@ -319,60 +306,38 @@ pub fn keep_times_of_unchanged(new: &mut Map<String, Value>, old: &Value) {
     let Some(old_obj) = old.as_object() else {
         return;
     };
-    let strip_times = |v: Option<&Value>| -> Option<Vec<Value>> {
-        let entries = v?.as_array()?;
-        Some(
-            entries
-                .iter()
-                .map(|e| {
-                    let mut e = e.clone();
-                    if let Some(m) = e.as_object_mut() {
-                        m.shift_remove("time");
-                    }
-                    e
-                })
-                .collect(),
-        )
+    let entries = |m: &Map<String, Value>| -> Option<Vec<Value>> {
+        m.get("metadata")?.get("managedFields")?.as_array().cloned()
     };
-    let new_mf = meta(new).and_then(|m| m.get("managedFields")).cloned();
-    let old_mf = meta(old_obj).and_then(|m| m.get("managedFields")).cloned();
-    if new_mf == old_mf || strip_times(new_mf.as_ref()) != strip_times(old_mf.as_ref()) {
+    let same_but_times = |a: &[Value], b: &[Value]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                let (Some(x), Some(y)) = (x.as_object(), y.as_object()) else {
+                    return x == y;
+                };
+                x.len() == y.len() && x.iter().all(|(k, v)| k == "time" || y.get(k) == Some(v))
+            })
+    };
+    let new_entries = new.get("metadata").and_then(|m| m.get("managedFields"));
+    let old_entries = old.get("metadata").and_then(|m| m.get("managedFields"));
+    let (Some(Value::Array(n)), Some(Value::Array(o))) = (new_entries, old_entries) else {
+        return;
+    };
+    if n == o || !same_but_times(n, o) {
         return;
     }
-    let mut candidate = new.clone();
-    if let Some(m) = meta_mut(&mut candidate) {
-        match &old_mf {
-            Some(v) => m.insert("managedFields".into(), v.clone()),
-            None => m.shift_remove("managedFields"),
-        };
-    }
-    if candidate == *old_obj {
-        *new = candidate;
-    }
-}
-
-fn meta(obj: &impl MetaAccess) -> Option<&Map<String, Value>> {
-    obj.metadata()
-}
-
-fn meta_mut(obj: &mut Map<String, Value>) -> Option<&mut Map<String, Value>> {
-    obj.get_mut("metadata").and_then(Value::as_object_mut)
-}
-
-/// Read access to `metadata` of an object or its map.
-trait MetaAccess {
-    fn metadata(&self) -> Option<&Map<String, Value>>;
-}
-
-impl MetaAccess for Value {
-    fn metadata(&self) -> Option<&Map<String, Value>> {
-        self.get("metadata").and_then(Value::as_object)
-    }
-}
-
-impl MetaAccess for Map<String, Value> {
-    fn metadata(&self) -> Option<&Map<String, Value>> {
-        self.get("metadata").and_then(Value::as_object)
+    // Equal apart from the times: is the rest of the object equal too?
+    let times = entries(new);
+    let restored = entries(old_obj);
+    meta_mut(new).insert(
+        "managedFields".into(),
+        Value::Array(restored.unwrap_or_default()),
+    );
+    if new != old_obj {
+        meta_mut(new).insert(
+            "managedFields".into(),
+            Value::Array(times.unwrap_or_default()),
+        );
     }
 }
 
@@ -385,15 +350,11 @@ fn managed_entries(obj: &Value) -> &[Value] {
 
 fn set_managed_fields(obj: &mut Map<String, Value>, managed: &Managed) {
     let entries = managed::encode(managed);
-    let m = obj
-        .entry("metadata")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if let Some(m) = m.as_object_mut() {
-        if entries.is_empty() {
-            m.shift_remove("managedFields");
-        } else {
-            m.insert("managedFields".into(), Value::Array(entries));
-        }
+    let m = meta_mut(obj);
+    if entries.is_empty() {
+        m.shift_remove("managedFields");
+    } else {
+        m.insert("managedFields".into(), Value::Array(entries));
     }
 }
 
@@ -401,7 +362,7 @@ fn set_managed_fields(obj: &mut Map<String, Value>, managed: &Managed) {
 /// annotation equal to what it applied (never creates one).
 fn update_last_applied(obj: &mut Map<String, Value>, config: &Value) {
     let Some(annotations) = meta_mut(obj)
-        .and_then(|m| m.get_mut("annotations"))
+        .get_mut("annotations")
         .and_then(Value::as_object_mut)
     else {
         return;

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
 use super::*;
+use crate::resources::configmap::CONFIG_MAPS;
 use crate::resources::schema::CONFIG_MAP;
 
 const MANAGERS: &[&str] = &["a", "b", "c"];
@@ -50,14 +51,7 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 fn fm() -> FieldManager {
-    FieldManager::new(Endpoint {
-        schema: &CONFIG_MAP,
-        group: "",
-        version: "v1",
-        kind: "ConfigMap",
-        subresource: "",
-        reset_fields: &[],
-    })
+    FieldManager::new(&CONFIG_MAPS, "")
 }
 
 /// A configuration setting `data` (left out when empty: an applied empty map owns the map

@@ -5,21 +5,15 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::codec::json::to_compact_string;
-use crate::resources::schema::{CONFIG_MAP, CONTROLLER_REVISION};
+use crate::resources::configmap::CONFIG_MAPS;
+use crate::resources::CONTROLLER_REVISIONS;
 
 const T0: &str = "2026-01-01T00:00:00Z";
 const T1: &str = "2026-01-01T00:00:01Z";
 const T2: &str = "2026-01-01T00:00:02Z";
 
 fn cm_manager() -> FieldManager {
-    FieldManager::new(Endpoint {
-        schema: &CONFIG_MAP,
-        group: "",
-        version: "v1",
-        kind: "ConfigMap",
-        subresource: "",
-        reset_fields: &[],
-    })
+    FieldManager::new(&CONFIG_MAPS, "")
 }
 
 fn cm(data: Value) -> Value {
@@ -353,14 +347,7 @@ fn past_ten_update_entries_the_oldest_merge_into_ancient_changes() {
 
 #[test]
 fn controller_revision_data_is_tracked_granularly_from_a_null_start() {
-    let fm = FieldManager::new(Endpoint {
-        schema: &CONTROLLER_REVISION,
-        group: "apps",
-        version: "v1",
-        kind: "ControllerRevision",
-        subresource: "",
-        reset_fields: &[],
-    });
+    let fm = FieldManager::new(&CONTROLLER_REVISIONS, "");
     let obj = json!({"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": {"name": "r"}, "data": {"spec": {"replicas": 1}, "l": [1]}, "revision": 1});
     let out = Value::Object(fm.update(None, as_map(obj), "m", T0));
     assert_eq!(

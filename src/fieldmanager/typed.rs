@@ -172,6 +172,31 @@ pub fn item_element(kind: ListKind, item: &Value) -> Result<PathElement, String>
     }
 }
 
+/// The items of a set or keyed list with their path elements, in list order (items that
+/// have none, which validation refuses, are left out).
+pub fn indexed_items(kind: ListKind, items: Option<&Vec<Value>>) -> Vec<(PathElement, &Value)> {
+    items
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item_element(kind, item).ok().map(|pe| (pe, item)))
+        .collect()
+}
+
+/// The keys of two maps, as Go's map zip visits them (order aside): `l`'s, then those only in
+/// `r`.
+pub fn zip_keys<'a>(
+    l: Option<&'a serde_json::Map<String, Value>>,
+    r: Option<&'a serde_json::Map<String, Value>>,
+) -> Vec<&'a String> {
+    let mut keys: Vec<&String> = l.into_iter().flat_map(|m| m.keys()).collect();
+    keys.extend(
+        r.into_iter()
+            .flat_map(|m| m.keys())
+            .filter(|k| !l.is_some_and(|l| l.contains_key(*k))),
+    );
+    keys
+}
+
 /// One validation error: its path (`.spec.x`) and text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TypeError {
@@ -214,29 +239,6 @@ fn err(path: &str, message: String) -> TypeError {
     }
 }
 
-/// Go's `%v` of an unstructured value, as the type errors print it.
-fn go_value(v: &Value) -> String {
-    match v {
-        Value::Null => "<nil>".into(),
-        Value::String(s) => s.clone(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => crate::codec::json::format_number(n),
-        Value::Array(items) => {
-            let parts: Vec<String> = items.iter().map(go_value).collect();
-            format!("[{}]", parts.join(" "))
-        }
-        Value::Object(m) => {
-            let mut parts: Vec<(&String, &Value)> = m.iter().collect();
-            parts.sort_by(|a, b| a.0.cmp(b.0));
-            let parts: Vec<String> = parts
-                .into_iter()
-                .map(|(k, v)| format!("{k}:{}", go_value(v)))
-                .collect();
-            format!("map[{}]", parts.join(" "))
-        }
-    }
-}
-
 fn go_type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "<nil>",
@@ -268,10 +270,15 @@ fn validate_into(tr: Tr, value: &Value, dups: bool, path: &str, errs: &mut Vec<T
                     ),
                     Scalar::String => format!(
                         "expected string, got &value.valueUnstructured{{Value:{}}}",
-                        go_value(value)
+                        crate::codec::go_sprint(value)
                     ),
-                    Scalar::Boolean => format!("expected boolean, got {}", go_value(value)),
-                    Scalar::Untyped => format!("expected any scalar, got {}", go_value(value)),
+                    Scalar::Boolean => {
+                        format!("expected boolean, got {}", crate::codec::go_sprint(value))
+                    }
+                    Scalar::Untyped => format!(
+                        "expected any scalar, got {}",
+                        crate::codec::go_sprint(value)
+                    ),
                 };
                 errs.push(err(path, message));
             }
@@ -281,11 +288,14 @@ fn validate_into(tr: Tr, value: &Value, dups: bool, path: &str, errs: &mut Vec<T
                 Value::Null => return,
                 Value::Array(items) => items,
                 other => {
-                    errs.push(err(path, format!("expected list, got {}", go_value(other))));
+                    errs.push(err(
+                        path,
+                        format!("expected list, got {}", crate::codec::go_sprint(other)),
+                    ));
                     return;
                 }
             };
-            let mut seen: Vec<PathElement> = Vec::new();
+            let mut seen: std::collections::BTreeSet<PathElement> = Default::default();
             for (i, item) in items.iter().enumerate() {
                 let pe = if kind == ListKind::Atomic {
                     PathElement::Index(i)
@@ -298,11 +308,8 @@ fn validate_into(tr: Tr, value: &Value, dups: bool, path: &str, errs: &mut Vec<T
                         }
                     }
                 };
-                if kind != ListKind::Atomic {
-                    if seen.contains(&pe) && !dups {
-                        errs.push(err(path, format!("duplicate entries for key {pe}")));
-                    }
-                    seen.push(pe.clone());
+                if kind != ListKind::Atomic && !seen.insert(pe.clone()) && !dups {
+                    errs.push(err(path, format!("duplicate entries for key {pe}")));
                 }
                 validate_into(elem, item, dups, &format!("{path}{pe}"), errs);
             }
@@ -312,7 +319,10 @@ fn validate_into(tr: Tr, value: &Value, dups: bool, path: &str, errs: &mut Vec<T
                 Value::Null => return,
                 Value::Object(map) => map,
                 other => {
-                    errs.push(err(path, format!("expected map, got {}", go_value(other))));
+                    errs.push(err(
+                        path,
+                        format!("expected map, got {}", crate::codec::go_sprint(other)),
+                    ));
                     return;
                 }
             };

@@ -46,15 +46,16 @@ impl Updater {
         owners
     }
 
-    /// `update`: moves changed fields away from other owners (they conflict only for apply).
+    /// `update`: the comparison of `old` and `new` (reset fields excluded), and the owners
+    /// after every manager but `workflow` loses what changed and what was removed. The
+    /// changed fields others owned come back too: they conflict for an unforced apply.
     fn settle(
         &self,
         old: &Value,
         new: &Value,
         mut owners: Owners,
         workflow: &str,
-        force: bool,
-    ) -> Result<(Owners, Comparison), Conflicts> {
+    ) -> (Owners, Comparison, Owners) {
         let mut cmp = compare(self.root, old, new);
         cmp.added = cmp.added.recursive_difference(&self.ignored);
         cmp.modified = cmp.modified.recursive_difference(&self.ignored);
@@ -66,6 +67,7 @@ impl Updater {
                 continue;
             }
             let conflict = owned.set.intersection(&changed);
+            owned.set = owned.set.difference(&conflict).difference(&cmp.removed);
             if !conflict.is_empty() {
                 conflicts.insert(
                     manager.clone(),
@@ -77,28 +79,13 @@ impl Updater {
                 );
             }
         }
-        if !force && !conflicts.is_empty() {
-            return Err(Conflicts(conflicts));
-        }
-        for (manager, owned) in owners.iter_mut() {
-            if manager == workflow {
-                continue;
-            }
-            if let Some(c) = conflicts.get(manager) {
-                owned.set = owned.set.difference(&c.set);
-            }
-            owned.set = owned.set.difference(&cmp.removed);
-        }
         owners.retain(|_, o| !o.set.is_empty());
-        Ok((owners, cmp))
+        (owners, cmp, conflicts)
     }
 
     /// After a non-apply write from `old` to `new`: `manager` owns what it changed.
     pub fn update(&self, old: &Value, new: &Value, owners: Owners, manager: &str) -> Owners {
-        let owners = self.current(owners);
-        let Ok((mut owners, cmp)) = self.settle(old, new, owners, manager, true) else {
-            unreachable!("a forced update has no conflicts")
-        };
+        let (mut owners, cmp, _) = self.settle(old, new, self.current(owners), manager);
         let mine = owners
             .get(manager)
             .map(|o| o.set.clone())
@@ -149,7 +136,10 @@ impl Updater {
             Some(last) if !last.set.is_empty() => self.prune(&merged, &owners, &last.set),
             _ => merged,
         };
-        let (owners, _) = self.settle(live, &new, owners, manager, force)?;
+        let (owners, _, conflicts) = self.settle(live, &new, owners, manager);
+        if !force && !conflicts.is_empty() {
+            return Err(Conflicts(conflicts));
+        }
         if new == *live {
             return Ok((None, owners));
         }

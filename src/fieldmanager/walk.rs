@@ -11,7 +11,9 @@ use serde_json::{Map, Value};
 
 use super::path::{Path, PathElement};
 use super::set::Set;
-use super::typed::{item_element, resolve, same_atom, Atom, ListKind, MapAtom, Tr};
+use std::collections::BTreeMap;
+
+use super::typed::{indexed_items, resolve, same_atom, zip_keys, Atom, ListKind, MapAtom, Tr};
 
 /// The fields `value` sets.
 pub fn to_field_set(tr: Tr, value: &Value) -> Set {
@@ -28,26 +30,17 @@ fn field_set_into(tr: Tr, value: &Value, path: &mut Path, set: &mut Set) {
                 set.insert(path);
                 return;
             }
-            let Value::Array(items) = value else { return };
-            let elements: Vec<Option<PathElement>> =
-                items.iter().map(|i| item_element(kind, i).ok()).collect();
-            let mut duplicated: Vec<&PathElement> = Vec::new();
-            for (i, pe) in elements.iter().enumerate() {
-                let Some(pe) = pe else { continue };
-                if elements[..i].iter().flatten().any(|p| p == pe) && !duplicated.contains(&pe) {
-                    path.push(pe.clone());
-                    set.insert(path);
-                    path.pop();
-                    duplicated.push(pe);
-                }
+            // Items whose key repeats are owned as a whole, once.
+            let items = indexed_items(kind, value.as_array());
+            let mut count: BTreeMap<&PathElement, usize> = BTreeMap::new();
+            for (pe, _) in &items {
+                *count.entry(pe).or_default() += 1;
             }
-            for (item, pe) in items.iter().zip(&elements) {
-                let Some(pe) = pe else { continue };
-                if duplicated.contains(&pe) {
-                    continue;
-                }
+            for (pe, item) in &items {
                 path.push(pe.clone());
-                field_set_into(elem, item, path, set);
+                if count[pe] == 1 {
+                    field_set_into(elem, item, path, set);
+                }
                 set.insert(path);
                 path.pop();
             }
@@ -156,39 +149,18 @@ impl Walker<'_> {
         if in_leaf {
             return;
         }
-        let index = |items: Option<&Vec<Value>>| -> Vec<(PathElement, Vec<Value>)> {
-            let mut out: Vec<(PathElement, Vec<Value>)> = Vec::new();
-            for item in items.into_iter().flatten() {
-                let Ok(pe) = item_element(kind, item) else {
-                    continue;
-                };
-                match out.iter_mut().find(|(p, _)| *p == pe) {
-                    Some((_, vs)) => vs.push(item.clone()),
-                    None => out.push((pe, vec![item.clone()])),
-                }
-            }
-            out
-        };
-        let lv = index(l);
-        let rv = index(r);
-        let mut all: Vec<&PathElement> = lv.iter().map(|(p, _)| p).collect();
-        for (p, _) in &rv {
-            if !all.contains(&p) {
-                all.push(p);
-            }
+        // Items by path element, left and right (a repeated key gathers its items).
+        let mut items: BTreeMap<PathElement, (Vec<&Value>, Vec<&Value>)> = BTreeMap::new();
+        for (pe, v) in indexed_items(kind, l) {
+            items.entry(pe).or_default().0.push(v);
         }
-        let get = |v: &[(PathElement, Vec<Value>)], pe: &PathElement| -> Vec<Value> {
-            v.iter()
-                .find(|(p, _)| p == pe)
-                .map(|(_, vs)| vs.clone())
-                .unwrap_or_default()
-        };
-        for pe in all {
-            let ls = get(&lv, pe);
-            let rs = get(&rv, pe);
-            self.path.push(pe.clone());
+        for (pe, v) in indexed_items(kind, r) {
+            items.entry(pe).or_default().1.push(v);
+        }
+        for (pe, (ls, rs)) in items {
+            self.path.push(pe);
             match (ls.len(), rs.len()) {
-                (0 | 1, 0 | 1) => self.node(elem, ls.first(), rs.first(), false),
+                (0 | 1, 0 | 1) => self.node(elem, ls.first().copied(), rs.first().copied(), false),
                 (a, b) if a >= 2 && b >= 2 => {
                     if ls != rs {
                         self.out.modified.insert(&self.path);
@@ -196,13 +168,13 @@ impl Walker<'_> {
                 }
                 (a, _) if a >= 2 => {
                     if let Some(r0) = rs.first() {
-                        self.node(elem, None, Some(r0), false);
+                        self.node(elem, None, Some(*r0), false);
                     }
                     self.out.removed.insert(&self.path);
                 }
                 _ => {
                     if let Some(l0) = ls.first() {
-                        self.node(elem, Some(l0), None, false);
+                        self.node(elem, Some(*l0), None, false);
                     }
                     self.out.added.insert(&self.path);
                 }
@@ -222,13 +194,7 @@ impl Walker<'_> {
         if in_leaf {
             return;
         }
-        let mut keys: Vec<&String> = l.into_iter().flat_map(Map::keys).collect();
-        for k in r.into_iter().flat_map(Map::keys) {
-            if !l.is_some_and(|l| l.contains_key(k)) {
-                keys.push(k);
-            }
-        }
-        for k in keys {
+        for k in zip_keys(l, r) {
             let t = m.field_type(k).unwrap_or(Tr::Deduced);
             self.path.push(PathElement::Field(k.clone()));
             self.node(t, l.and_then(|l| l.get(k)), r.and_then(|r| r.get(k)), false);

@@ -37,26 +37,6 @@ fn join(path: &str, key: &str) -> String {
 }
 
 /// Go's `%v` of a map, for the unknown-directive error text.
-fn go_map(m: &Map<String, Value>) -> String {
-    let mut keys: Vec<&String> = m.keys().collect();
-    keys.sort();
-    let parts: Vec<String> = keys
-        .iter()
-        .map(|k| format!("{k}:{}", go_value(&m[*k])))
-        .collect();
-    format!("map[{}]", parts.join(" "))
-}
-
-fn go_value(v: &Value) -> String {
-    match v {
-        Value::Object(m) => go_map(m),
-        Value::Array(a) => format!("[{}]", a.iter().map(go_value).collect::<Vec<_>>().join(" ")),
-        Value::String(s) => s.clone(),
-        Value::Null => "<nil>".into(),
-        other => other.to_string(),
-    }
-}
-
 /// Applies `patch` to `original` (both JSON objects), returning the patched object.
 pub fn apply(original: &Value, patch: &Value) -> Result<Value, PatchError> {
     let Value::Object(p) = patch else {
@@ -84,8 +64,8 @@ fn merge_map(
             _ => {
                 return Err(PatchError::Internal(format!(
                     "unknown patch type: {} in map: {}",
-                    go_value(directive),
-                    go_map(p)
+                    crate::codec::go_sprint(directive),
+                    crate::codec::go_sprint(&Value::Object(p.clone()))
                 )))
             }
         }

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::Registry;
-use crate::codec::{decode, rfc3339};
+use crate::codec::decode;
 use crate::resources::meta::{map_meta_str, meta_mut, meta_str};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
@@ -79,7 +79,7 @@ impl Registry {
         if !info.strategy.stored() {
             return answer_virtual(info, obj, raw);
         }
-        let now = rfc3339::format(self.clock().now_secs());
+        let now = self.now_text();
         // A client-set resourceVersion is refused by the storage layer with a plain error,
         // which kube-apiserver answers as a 500 (reference, appendix B).
         let client_rv = map_meta_str(&obj, "resourceVersion").to_string();

@@ -77,7 +77,7 @@ impl Registry {
         };
         check_preconditions(info, name, &current, opts)?;
         let mut obj = current.as_object().cloned().unwrap_or_default();
-        let now = rfc3339::format(self.clock().now_secs());
+        let now = self.now_text();
         if info.strategy.delete_marks_terminating(&current) {
             let m = meta_mut(&mut obj);
             m.entry("deletionTimestamp")

@@ -6,8 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::Registry;
-use crate::codec::rfc3339;
-use crate::fieldmanager::{ApplyRequest, Endpoint, FieldManager};
+use crate::fieldmanager::{ApplyRequest, FieldManager};
 use crate::resources::status::ApiResult;
 use crate::resources::ResourceInfo;
 
@@ -37,28 +36,12 @@ impl Write {
     }
 }
 
-/// The field manager of `info` through `subresource`.
-pub fn field_manager(info: &ResourceInfo, subresource: &str) -> FieldManager {
-    FieldManager::new(Endpoint {
-        schema: info.schema,
-        group: info.group,
-        version: info.version,
-        kind: info.kind,
-        subresource,
-        reset_fields: info.strategy.reset_fields(subresource),
-    })
-}
-
 impl Registry {
-    fn now_text(&self) -> String {
-        rfc3339::format(self.clock().now_secs())
-    }
-
     /// `obj`, defaulted, with the managedFields the write `w` leaves (`live`: the current
     /// object).
     pub fn track(
         &self,
-        info: &ResourceInfo,
+        info: &'static ResourceInfo,
         live: Option<&Value>,
         mut obj: Map<String, Value>,
         w: &Write,
@@ -70,25 +53,47 @@ impl Registry {
         }
         match &w.manager {
             Some(manager) => {
-                field_manager(info, &w.subresource).update(live, obj, manager, &self.now_text())
+                FieldManager::new(info, &w.subresource).update(live, obj, manager, &self.now_text())
             }
             None => obj,
         }
     }
 
-    /// Server-side apply of `config` to the object at `key` (absent: created from it). The
-    /// merged object carries its managedFields; it still goes through create or update.
+    /// A subresource write whose stored object the kind builds (`next`, from the current
+    /// object and the request's): the managedFields come from the request's object, which is
+    /// what the field manager attributes.
+    pub fn track_into(
+        &self,
+        info: &'static ResourceInfo,
+        current: &Value,
+        request: Map<String, Value>,
+        mut next: Map<String, Value>,
+        w: &Write,
+    ) -> Map<String, Value> {
+        let tracked = self.track(info, Some(current), request, w);
+        let m = crate::resources::meta::meta_mut(&mut next);
+        match tracked.get("metadata").and_then(|t| t.get("managedFields")) {
+            Some(v) => m.insert("managedFields".into(), v.clone()),
+            None => m.shift_remove("managedFields"),
+        };
+        next
+    }
+
+    /// Server-side apply of `config` to the object at `key` through `subresource` (absent:
+    /// created from it). The merged object carries its managedFields; it still goes through
+    /// create or update.
     pub fn apply(
         &self,
-        info: &ResourceInfo,
+        info: &'static ResourceInfo,
+        subresource: &str,
         key: &str,
         config: &Value,
         manager: &str,
         force: bool,
     ) -> ApiResult<Value> {
-        let live = self.store().get(key).map(|v| (**v).clone());
-        field_manager(info, "").apply(
-            live.as_ref(),
+        let live = self.store().get(key).map(|v| &**v);
+        FieldManager::new(info, subresource).apply(
+            live,
             config,
             &ApplyRequest {
                 manager,

@@ -83,6 +83,11 @@ impl Registry {
         &mut self.clock
     }
 
+    /// The clock's time as objects carry it (RFC 3339, seconds).
+    pub fn now_text(&self) -> String {
+        crate::codec::rfc3339::format(self.clock.now_secs())
+    }
+
     /// The seeded randomness (UIDs, generated names, watch timeouts).
     pub fn rng(&mut self) -> &mut Rng {
         &mut self.rng

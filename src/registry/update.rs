@@ -23,17 +23,12 @@ impl Registry {
         w: &super::Write,
     ) -> ApiResult<Value> {
         let dry_run = w.dry_run;
-        let current = self.store().get(key).cloned();
-        // Field management runs first, on the request's object against the live one.
-        let mut obj = self.track(info, current.as_deref(), obj, w);
-        let name = meta_mut(&mut obj)
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string();
-        let Some(current) = current else {
+        let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
+        let Some(current) = self.store().get(key).cloned() else {
             return Err(ApiError::not_found(info.group_resource(), &name));
         };
+        // Field management runs first, on the request's object against the live one.
+        let mut obj = self.track(info, Some(&current), obj, w);
         let rv = meta_mut(&mut obj)
             .get("resourceVersion")
             .and_then(Value::as_str)

@@ -274,3 +274,20 @@ fn the_patch_415_lists_apply_types_and_cbor_apply_with_the_gate() {
         "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor"
     );
 }
+
+#[test]
+fn an_apply_through_the_status_subresource_is_attributed_to_it() {
+    let mut e = engine();
+    create_ns(&mut e, "team");
+    let cfg = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team\nstatus:\n  conditions:\n  - type: Custom\n    status: \"True\"\n";
+    let r = apply(
+        &mut e,
+        "/api/v1/namespaces/team/status?fieldManager=ctl",
+        cfg,
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    let entries = r.json["metadata"]["managedFields"].as_array().unwrap();
+    let mine = entries.iter().find(|e| e["manager"] == "ctl").unwrap();
+    assert_eq!(mine["operation"], "Apply");
+    assert_eq!(mine["subresource"], "status");
+}

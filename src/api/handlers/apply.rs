@@ -33,15 +33,16 @@ fn decode_config(req: &Request<'_>, cbor: bool) -> ApiResult<Config> {
             .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;
         return as_map(parsed.value, None);
     }
+    // `yaml.ToJSON` (which passes a body starting with `{` through untouched) fails as
+    // "error encoding patch" without the converter's prefix; `yaml.Unmarshal` then fails as
+    // "error decoding patch" with it.
     const PREFIX: &str = "error converting YAML to JSON: ";
-    if !body.starts_with(b"{") {
-        if let Err(e) = yaml::to_json(body) {
-            let e = e.strip_prefix(PREFIX).unwrap_or(&e).to_string();
-            return Err(ApiError::bad_request(format!("error encoding patch: {e}")));
-        }
-    }
-    let converted = yaml::to_json(body)
-        .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+    let converted = yaml::to_json(body).map_err(|e| {
+        ApiError::bad_request(match e.strip_prefix(PREFIX) {
+            Some(bare) if !body.starts_with(b"{") => format!("error encoding patch: {bare}"),
+            _ => format!("error decoding patch: {e}"),
+        })
+    })?;
     let parsed = gojson::parse(&converted.json)
         .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;
     as_map(parsed.value, converted.strict)
@@ -83,16 +84,14 @@ pub fn apply(
         ));
     }
     let opts = write_options_after(req, "PatchOptions", first)?;
-    let force = req
-        .query
-        .get("force")
-        .is_some_and(|v| matches!(v, "true" | "1" | "t" | "T" | "TRUE" | "True"));
+    let force = req.query.flag("force").unwrap_or(false);
     let config = decode_config(req, cbor)?;
     let namespace = rr.namespace.as_deref().unwrap_or("");
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(namespace, name);
     let existed = reg.store().get(&key).is_some();
-    let applied = reg.apply(info, &key, &config.value, &manager, force)?;
+    let subresource = rr.subresource.as_deref().unwrap_or("");
+    let applied = reg.apply(info, subresource, &key, &config.value, &manager, force)?;
     let mut warnings = Vec::new();
     if let Some(err) = &config.strict {
         match opts.field_validation {
@@ -105,7 +104,10 @@ pub fn apply(
             FieldValidation::Ignore => {}
         }
     }
-    let mut obj = decode::canonicalize(applied.as_object().unwrap_or(&Map::new()), info.schema);
+    let mut obj = match &applied {
+        Value::Object(m) => decode::canonicalize(m, info.schema),
+        _ => Map::new(),
+    };
     obj.insert("kind".into(), Value::String(info.kind.to_string()));
     obj.insert("apiVersion".into(), Value::String(info.api_version()));
     reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
@@ -117,6 +119,7 @@ pub fn apply(
     }
     let write = Write {
         dry_run: opts.dry_run,
+        subresource: subresource.to_string(),
         ..Write::default()
     };
     let mut reply = if existed {
@@ -125,7 +128,8 @@ pub fn apply(
         if info.namespaced {
             reg.admit_namespace_write(info, namespace, name)?;
         }
-        let raw = obj.clone();
+        // What the client sent is the applied configuration.
+        let raw = config.value.as_object().cloned().unwrap_or_default();
         Reply::new(201, reg.create(info, obj, &raw, &write)?)
     };
     reply.warnings = warnings;

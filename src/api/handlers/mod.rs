@@ -84,7 +84,8 @@ impl WriteOptions {
 pub fn prefix_from_user_agent(ua: &str) -> String {
     let head = ua.split('/').next().unwrap_or("");
     let mut out = String::new();
-    for c in head.chars().filter(|c| !c.is_control()) {
+    let printable = crate::resources::validation::meta_fields::go_is_print;
+    for c in head.chars().filter(|c| printable(*c)) {
         if out.len() + c.len_utf8() > 128 {
             break;
         }
@@ -107,7 +108,12 @@ pub fn write_options_after(
     mut errs: Vec<FieldError>,
 ) -> ApiResult<WriteOptions> {
     if let Some(m) = req.query.get("fieldManager") {
-        errs.extend(validate_field_manager(m));
+        errs.extend(
+            crate::resources::validation::meta_fields::validate_field_manager(
+                m,
+                &crate::resources::field::FieldPath::new("fieldManager"),
+            ),
+        );
     }
     let dry_run = dry_run(req, &mut errs);
     let level = match req.query.get("fieldValidation").unwrap_or("") {
@@ -152,27 +158,6 @@ pub fn validate_dry_run(values: &[&str], errs: &mut Vec<FieldError>) -> bool {
         ));
     }
     true
-}
-
-/// `ValidateFieldManager`: at most 128 bytes of printable characters.
-pub fn validate_field_manager(m: &str) -> Vec<FieldError> {
-    if m.len() > 128 {
-        return vec![FieldError::too_long("fieldManager", 128)];
-    }
-    for (i, c) in m.chars().enumerate() {
-        if c.is_control() {
-            return vec![FieldError::invalid(
-                "fieldManager",
-                Value::String(m.to_string()),
-                &format!("invalid character {} (at position {i})", unicode_name(c)),
-            )];
-        }
-    }
-    Vec::new()
-}
-
-fn unicode_name(c: char) -> String {
-    format!("U+{:04X}", c as u32)
 }
 
 /// A request body decoded into the kind's canonical form.

@@ -63,16 +63,9 @@ pub fn update_subresource(
         .strategy
         .update_subresource(subresource, &current_map, &body.object)
     {
-        Some(mut next) => {
-            // The request's object is what the field manager attributes.
+        Some(next) => {
             let write = opts.write(req, subresource, &body.raw);
-            let tracked = reg.track(info, Some(&current), body.object, &write);
-            let managed = tracked.get("metadata").and_then(|m| m.get("managedFields"));
-            let m = crate::resources::meta::meta_mut(&mut next);
-            match managed {
-                Some(v) => m.insert("managedFields".into(), v.clone()),
-                None => m.shift_remove("managedFields"),
-            };
+            let next = reg.track_into(info, &current, body.object, next, &write);
             let out = reg.write_update(info, &key, &current, next, opts.dry_run)?;
             Ok(Reply::new(200, out))
         }

@@ -262,7 +262,7 @@ pub fn validate_no_new_finalizers(
 /// Go's `unicode.IsPrint`, approximately: space, or not a control, separator, format,
 /// private-use or noncharacter code point. Unassigned code points count as printable here (Go
 /// would not), since std has no category tables.
-fn go_is_print(c: char) -> bool {
+pub fn go_is_print(c: char) -> bool {
     if c == ' ' {
         return true;
     }
