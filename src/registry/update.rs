@@ -63,7 +63,8 @@ impl Registry {
                 }
             }
         }
-        info.strategy.prepare_for_update(&mut obj, &old);
+        info.strategy
+            .prepare_for_update(&mut obj, &old, &w.subresource);
         let errs = validate_update(info, &obj, &old);
         if !errs.is_empty() {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));

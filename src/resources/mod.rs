@@ -28,8 +28,16 @@ pub trait Strategy: Sync {
     fn default(&self, _obj: &mut Map<String, Value>) {}
     /// Server-side defaults applied to a new object before validation.
     fn prepare_for_create(&self, _obj: &mut Map<String, Value>) {}
-    /// Carries server-owned parts of `old` into an update (e.g. a Namespace's status).
-    fn prepare_for_update(&self, _new: &mut Map<String, Value>, _old: &Map<String, Value>) {}
+    /// Carries server-owned parts of `old` into an update through `subresource` ("" for the
+    /// main resource): what that endpoint may not change (a Namespace's status through the
+    /// main resource, its spec through `status`).
+    fn prepare_for_update(
+        &self,
+        _new: &mut Map<String, Value>,
+        _old: &Map<String, Value>,
+        _subresource: &str,
+    ) {
+    }
     /// Kind-specific create validation, ObjectMeta included (as the real strategies do).
     /// `raw` is the request body as sent, for rules about fields the client omitted.
     fn validate_create(

@@ -272,9 +272,23 @@ impl Strategy for NamespaceStrategy {
         ensure_name_label(obj);
     }
 
-    fn prepare_for_update(&self, new: &mut Map<String, Value>, old: &Map<String, Value>) {
-        for k in ["spec", "status"] {
-            new.insert(k.into(), old.get(k).cloned().unwrap_or_else(|| json!({})));
+    /// The main resource keeps spec and status (`namespaceStrategy`); `status` keeps the
+    /// spec and takes the request's status (`namespaceStatusStrategy`).
+    fn prepare_for_update(
+        &self,
+        new: &mut Map<String, Value>,
+        old: &Map<String, Value>,
+        subresource: &str,
+    ) {
+        let kept: &[&str] = match subresource {
+            "status" => &["spec"],
+            _ => &["spec", "status"],
+        };
+        for k in kept {
+            new.insert(
+                k.to_string(),
+                old.get(*k).cloned().unwrap_or_else(|| json!({})),
+            );
         }
         ensure_name_label(new);
     }

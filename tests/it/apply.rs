@@ -247,6 +247,9 @@ fn a_status_write_is_attributed_to_the_status_subresource() {
     let entries = r.json["metadata"]["managedFields"].as_array().unwrap();
     let status = entries.iter().find(|e| e["manager"] == "ctl").unwrap();
     assert_eq!(status["subresource"], "status");
+    // The status endpoint writes the status and keeps the spec.
+    assert_eq!(r.json["status"]["conditions"][0]["type"], "Custom");
+    assert_eq!(r.json["spec"]["finalizers"], json!(["kubernetes"]));
     // `spec` is reset by the status endpoint, so only the status fields are owned.
     assert_eq!(
         status["fieldsV1"],
