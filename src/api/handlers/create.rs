@@ -28,7 +28,12 @@ pub fn create(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     if info.namespaced {
         reg.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
     }
-    let created = reg.create(info, obj, &body.raw, &opts.write(req, "", &body.raw))?;
+    let created = reg.create(
+        info,
+        obj,
+        &body.raw,
+        &opts.write(req, "", super::sent_managed_fields(&body.raw)),
+    )?;
     let mut reply = Reply::new(201, created);
     reply.warnings = body.warnings;
     Ok(reply)

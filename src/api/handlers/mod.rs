@@ -62,19 +62,19 @@ pub struct WriteOptions {
 impl WriteOptions {
     /// The registry's view of a non-apply write through `subresource`: attributed to
     /// `fieldManager`, or to the User-Agent's product (`managerOrUserAgent`); `sent` is the
-    /// object as the client sent it (for a `managedFields: []` reset).
-    pub fn write(&self, req: &Request<'_>, subresource: &str, sent: &Map<String, Value>) -> Write {
+    /// `metadata.managedFields` the client sent (for a `[]` reset, which the decoded object
+    /// cannot show).
+    pub fn write(&self, req: &Request<'_>, subresource: &str, sent: Option<&Value>) -> Write {
         let manager = if self.field_manager.is_empty() {
             prefix_from_user_agent(req.header("user-agent"))
         } else {
             self.field_manager.clone()
         };
-        let requested = sent.get("metadata").and_then(|m| m.get("managedFields"));
         Write {
             dry_run: self.dry_run,
             manager: Some(manager),
             subresource: subresource.to_string(),
-            reset_managed_fields: crate::fieldmanager::managed::is_reset(requested),
+            reset_managed_fields: crate::fieldmanager::managed::is_reset(sent),
         }
     }
 }
@@ -232,6 +232,11 @@ pub fn decode_body(
         raw,
         warnings,
     })
+}
+
+/// `metadata.managedFields` of a body as the client sent it ([`DecodedBody::raw`]).
+pub fn sent_managed_fields(raw: &Map<String, Value>) -> Option<&Value> {
+    raw.get("metadata").and_then(|m| m.get("managedFields"))
 }
 
 /// `transformDecodeError` when the group/version/kind could not be read from the body.

@@ -168,8 +168,8 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
         )));
     }
     super::reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
-    let sent = patched.as_object().cloned().unwrap_or_default();
-    let write = opts.write(req, rr.subresource.as_deref().unwrap_or(""), &sent);
+    let sent = patched.pointer("/metadata/managedFields");
+    let write = opts.write(req, rr.subresource.as_deref().unwrap_or(""), sent);
     let out = reg.update(info, &key, obj, &write)?;
     let mut reply = Reply::new(200, out);
     reply.warnings = warnings;

@@ -34,7 +34,7 @@ pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), url_name);
     let subresource = rr.subresource.as_deref().unwrap_or("");
-    let write = opts.write(req, subresource, &body.raw);
+    let write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
     let updated = reg.update(info, &key, obj, &write)?;
     let mut reply = Reply::new(200, updated);
     reply.warnings = body.warnings;
@@ -64,7 +64,7 @@ pub fn update_subresource(
         .update_subresource(subresource, &current_map, &body.object)
     {
         Some(next) => {
-            let write = opts.write(req, subresource, &body.raw);
+            let write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
             let next = reg.track_into(info, &current, body.object, next, &write);
             let out = reg.write_update(info, &key, &current, next, opts.dry_run)?;
             Ok(Reply::new(200, out))
