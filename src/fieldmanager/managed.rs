@@ -343,6 +343,35 @@ mod tests {
     }
 
     #[test]
+    fn unreadable_entries_fail_in_go_order_with_go_texts() {
+        let cases = [
+            (
+                json!({"operation": "Bogus", "fieldsType": "x"}),
+                "operation must be `Apply` or `Update`",
+            ),
+            (
+                json!({"operation": "Update"}),
+                "apiVersion must not be empty",
+            ),
+            (
+                json!({"operation": "Update", "apiVersion": "v1"}),
+                "missing fieldsType in managed fields entry 0",
+            ),
+            (
+                json!({"operation": "Update", "apiVersion": "v1", "fieldsType": "FieldsV2"}),
+                "invalid fieldsType \"FieldsV2\" in managed fields entry 0",
+            ),
+        ];
+        for (entry, text) in cases {
+            assert_eq!(
+                decode(std::slice::from_ref(&entry)).unwrap_err(),
+                text,
+                "{entry}"
+            );
+        }
+    }
+
+    #[test]
     fn only_empty_lists_reset() {
         assert!(is_reset(Some(&json!([]))));
         assert!(is_reset(Some(&json!([{}]))));
