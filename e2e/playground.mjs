@@ -317,6 +317,26 @@ try {
     await other.close();
   });
 
+  await step('the apply lesson: a forced apply moves a field to its new owner', async () => {
+    const other = await ctx.newPage();
+    await other.goto(`${url}#lesson=apply&step=3`);
+    await other.waitForSelector('#lesson-step');
+    assert((await other.inputValue('#method')) === 'PATCH', 'the form shows PATCH');
+    assert((await other.inputValue('#headers')).includes('application/apply-patch+yaml'), 'apply content type');
+    await other.click('#step-run');
+    await other.waitForSelector('#step-result');
+    assert((await other.textContent('#step-result')).startsWith('✓'), await other.textContent('#step-result'));
+    await other.waitForSelector('#ownership');
+    const heads = await other.$$eval('#ownership thead th', (els) => els.map((e) => e.textContent));
+    assert(heads.join('|') === 'Field|alice (Apply)|bob (Apply)', `owners: ${heads}`);
+    const team = await other.$$eval('#ownership tbody tr', (rows) => rows
+      .map((r) => [...r.children].map((c) => c.textContent.trim()))
+      .find((cells) => cells[0] === '.metadata.labels.team'));
+    assert(team && team[1] === '' && team[2] === '●', `team is bob's alone: ${team}`);
+    await other.screenshot({ path: path.join(artifacts, 'apply-ownership.png'), fullPage: true });
+    await other.close();
+  });
+
   await step('dark theme', async () => {
     await openTab('lessons');
     for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'dark'; i++) await page.click('#theme');

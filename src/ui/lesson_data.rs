@@ -38,6 +38,8 @@ pub struct Lesson {
     pub steps: &'static [Step],
 }
 
+mod apply;
+
 const S: Step = Step {
     title: "",
     method: "GET",
@@ -518,7 +520,15 @@ const FINALIZER: Lesson = Lesson {
 
 /// Every lesson, in the order the Lessons tab lists them.
 pub const LESSONS: &[Lesson] = &[
-    RV_GET, STALE, PAGING, EXPIRED, WATCH, STREAMING, CONFLICT, FINALIZER,
+    RV_GET,
+    STALE,
+    PAGING,
+    EXPIRED,
+    WATCH,
+    STREAMING,
+    CONFLICT,
+    FINALIZER,
+    apply::APPLY,
 ];
 
 /// The lesson with `id`.

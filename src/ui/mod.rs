@@ -11,7 +11,7 @@
 //! without a browser (`tests`; `tests/playground_web.rs` runs the same cases in one):
 //! [`exchange`] (form ⇄ HTTP), [`query`] (parameters in the path), [`curl`] (copy as
 //! curl/kubectl/fetch), [`share`] (links), [`history`], [`badge`] (`x-kubesim-read`),
-//! [`hexdump`], [`watchlog`], [`discovery`], [`semantics`], [`script`] and [`lesson_data`]
+//! [`hexdump`], [`ownership`] (managedFields as a table), [`watchlog`], [`discovery`], [`semantics`], [`script`] and [`lesson_data`]
 //! (lessons), [`templates`], [`sim`] (engine + watches) and [`state`] (the reducer every
 //! control dispatches to; it returns [`state::Effect`]s instead of touching the browser).
 //! The components and all browser I/O are in `web` (wasm32 only). Element ids (`#method`,
@@ -25,6 +25,7 @@ pub mod exchange;
 pub mod hexdump;
 pub mod history;
 pub mod lesson_data;
+pub mod ownership;
 pub mod query;
 pub mod script;
 pub mod semantics;

@@ -6,6 +6,7 @@
 
 mod effects;
 mod forms;
+mod ownership;
 mod reducer;
 mod sim;
 mod support;

@@ -3,7 +3,7 @@
 //!
 //! The page's logic (`super::state` and the modules it uses) never does I/O: its reducer
 //! returns [`Effect`]s, and the [`Reducible`] impl here performs them. Components:
-//! [`app`], [`builder`], [`params`], [`copy_as`], [`response`], [`watches`], [`inspector`],
+//! [`app`], [`builder`], [`params`], [`copy_as`], [`response`] (with [`ownership`]), [`watches`], [`inspector`],
 //! [`timeline`], [`clock`], [`lessons`], [`semantics_table`], [`recent`].
 
 pub mod app;
@@ -12,6 +12,7 @@ pub mod clock;
 pub mod copy_as;
 pub mod inspector;
 pub mod lessons;
+pub mod ownership;
 pub mod params;
 pub mod recent;
 pub mod response;

@@ -1,5 +1,6 @@
 //! The response view: status line and reason, the read explanation as a badge, headers, and
-//! the body pretty-printed (binary bodies as a hex dump beside their decoded form).
+//! the body pretty-printed (binary bodies as a hex dump beside their decoded form), and an
+//! object's managedFields as a table of who owns which field.
 //!
 //! `#status` is a live region so screen readers announce each answer; its `data-seq` counts
 //! sends, so tests can wait for *this* answer rather than the last one. `#status` holds only
@@ -8,9 +9,11 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
+use super::ownership::OwnershipView;
 use crate::ui::badge::ReadBadge;
 use crate::ui::exchange::Draft;
 use crate::ui::hexdump;
+use crate::ui::ownership::Ownership;
 use crate::ui::state::{Action, Outcome, Tab};
 
 /// The response panel.
@@ -78,9 +81,17 @@ pub fn response_view() -> Html {
                         </div>
                     }
                 }
-                (None, None) => html! {
-                    <pre id="resp-body" tabindex="0" aria-label="Response body">{ x.body.clone() }</pre>
-                },
+                (None, None) => {
+                    let ownership = x.json().as_ref().and_then(Ownership::of).map(|table| {
+                        html! { <OwnershipView {table} /> }
+                    });
+                    html! {
+                        <>
+                            <pre id="resp-body" tabindex="0" aria-label="Response body">{ x.body.clone() }</pre>
+                            { ownership }
+                        </>
+                    }
+                }
             };
             (class, x.status_line.clone(), badge, headers, body)
         }
