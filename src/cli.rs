@@ -4,9 +4,10 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use clap::{Parser, Subcommand, ValueEnum};
+use kubesim::auth::{admin, TokenFile, ADMIN_TOKEN};
 use kubesim::clock::SystemTimeSource;
 use kubesim::features::FeatureGates;
-use kubesim::{Config, Engine};
+use kubesim::{AuthConfig, AuthorizationMode, Config, Engine};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -53,6 +54,45 @@ struct ServeArgs {
     /// Seed for UIDs and generated names.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Authorization: RBAC (system:masters, then roles and bindings) or AlwaysAllow.
+    #[arg(long, value_enum, default_value_t = AuthzMode::RBAC)]
+    authorization_mode: AuthzMode,
+    /// Static bearer tokens, in kube-apiserver's CSV format: token,user,uid,"group1,group2".
+    /// The kubeconfig's admin token (user kubesim-admin in system:masters) works besides.
+    #[arg(long, value_name = "FILE")]
+    token_auth_file: Option<std::path::PathBuf>,
+    /// Serve HTTPS with a self-signed certificate (the kubeconfig trusts it). With false,
+    /// plain HTTP, to which kubectl sends no credentials: every request is anonymous.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    tls: bool,
+    /// Serve requests without credentials as system:anonymous (otherwise 401).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    anonymous_auth: bool,
+}
+
+#[allow(clippy::upper_case_acronyms)]
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum AuthzMode {
+    #[value(name = "RBAC")]
+    RBAC,
+    #[value(name = "AlwaysAllow")]
+    AlwaysAllow,
+}
+
+/// The server's authentication: the token file's users plus the kubeconfig's admin token;
+/// no default identity (a request without credentials is anonymous, as on a real server).
+fn auth_config(args: &ServeArgs) -> Result<AuthConfig, String> {
+    let mut auth = AuthConfig::default();
+    if let Some(path) = &args.token_auth_file {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read --token-auth-file {}: {e}", path.display()))?;
+        let mut tokens = TokenFile::parse(&path.display().to_string(), &text)?;
+        tokens.insert(ADMIN_TOKEN, admin());
+        auth.tokens = tokens;
+    }
+    auth.anonymous = args.anonymous_auth;
+    auth.default_user = None;
+    Ok(auth)
 }
 
 /// Runs the CLI; returns the process exit code.
@@ -73,6 +113,17 @@ fn serve(args: ServeArgs) -> i32 {
             );
             return 1;
         }
+    };
+    let auth = match auth_config(&args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("Error: {e}");
+            return 1;
+        }
+    };
+    let authorization = match args.authorization_mode {
+        AuthzMode::RBAC => AuthorizationMode::Rbac,
+        AuthzMode::AlwaysAllow => AuthorizationMode::AlwaysAllow,
     };
     let addr: SocketAddr = match format!("{}:{}", args.address, args.port).parse() {
         Ok(a) => a,
@@ -99,7 +150,19 @@ fn serve(args: ServeArgs) -> i32 {
                 return 1;
             }
         };
-        let url = format!("http://{local}");
+        let tls = if args.tls {
+            match kubesim::server::tls::self_signed(std::slice::from_ref(&args.address)) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    eprintln!("Error: cannot make a serving certificate: {e}");
+                    return 1;
+                }
+            }
+        } else {
+            None
+        };
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let url = format!("{scheme}://{local}");
         let config = Config {
             seed: args.seed,
             time_source: match args.clock {
@@ -108,11 +171,16 @@ fn serve(args: ServeArgs) -> i32 {
             },
             feature_gates: gates,
             server_address: local.to_string(),
+            auth,
+            authorization,
             ..Config::default()
         };
         let engine = Arc::new(Mutex::new(Engine::new(config)));
         if let Some(path) = &args.kubeconfig {
-            if let Err(e) = std::fs::write(path, kubesim::server::kubeconfig::render(&url)) {
+            if let Err(e) = std::fs::write(
+                path,
+                kubesim::server::kubeconfig::render(&url, tls.as_ref().map(|t| t.ca_pem.as_str())),
+            ) {
                 eprintln!("Error: cannot write kubeconfig {}: {e}", path.display());
                 return 1;
             }
@@ -121,7 +189,7 @@ fn serve(args: ServeArgs) -> i32 {
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        match kubesim::server::run(engine, listener, shutdown).await {
+        match kubesim::server::run(engine, listener, tls.map(|t| t.acceptor), shutdown).await {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("Error: {e}");

@@ -7,6 +7,7 @@
 //! tests, and in the browser as WebAssembly. See ARCHITECTURE.md for the module map.
 
 pub mod api;
+pub mod auth;
 pub mod cache;
 pub mod clock;
 pub mod codec;
@@ -29,7 +30,10 @@ pub mod server;
 pub mod shim;
 pub mod ui;
 
+pub use auth::AuthConfig;
 pub use engine::{Body, Config, Engine, WatchStream};
+pub use registry::{AuthorizationMode, Decision};
+pub use resources::rbac::UserInfo;
 
 #[cfg(test)]
 mod tidy;

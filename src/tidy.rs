@@ -24,6 +24,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("cache", 5),
     ("registry", 6),
     ("controllers", 7),
+    ("auth", 7),
     ("api", 8),
     ("engine", 9),
     ("server", 10),

@@ -21,7 +21,9 @@ use serde_json::Value;
 use crate::codec::Object;
 use std::sync::Arc;
 
+use crate::auth::AuthConfig;
 use crate::registry::Registry;
+use crate::resources::rbac::UserInfo;
 use crate::resources::status::{self, ApiError, ApiResult};
 use crate::resources::Kinds;
 use body::Body;
@@ -43,6 +45,8 @@ pub struct Request<'a> {
     pub output: Negotiated,
     /// The kinds served when the request arrived.
     pub kinds: Arc<Kinds>,
+    /// Who the request runs as (after impersonation).
+    pub user: UserInfo,
 }
 
 impl Request<'_> {
@@ -84,13 +88,28 @@ impl Reply {
     }
 }
 
-/// Serves one request against the engine.
+/// Serves one request against the engine: the authentication, impersonation and
+/// authorization filters first (401/403/500 before routing, as kube-apiserver's chain), then
+/// the route.
 pub fn serve(
     reg: &mut Registry,
+    auth: &AuthConfig,
     server_address: &str,
     req: &http::Request<Bytes>,
 ) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
+    let admitted = crate::auth::admit(
+        reg,
+        auth,
+        req.method().as_str(),
+        req.uri().path(),
+        &|k| query.get(k).map(str::to_string),
+        req.headers(),
+    );
+    let user = match admitted {
+        Ok((user, _)) => user,
+        Err(e) => return response::error(&e, response::pretty_for(&query, req.headers())),
+    };
     let mut request = Request {
         method: req.method(),
         path: req.uri().path(),
@@ -100,6 +119,7 @@ pub fn serve(
         served: negotiation::served(reg.feature_gates()),
         output: Negotiated::JSON,
         kinds: reg.kinds().clone(),
+        user,
     };
     let pretty = response::wants_pretty(&request);
     let watch = request.query.flag("watch").unwrap_or(false);

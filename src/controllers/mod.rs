@@ -1,4 +1,5 @@
 //! The parts of kube-controller-manager whose effects the API's semantics depend on, run
 //! synchronously on engine ticks so that their timing is deterministic.
 
+pub mod clusterrole_aggregation;
 pub mod namespace;

@@ -13,10 +13,11 @@ use http::{Request, Response};
 use serde_json::{json, Map, Value};
 
 pub use crate::api::body::{Body, WatchStream};
+use crate::auth::AuthConfig;
 use crate::cache::{CacheConfig, WatchCache};
 use crate::clock::{Clock, TimeSource, DEFAULT_START_MS};
 use crate::features::FeatureGates;
-use crate::registry::{Registry, Write};
+use crate::registry::{AuthorizationMode, Registry, Write};
 use crate::resources::NAMESPACES;
 use crate::rng::Rng;
 use crate::store::Store;
@@ -36,6 +37,16 @@ pub struct Config {
     pub history_ms: i64,
     /// Watch cache tuning (lag, window).
     pub cache: CacheConfig,
+    /// Authentication: tokens, anonymous requests, the identity of requests without
+    /// credentials.
+    pub auth: AuthConfig,
+    /// `--authorization-mode`.
+    pub authorization: AuthorizationMode,
+    /// Create the RBAC bootstrap policy (`cluster-admin`, `admin`/`edit`/`view`, the
+    /// discovery roles and their bindings) as kube-apiserver does at start. Off gives a bare
+    /// cluster of three namespaces at revision 3 (the playground's lessons are written
+    /// against it).
+    pub rbac_bootstrap: bool,
 }
 
 impl Default for Config {
@@ -48,6 +59,9 @@ impl Default for Config {
             server_address: "127.0.0.1:8080".into(),
             history_ms: 300_000,
             cache: CacheConfig::default(),
+            auth: AuthConfig::default(),
+            authorization: AuthorizationMode::default(),
+            rbac_bootstrap: true,
         }
     }
 }
@@ -71,6 +85,7 @@ pub const INITIAL_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public
 #[derive(Debug)]
 pub struct Engine {
     registry: Registry,
+    auth: AuthConfig,
     server_address: String,
     history_ms: i64,
 }
@@ -91,7 +106,9 @@ impl Engine {
             ),
             server_address: config.server_address,
             history_ms: config.history_ms,
+            auth: config.auth,
         };
+        engine.registry.set_authorization_mode(config.authorization);
         for ns in INITIAL_NAMESPACES {
             let mut obj = Map::new();
             obj.insert("metadata".into(), json!({ "name": ns }));
@@ -105,6 +122,9 @@ impl Engine {
                 )
                 .expect("initial namespaces are valid");
         }
+        if config.rbac_bootstrap {
+            engine.bootstrap_rbac();
+        }
         engine
     }
 
@@ -113,7 +133,7 @@ impl Engine {
     pub fn handle(&mut self, req: Request<Bytes>) -> Response<Body> {
         let resp = match control::path(req.uri().path()) {
             Some(rest) => control::serve(self, &req, &rest),
-            None => crate::api::serve(&mut self.registry, &self.server_address, &req),
+            None => crate::api::serve(&mut self.registry, &self.auth, &self.server_address, &req),
         };
         self.tick();
         resp
@@ -134,6 +154,33 @@ impl Engine {
         self.registry.sync_cache();
         self.registry.cacher_mut().service(now);
         crate::controllers::namespace::reconcile(&mut self.registry);
+        let _ = crate::controllers::clusterrole_aggregation::reconcile(&mut self.registry);
+    }
+
+    /// The RBAC bootstrap policy kube-apiserver's `rbac/bootstrap-roles` hook creates, in
+    /// its order: the ClusterRoles users meet (`cluster-admin`, the discovery and basic-user
+    /// roles, the aggregated `admin`/`edit`/`view` and what they aggregate), then their
+    /// bindings; then the aggregation controller fills in `admin`, `edit` and `view`.
+    fn bootstrap_rbac(&mut self) {
+        use crate::resources::rbac::{CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS};
+        let objects: Vec<Map<String, Value>> =
+            serde_json::from_str(crate::resources::rbac::BOOTSTRAP).expect("bootstrap policy");
+        for obj in objects {
+            let info = if obj["kind"] == "ClusterRole" {
+                &CLUSTER_ROLES
+            } else {
+                &CLUSTER_ROLE_BINDINGS
+            };
+            self.registry
+                .create(info, obj, &Map::new(), &Write::by("kube-apiserver", false))
+                .expect("the bootstrap policy is valid");
+        }
+        // A cluster is handed over settled: the aggregated roles already hold their rules.
+        for _ in 0..10 {
+            if crate::controllers::clusterrole_aggregation::reconcile(&mut self.registry) == 0 {
+                break;
+            }
+        }
     }
 
     /// Compacts the store to its current revision now (reads and watches at older revisions

@@ -13,12 +13,14 @@ pub mod continue_token;
 mod create;
 mod delete;
 mod managed;
+mod rbac;
 mod read;
 mod update;
 mod watch;
 
 pub use delete::{DeleteOptions, Deleted};
 pub use managed::Write;
+pub use rbac::{AuthorizationMode, Decision};
 pub use read::ListOptions;
 pub use watch::WatchOptions;
 
@@ -45,6 +47,7 @@ pub struct Registry {
     store: Store,
     cacher: Cacher,
     gates: FeatureGates,
+    authorization: AuthorizationMode,
 }
 
 impl Registry {
@@ -60,6 +63,7 @@ impl Registry {
             clock,
             rng,
             gates,
+            authorization: AuthorizationMode::default(),
         }
     }
 

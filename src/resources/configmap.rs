@@ -201,6 +201,7 @@ static COLUMNS: &[Column] = &[Column {
     ty: "string",
     format: "",
     description: DATA_DOC,
+    priority: 0,
 }];
 
 impl Printer for ConfigMapPrinter {

@@ -79,12 +79,14 @@ static COLUMNS: &[Column] = &[
         ty: "string",
         format: "",
         description: "Controller of the object",
+        priority: 0,
     },
     Column {
         name: "Revision",
         ty: "string",
         format: "",
         description: "Revision indicates the revision of the state represented by Data.",
+        priority: 0,
     },
 ];
 

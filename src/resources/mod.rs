@@ -9,6 +9,7 @@ pub(crate) mod controllerrevision;
 pub mod field;
 pub(crate) mod meta;
 pub(crate) mod namespace;
+pub mod rbac;
 pub mod schema;
 pub(crate) mod status;
 pub(crate) mod validation;
@@ -131,9 +132,14 @@ pub trait Printer: Sync {
     /// The column definitions after `Name` (and before `Age`, when the kind prints one):
     /// (name, type, format, description).
     fn columns(&self) -> &'static [Column];
-    /// Whether the last column is `Age` (`creationTimestamp`).
+    /// Whether the kind prints an `Age` column (`creationTimestamp`).
     fn has_age(&self) -> bool {
         true
+    }
+    /// Where `Age` goes among [`Printer::columns`]: after this many of them (last, unless the
+    /// kind puts wide columns after it, as RoleBinding does).
+    fn age_after(&self) -> usize {
+        self.columns().len()
     }
     /// The cells of `obj` for [`Printer::columns`].
     fn cells(&self, obj: &Value) -> Vec<Value>;
@@ -146,6 +152,8 @@ pub struct Column {
     pub ty: &'static str,
     pub format: &'static str,
     pub description: &'static str,
+    /// 1 for columns kubectl shows only with `-o wide`.
+    pub priority: u8,
 }
 
 /// A subresource as discovery lists it (`namespaces/status`).
@@ -322,7 +330,15 @@ pub use controllerrevision::CONTROLLER_REVISIONS;
 pub use namespace::NAMESPACES;
 
 /// Every served resource, in discovery order (alphabetical within a group version).
-pub static ALL: &[&ResourceInfo] = &[&configmap::CONFIG_MAPS, &NAMESPACES, &CONTROLLER_REVISIONS];
+pub static ALL: &[&ResourceInfo] = &[
+    &configmap::CONFIG_MAPS,
+    &NAMESPACES,
+    &CONTROLLER_REVISIONS,
+    &rbac::CLUSTER_ROLE_BINDINGS,
+    &rbac::CLUSTER_ROLES,
+    &rbac::ROLE_BINDINGS,
+    &rbac::ROLES,
+];
 
 /// The served kinds, held by value by the registry so that kinds can be added while the
 /// server runs (custom resources). Routing, discovery, OpenAPI and the protobuf scheme all

@@ -177,6 +177,7 @@ static COLUMNS: &[Column] = &[Column {
     ty: "string",
     format: "",
     description: "The status of the namespace",
+    priority: 0,
 }];
 
 impl Printer for NamespacePrinter {

@@ -4,6 +4,7 @@
 //! only moves bytes, so native behaviour is exactly the engine's.
 
 pub mod kubeconfig;
+pub mod tls;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -81,6 +82,7 @@ pub async fn serve_one(
 pub async fn run(
     engine: SharedEngine,
     listener: TcpListener,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
@@ -106,11 +108,23 @@ pub async fn run(
                 let _ = stream.set_nodelay(true);
                 let engine = engine.clone();
                 let service = service_fn(move |req| serve_one(engine.clone(), req));
-                let conn = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service);
-                let conn = graceful.watch(conn);
+                let watcher = graceful.watcher();
+                let tls = tls.clone();
                 tokio::spawn(async move {
-                    let _ = conn.await;
+                    let http = hyper::server::conn::http1::Builder::new();
+                    match tls {
+                        Some(acceptor) => {
+                            let Ok(stream) = acceptor.accept(stream).await else {
+                                return;
+                            };
+                            let conn = http.serve_connection(TokioIo::new(stream), service);
+                            let _ = watcher.watch(conn).await;
+                        }
+                        None => {
+                            let conn = http.serve_connection(TokioIo::new(stream), service);
+                            let _ = watcher.watch(conn).await;
+                        }
+                    }
                 });
             }
             _ = &mut shutdown => break,

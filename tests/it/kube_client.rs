@@ -21,7 +21,7 @@ async fn http_client() -> (Client, tokio::sync::oneshot::Sender<()>) {
         .await
         .unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(kubesim::server::run(engine, listener, async {
+    tokio::spawn(kubesim::server::run(engine, listener, None, async {
         let _ = stopped.await;
     }));
     let config = kube::Config::new(format!("http://{addr}").parse().unwrap());

@@ -31,6 +31,7 @@ mod paging;
 mod partial_metadata;
 mod patch;
 mod protobuf_k8s_pb;
+mod rbac;
 mod read_semantics;
 
 mod robustness;

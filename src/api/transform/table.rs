@@ -41,29 +41,30 @@ fn printer_for(info: &ResourceInfo) -> Printer {
     }
 }
 
-fn column(name: &str, ty: &str, format: &str, description: &str) -> Value {
-    json!({"name": name, "type": ty, "format": format, "description": description, "priority": 0})
+fn column(name: &str, ty: &str, format: &str, description: &str, priority: u8) -> Value {
+    json!({"name": name, "type": ty, "format": format, "description": description, "priority": priority})
 }
 
 /// The column definitions a convertor declares.
 fn columns(printer: Printer) -> Vec<Value> {
-    let name = column("Name", "string", "name", NAME_DOC);
+    let name = column("Name", "string", "name", NAME_DOC, 0);
     match printer {
         Printer::Kind(p) => {
             let mut cols = vec![name];
             cols.extend(
                 p.columns()
                     .iter()
-                    .map(|c| column(c.name, c.ty, c.format, c.description)),
+                    .map(|c| column(c.name, c.ty, c.format, c.description, c.priority)),
             );
             if p.has_age() {
-                cols.push(column("Age", "string", "", CREATION_TIMESTAMP_DOC));
+                let age = column("Age", "string", "", CREATION_TIMESTAMP_DOC, 0);
+                cols.insert(1 + p.age_after(), age);
             }
             cols
         }
         Printer::Default => vec![
             name,
-            column("Created At", "date", "", CREATION_TIMESTAMP_DOC),
+            column("Created At", "date", "", CREATION_TIMESTAMP_DOC, 0),
         ],
     }
 }
@@ -83,7 +84,7 @@ fn cells(printer: Printer, obj: &Value, now_ms: i64) -> Vec<Value> {
             let mut cells = vec![name];
             cells.extend(p.cells(obj));
             if p.has_age() {
-                cells.push(Value::String(age(obj, now_ms)));
+                cells.insert(1 + p.age_after(), Value::String(age(obj, now_ms)));
             }
             cells
         }

@@ -7,6 +7,7 @@
 //!   extra passes.
 //! * [`timestamp`]: `metav1.Time` parsing, comparison and printing for the immutability checks.
 
+pub mod label_selector;
 pub mod meta_fields;
 pub mod names;
 pub mod object_meta;

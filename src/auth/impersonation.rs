@@ -1,0 +1,255 @@
+//! `Impersonate-User`, `-Group`, `-Uid` and `-Extra-<key>` (`filters/impersonation.go`):
+//! each requested identity part is authorized as the `impersonate` verb for the caller, and
+//! the request then runs as the impersonated user.
+
+use http::HeaderMap;
+
+use super::forbidden::forbidden;
+use crate::registry::Registry;
+use crate::resources::rbac::user::{ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS};
+use crate::resources::rbac::{Attributes, UserInfo};
+use crate::resources::status::ApiError;
+use crate::resources::validation::names::name_is_dns_label;
+
+const EXTRA_PREFIX: &str = "impersonate-extra-";
+const AUTHENTICATION_V1: &str = "authentication.k8s.io/v1";
+
+/// One requested part of the identity (an `ObjectReference` in the Go filter).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Part {
+    kind: &'static str,
+    namespace: String,
+    name: String,
+    api_version: &'static str,
+    /// A user extra's key (Go keeps it in `FieldPath`).
+    field_path: String,
+}
+
+impl Part {
+    fn new(kind: &'static str, name: &str) -> Self {
+        Part {
+            kind,
+            namespace: String::new(),
+            name: name.into(),
+            api_version: "",
+            field_path: String::new(),
+        }
+    }
+
+    /// Go's `%v` of an `ObjectReference`: its seven fields space-separated in braces.
+    fn go_value(&self) -> String {
+        format!(
+            "{{{} {} {} {} {} {} {}}}",
+            self.kind, self.namespace, self.name, "", self.api_version, "", self.field_path
+        )
+    }
+}
+
+/// `serviceaccount.SplitUsername`: `system:serviceaccount:<ns>:<name>` with valid names.
+fn split_service_account(user: &str) -> Option<(String, String)> {
+    let rest = user.strip_prefix("system:serviceaccount:")?;
+    let parts: Vec<&str> = rest.split(':').collect();
+    let [ns, name] = parts.as_slice() else {
+        return None;
+    };
+    let valid_name = !name.is_empty()
+        && crate::resources::validation::names::name_is_dns_subdomain(name, false).is_empty();
+    (name_is_dns_label(ns, false).is_empty() && valid_name)
+        .then(|| (ns.to_string(), name.to_string()))
+}
+
+fn header_values<'a>(headers: &'a HeaderMap, name: &str) -> Vec<&'a str> {
+    headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect()
+}
+
+/// `unescapeExtraKey`: extra keys are percent-encoded in header names.
+fn unescape_extra_key(key: &str) -> String {
+    percent_decode(key).unwrap_or_else(|| key.to_string())
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// `buildImpersonationRequests`: the parts asked for, user first; groups, extras or a uid
+/// without a user is an error (500, as the real filter answers it).
+fn requested_parts(headers: &HeaderMap) -> Result<Vec<Part>, ApiError> {
+    let mut parts = Vec::new();
+    let user = header_values(headers, "impersonate-user")
+        .first()
+        .copied()
+        .unwrap_or("");
+    if !user.is_empty() {
+        parts.push(match split_service_account(user) {
+            Some((ns, name)) => Part {
+                namespace: ns,
+                ..Part::new("ServiceAccount", &name)
+            },
+            None => Part::new("User", user),
+        });
+    }
+    let groups = header_values(headers, "impersonate-group");
+    parts.extend(groups.iter().map(|g| Part::new("Group", g)));
+    // Go visits header names in map order; sorted here, for a deterministic order.
+    let mut extra_names: Vec<&str> = headers
+        .keys()
+        .map(|k| k.as_str())
+        .filter(|k| k.starts_with(EXTRA_PREFIX))
+        .collect();
+    extra_names.sort_unstable();
+    extra_names.dedup();
+    for name in &extra_names {
+        let key = unescape_extra_key(&name[EXTRA_PREFIX.len()..]);
+        for value in header_values(headers, name) {
+            parts.push(Part {
+                api_version: AUTHENTICATION_V1,
+                field_path: key.clone(),
+                ..Part::new("UserExtra", value)
+            });
+        }
+    }
+    let uid = header_values(headers, "impersonate-uid")
+        .first()
+        .copied()
+        .unwrap_or("");
+    if !uid.is_empty() {
+        parts.push(Part {
+            api_version: AUTHENTICATION_V1,
+            ..Part::new("UID", uid)
+        });
+    }
+    if user.is_empty() && !parts.is_empty() {
+        let list: Vec<String> = parts.iter().map(Part::go_value).collect();
+        return Err(ApiError::internal(format!(
+            "requested [{}] without impersonating a user",
+            list.join(" ")
+        )));
+    }
+    Ok(parts)
+}
+
+/// Runs the impersonation filter: the user the request continues as.
+pub fn impersonate(
+    reg: &Registry,
+    requestor: UserInfo,
+    headers: &HeaderMap,
+) -> Result<UserInfo, ApiError> {
+    let parts = requested_parts(headers)?;
+    if parts.is_empty() {
+        return Ok(requestor);
+    }
+    let groups_specified = !header_values(headers, "impersonate-group").is_empty();
+    let mut out = UserInfo::default();
+    for part in &parts {
+        let group = if part.api_version.is_empty() {
+            ""
+        } else {
+            "authentication.k8s.io"
+        };
+        let mut attrs = Attributes::resource("impersonate", group, "", &part.namespace, &part.name);
+        attrs.api_version = if part.api_version.is_empty() {
+            ""
+        } else {
+            "v1"
+        }
+        .into();
+        match part.kind {
+            "ServiceAccount" => {
+                attrs.resource = "serviceaccounts".into();
+                out.name = format!("system:serviceaccount:{}:{}", part.namespace, part.name);
+                if !groups_specified {
+                    out.groups = vec![
+                        "system:serviceaccounts".into(),
+                        format!("system:serviceaccounts:{}", part.namespace),
+                    ];
+                }
+            }
+            "User" => {
+                attrs.resource = "users".into();
+                out.name = part.name.clone();
+            }
+            "Group" => {
+                attrs.resource = "groups".into();
+                out.groups.push(part.name.clone());
+            }
+            "UserExtra" => {
+                attrs.resource = "userextras".into();
+                attrs.subresource = part.field_path.clone();
+                out.extra
+                    .entry(part.field_path.clone())
+                    .or_default()
+                    .push(part.name.clone());
+            }
+            _ => {
+                attrs.resource = "uids".into();
+                out.uid = part.name.clone();
+            }
+        }
+        let decision = reg.authorize(&requestor, &attrs);
+        if !decision.allowed {
+            return Err(forbidden(&attrs, &requestor, &decision.reason));
+        }
+    }
+    let has = |g: &str| out.groups.iter().any(|x| x == g);
+    if out.name != ANONYMOUS {
+        if !has(ALL_AUTHENTICATED) && !has(ALL_UNAUTHENTICATED) {
+            out.groups.push(ALL_AUTHENTICATED.into());
+        }
+    } else if !has(ALL_UNAUTHENTICATED) {
+        out.groups.push(ALL_UNAUTHENTICATED.into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                http::header::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                v.parse().unwrap(),
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn parts_come_in_the_filters_order_and_need_a_user() {
+        let h = headers(&[
+            ("Impersonate-Group", "g1"),
+            ("Impersonate-Extra-Scopes%2Fa", "x"),
+            ("Impersonate-Uid", "u"),
+        ]);
+        let e = requested_parts(&h).unwrap_err();
+        assert_eq!(e.code, 500);
+        assert_eq!(e.message, "Internal error occurred: requested [{Group  g1    } {UserExtra  x  authentication.k8s.io/v1  scopes/a} {UID  u  authentication.k8s.io/v1  }] without impersonating a user");
+        let h = headers(&[("Impersonate-User", "system:serviceaccount:ns:sa")]);
+        let parts = requested_parts(&h).unwrap();
+        assert_eq!(
+            (parts[0].kind, parts[0].namespace.as_str()),
+            ("ServiceAccount", "ns")
+        );
+        let h = headers(&[("Impersonate-User", "system:serviceaccount:ns")]);
+        assert_eq!(requested_parts(&h).unwrap()[0].kind, "User");
+    }
+}

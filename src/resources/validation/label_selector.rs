@@ -1,0 +1,62 @@
+//! `metav1validation.ValidateLabelSelector`: the shape of a `metav1.LabelSelector` (operators,
+//! values, label keys and values), as RBAC's aggregation rules are validated.
+
+use serde_json::{json, Value};
+
+use super::meta_fields::validate_labels;
+use super::names::is_qualified_name;
+use crate::resources::field::{FieldError, FieldPath};
+
+/// `ValidateLabelSelectorRequirement`.
+fn validate_requirement(req: &Value, path: &FieldPath) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let op = req["operator"].as_str().unwrap_or("");
+    let values = req["values"].as_array().map_or(0, Vec::len);
+    match op {
+        "In" | "NotIn" => {
+            if values == 0 {
+                errs.push(FieldError::required(
+                    path.child("values").as_str(),
+                    "must be specified when `operator` is 'In' or 'NotIn'",
+                ));
+            }
+        }
+        "Exists" | "DoesNotExist" => {
+            if values > 0 {
+                errs.push(FieldError::forbidden(
+                    path.child("values").as_str(),
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                ));
+            }
+        }
+        _ => errs.push(FieldError::invalid(
+            path.child("operator").as_str(),
+            json!(op),
+            "not a valid selector operator",
+        )),
+    }
+    let key = req["key"].as_str().unwrap_or("");
+    for msg in is_qualified_name(key) {
+        errs.push(FieldError::invalid(
+            path.child("key").as_str(),
+            json!(key),
+            &msg,
+        ));
+    }
+    errs
+}
+
+/// `ValidateLabelSelector` (values of `In`/`NotIn` requirements checked as label values).
+pub fn validate(selector: &Value, path: &FieldPath) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let exprs = selector["matchExpressions"].as_array();
+    for (i, req) in exprs.into_iter().flatten().enumerate() {
+        let p = path.child("matchExpressions").index(i);
+        errs.extend(validate_requirement(req, &p));
+    }
+    errs.extend(validate_labels(
+        selector.get("matchLabels"),
+        &path.child("matchLabels"),
+    ));
+    errs
+}

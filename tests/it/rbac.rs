@@ -1,0 +1,413 @@
+//! Authentication and RBAC (reference §1.4, §15, appendix C): tokens, anonymous requests,
+//! impersonation, role and binding validation, and a deny matrix of verbs × grants.
+
+use serde_json::{json, Value};
+
+use crate::common::{cr_body, create_cr, create_ns, send, Resp};
+use kubesim::auth::{AuthConfig, TokenFile};
+use kubesim::{Config, Engine};
+
+const TOKENS: &str = "t-alice,alice,u1\nt-bob,bob,u2,\"dev,ops\"\n";
+
+/// An engine as `kubesim serve` runs it: no default identity, the admin token plus
+/// alice's and bob's.
+fn server_like() -> Engine {
+    let mut tokens = TokenFile::parse("tokens.csv", TOKENS).unwrap();
+    tokens.insert(kubesim::auth::ADMIN_TOKEN, kubesim::auth::admin());
+    Engine::new(Config {
+        auth: AuthConfig {
+            tokens,
+            anonymous: true,
+            default_user: None,
+        },
+        ..Config::default()
+    })
+}
+
+fn as_user(e: &mut Engine, token: &str, method: &str, uri: &str, body: Option<&Value>) -> Resp {
+    let auth = format!("Bearer {token}");
+    let text = body.map(Value::to_string);
+    send(
+        e,
+        method,
+        uri,
+        text.as_deref(),
+        &[
+            ("authorization", &auth),
+            ("content-type", "application/json"),
+        ],
+    )
+}
+
+fn admin(e: &mut Engine, method: &str, uri: &str, body: &Value) -> Resp {
+    let r = as_user(e, "kubesim", method, uri, Some(body));
+    assert!(r.code < 300, "{method} {uri}: {}", r.text);
+    r
+}
+
+const RBAC: &str = "/apis/rbac.authorization.k8s.io/v1";
+
+#[test]
+fn tokens_anonymous_and_the_bootstrap_policy() {
+    let mut e = server_like();
+    let r = as_user(&mut e, "nope", "GET", "/version", None);
+    assert_eq!(r.code, 401);
+    assert_eq!(
+        r.json,
+        json!({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})
+    );
+    // Anonymous: /version through system:public-info-viewer, nothing else.
+    assert_eq!(send(&mut e, "GET", "/version", None, &[]).code, 200);
+    let r = send(&mut e, "GET", "/api", None, &[]);
+    assert_eq!(
+        (r.code, r.message()),
+        (
+            403,
+            "forbidden: User \"system:anonymous\" cannot get path \"/api\""
+        )
+    );
+    assert_eq!(r.json["details"], json!({}));
+    let r = send(&mut e, "GET", "/api/v1/namespaces/default", None, &[]);
+    assert_eq!(r.message(), "namespaces \"default\" is forbidden: User \"system:anonymous\" cannot get resource \"namespaces\" in API group \"\" in the namespace \"default\"");
+    assert_eq!(
+        r.json["details"],
+        json!({"name": "default", "kind": "namespaces"})
+    );
+    // A resource the server does not serve is still authorized first: 403, not 404.
+    let r = send(&mut e, "GET", "/apis/example.com/v1/widgets", None, &[]);
+    assert_eq!(r.message(), "widgets.example.com is forbidden: User \"system:anonymous\" cannot list resource \"widgets\" in API group \"example.com\" at the cluster scope");
+    // Authenticated users get discovery (system:discovery), not resources.
+    assert_eq!(as_user(&mut e, "t-alice", "GET", "/apis", None).code, 200);
+    let r = as_user(
+        &mut e,
+        "t-alice",
+        "GET",
+        "/apis/apps/v1/namespaces/default/controllerrevisions",
+        None,
+    );
+    assert_eq!(r.message(), "controllerrevisions.apps is forbidden: User \"alice\" cannot list resource \"controllerrevisions\" in API group \"apps\" in the namespace \"default\"");
+    // The admin token is in system:masters.
+    let r = as_user(
+        &mut e,
+        "kubesim",
+        "GET",
+        &format!("{RBAC}/clusterroles"),
+        None,
+    );
+    assert_eq!(r.code, 200);
+    let names = r.names();
+    for n in [
+        "admin",
+        "cluster-admin",
+        "edit",
+        "system:basic-user",
+        "system:discovery",
+        "system:public-info-viewer",
+        "view",
+    ] {
+        assert!(names.iter().any(|x| x == n), "{n} in {names:?}");
+    }
+}
+
+#[test]
+fn anonymous_auth_off_answers_401() {
+    let mut e = Engine::new(Config {
+        auth: AuthConfig {
+            anonymous: false,
+            default_user: None,
+            ..AuthConfig::default()
+        },
+        ..Config::default()
+    });
+    assert_eq!(send(&mut e, "GET", "/version", None, &[]).code, 401);
+    // A scheme other than Bearer is no credentials at all.
+    assert_eq!(
+        send(
+            &mut e,
+            "GET",
+            "/version",
+            None,
+            &[("authorization", "Basic eDp5")]
+        )
+        .code,
+        401
+    );
+}
+
+/// One user × verb × grant cell: the code RBAC gives, and that lists and watches never show
+/// objects outside the grant.
+#[test]
+fn deny_matrix_of_verbs_and_grants() {
+    let mut e = server_like();
+    for ns in ["a", "b"] {
+        admin(
+            &mut e,
+            "POST",
+            "/api/v1/namespaces",
+            &json!({"metadata": {"name": ns}}),
+        );
+        for name in ["x", "y"] {
+            admin(
+                &mut e,
+                "POST",
+                &format!("/api/v1/namespaces/{ns}/configmaps"),
+                &json!({"metadata": {"name": name}}),
+            );
+        }
+    }
+    let all_verbs = json!([
+        "get",
+        "list",
+        "watch",
+        "create",
+        "update",
+        "patch",
+        "delete",
+        "deletecollection"
+    ]);
+    // alice: everything on configmaps in namespace a (a Role).
+    admin(
+        &mut e,
+        "POST",
+        &format!("{RBAC}/namespaces/a/roles"),
+        &json!({"metadata": {"name": "cm"}, "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": all_verbs}]}),
+    );
+    admin(
+        &mut e,
+        "POST",
+        &format!("{RBAC}/namespaces/a/rolebindings"),
+        &json!({"metadata": {"name": "cm"}, "roleRef": {"kind": "Role", "name": "cm"}, "subjects": [{"kind": "User", "name": "alice"}]}),
+    );
+    // bob (group ops): get and list of configmap x only, everywhere (a ClusterRole).
+    admin(
+        &mut e,
+        "POST",
+        &format!("{RBAC}/clusterroles"),
+        &json!({"metadata": {"name": "x-reader"}, "rules": [{"apiGroups": [""], "resources": ["configmaps"], "resourceNames": ["x"], "verbs": ["get", "list", "watch"]}]}),
+    );
+    admin(
+        &mut e,
+        "POST",
+        &format!("{RBAC}/clusterrolebindings"),
+        &json!({"metadata": {"name": "x-reader"}, "roleRef": {"kind": "ClusterRole", "name": "x-reader"}, "subjects": [{"kind": "Group", "name": "ops"}]}),
+    );
+    let cm = |ns: &str, name: &str| {
+        format!(
+            "/api/v1/namespaces/{ns}/configmaps{}",
+            if name.is_empty() {
+                String::new()
+            } else {
+                format!("/{name}")
+            }
+        )
+    };
+    let patch_body = json!({"metadata": {"labels": {"p": "1"}}});
+    // (token, method, uri, body, want)
+    let cases: Vec<(&str, &str, String, Option<Value>, u16)> = vec![
+        ("t-alice", "GET", cm("a", "x"), None, 200),
+        ("t-alice", "GET", cm("a", ""), None, 200),
+        (
+            "t-alice",
+            "POST",
+            cm("a", ""),
+            Some(json!({"metadata": {"name": "z"}})),
+            201,
+        ),
+        (
+            "t-alice",
+            "PUT",
+            cm("a", "z"),
+            Some(json!({"metadata": {"name": "z"}, "data": {"k": "v"}})),
+            200,
+        ),
+        ("t-alice", "DELETE", cm("a", "z"), None, 200),
+        ("t-alice", "GET", cm("b", "x"), None, 403),
+        ("t-alice", "GET", cm("b", ""), None, 403),
+        ("t-alice", "GET", "/api/v1/configmaps".into(), None, 403),
+        (
+            "t-alice",
+            "POST",
+            cm("b", ""),
+            Some(json!({"metadata": {"name": "z"}})),
+            403,
+        ),
+        ("t-alice", "DELETE", cm("b", ""), None, 403),
+        ("t-bob", "GET", cm("a", "x"), None, 200),
+        ("t-bob", "GET", cm("b", "x"), None, 200),
+        ("t-bob", "GET", cm("a", "y"), None, 403),
+        ("t-bob", "GET", cm("a", ""), None, 403),
+        (
+            "t-bob",
+            "GET",
+            format!("{}?fieldSelector=metadata.name%3Dx", cm("a", "")),
+            None,
+            200,
+        ),
+        (
+            "t-bob",
+            "GET",
+            format!("{}?fieldSelector=metadata.name%3Dy", cm("a", "")),
+            None,
+            403,
+        ),
+        ("t-bob", "DELETE", cm("a", "x"), None, 403),
+        ("t-bob", "DELETE", cm("a", ""), None, 403),
+        (
+            "t-bob",
+            "POST",
+            cm("a", ""),
+            Some(json!({"metadata": {"name": "z"}})),
+            403,
+        ),
+    ];
+    for (token, method, uri, body, want) in &cases {
+        let r = as_user(&mut e, token, method, uri, body.as_ref());
+        assert_eq!(r.code, *want, "{token} {method} {uri}: {}", r.text);
+    }
+    let r = as_user(&mut e, "t-alice", "PATCH", &cm("a", "x"), None);
+    assert_ne!(r.code, 403, "patch is granted: {}", r.text);
+    let auth = "Bearer t-bob";
+    let r = send(
+        &mut e,
+        "PATCH",
+        &cm("a", "x"),
+        Some(&patch_body.to_string()),
+        &[
+            ("authorization", auth),
+            ("content-type", "application/merge-patch+json"),
+        ],
+    );
+    assert_eq!(r.message(), "configmaps \"x\" is forbidden: User \"bob\" cannot patch resource \"configmaps\" in API group \"\" in the namespace \"a\"");
+    // The list bob may read shows x alone.
+    let r = as_user(
+        &mut e,
+        "t-bob",
+        "GET",
+        &format!("{}?fieldSelector=metadata.name%3Dx", cm("b", "")),
+        None,
+    );
+    assert_eq!(r.names(), ["x"]);
+    // Nothing alice was denied changed anything in b.
+    let r = as_user(&mut e, "kubesim", "GET", &cm("b", ""), None);
+    assert_eq!(r.names(), ["x", "y"]);
+}
+
+#[test]
+fn impersonation_is_authorized_per_part() {
+    let mut e = server_like();
+    let h = |extra: &[(&'static str, &'static str)]| {
+        let mut v = vec![("authorization", "Bearer t-alice")];
+        v.extend_from_slice(extra);
+        v
+    };
+    let r = send(
+        &mut e,
+        "GET",
+        "/version",
+        None,
+        &h(&[("impersonate-user", "bob")]),
+    );
+    assert_eq!(r.message(), "users \"bob\" is forbidden: User \"alice\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope");
+    // Groups without a user.
+    let r = send(
+        &mut e,
+        "GET",
+        "/version",
+        None,
+        &h(&[("impersonate-group", "ops")]),
+    );
+    assert_eq!(r.code, 500);
+    assert_eq!(
+        r.message(),
+        "Internal error occurred: requested [{Group  ops    }] without impersonating a user"
+    );
+    // The admin may impersonate; the request then runs as alice (403 on a list).
+    let r = send(
+        &mut e,
+        "GET",
+        "/api/v1/namespaces",
+        None,
+        &[
+            ("authorization", "Bearer kubesim"),
+            ("impersonate-user", "alice"),
+        ],
+    );
+    assert_eq!(r.message(), "namespaces is forbidden: User \"alice\" cannot list resource \"namespaces\" in API group \"\" at the cluster scope");
+    let r = send(
+        &mut e,
+        "GET",
+        "/api/v1/namespaces",
+        None,
+        &[
+            ("authorization", "Bearer kubesim"),
+            ("impersonate-user", "alice"),
+            ("impersonate-group", "system:masters"),
+        ],
+    );
+    assert_eq!(r.code, 200);
+}
+
+#[test]
+fn roles_and_bindings_validate_as_the_real_server() {
+    let mut e = crate::common::engine();
+    let post = |e: &mut Engine, path: &str, body: Value| {
+        send(
+            e,
+            "POST",
+            &format!("{RBAC}{path}"),
+            Some(&body.to_string()),
+            &[("content-type", "application/json")],
+        )
+    };
+    let r = post(
+        &mut e,
+        "/namespaces/default/roles",
+        json!({"metadata": {"name": "r"}, "rules": [{"nonResourceURLs": ["/healthz"], "verbs": []}, {"verbs": ["get"]}]}),
+    );
+    assert_eq!(r.message(), "Role.rbac.authorization.k8s.io \"r\" is invalid: [rules[0].verbs: Required value: verbs must contain at least one value, rules[0].nonResourceURLs: Invalid value: [\"/healthz\"]: namespaced rules cannot apply to non-resource URLs, rules[1].apiGroups: Required value: resource rules must supply at least one api group, rules[1].resources: Required value: resource rules must supply at least one resource]");
+    let r = post(
+        &mut e,
+        "/clusterrolebindings",
+        json!({"metadata": {"name": "b"}, "roleRef": {"kind": "Role", "name": "a/b"}, "subjects": [{"kind": "ServiceAccount", "name": "sa"}, {"kind": "Robot", "name": "r"}]}),
+    );
+    assert_eq!(r.message(), "ClusterRoleBinding.rbac.authorization.k8s.io \"b\" is invalid: [roleRef.kind: Unsupported value: \"Role\": supported values: \"ClusterRole\", roleRef.name: Invalid value: \"a/b\": may not contain '/', subjects[0].namespace: Required value, subjects[1].kind: Unsupported value: \"Robot\": supported values: \"ServiceAccount\", \"User\", \"Group\"]");
+    // Defaults, then roleRef is immutable.
+    let r = post(
+        &mut e,
+        "/namespaces/default/rolebindings",
+        json!({"metadata": {"name": "rb"}, "roleRef": {"kind": "ClusterRole", "name": "view"}, "subjects": [{"kind": "User", "name": "alice"}]}),
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(r.json["roleRef"]["apiGroup"], "rbac.authorization.k8s.io");
+    assert_eq!(
+        r.json["subjects"][0]["apiGroup"],
+        "rbac.authorization.k8s.io"
+    );
+    let mut changed = r.json.clone();
+    changed["roleRef"]["name"] = json!("edit");
+    let r = send(
+        &mut e,
+        "PUT",
+        &format!("{RBAC}/namespaces/default/rolebindings/rb"),
+        Some(&changed.to_string()),
+        &[("content-type", "application/json")],
+    );
+    assert_eq!(r.message(), "RoleBinding.rbac.authorization.k8s.io \"rb\" is invalid: roleRef: Invalid value: {\"APIGroup\":\"rbac.authorization.k8s.io\",\"Kind\":\"ClusterRole\",\"Name\":\"edit\"}: cannot change roleRef");
+    // A binding to a missing role: the denial carries RBAC's reason.
+    create_ns(&mut e, "n");
+    create_cr(&mut e, "n", &cr_body("c", 1));
+    let r = post(
+        &mut e,
+        "/namespaces/n/rolebindings",
+        json!({"metadata": {"name": "dangling"}, "roleRef": {"kind": "Role", "name": "gone"}, "subjects": [{"kind": "User", "name": "carol"}]}),
+    );
+    assert_eq!(r.code, 201);
+    let r = send(
+        &mut e,
+        "GET",
+        "/apis/apps/v1/namespaces/n/controllerrevisions/c",
+        None,
+        &[("impersonate-user", "carol")],
+    );
+    assert_eq!(r.message(), "controllerrevisions.apps \"c\" is forbidden: User \"carol\" cannot get resource \"controllerrevisions\" in API group \"apps\" in the namespace \"n\": RBAC: role.rbac.authorization.k8s.io \"gone\" not found");
+}
