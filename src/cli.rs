@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use kubesim::auth::{admin, TokenFile, ADMIN_TOKEN};
+use kubesim::auth::TokenFile;
 use kubesim::clock::SystemTimeSource;
 use kubesim::features::FeatureGates;
 use kubesim::{AuthConfig, AuthorizationMode, Config, Engine};
@@ -79,20 +79,23 @@ enum AuthzMode {
     AlwaysAllow,
 }
 
-/// The server's authentication: the token file's users plus the kubeconfig's admin token;
-/// no default identity (a request without credentials is anonymous, as on a real server).
+/// The server's authentication: the token file's users plus the kubeconfig's admin token.
+/// As kube-apiserver, anonymous requests are refused under `AlwaysAllow`.
 fn auth_config(args: &ServeArgs) -> Result<AuthConfig, String> {
-    let mut auth = AuthConfig::default();
-    if let Some(path) = &args.token_auth_file {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read --token-auth-file {}: {e}", path.display()))?;
-        let mut tokens = TokenFile::parse(&path.display().to_string(), &text)?;
-        tokens.insert(ADMIN_TOKEN, admin());
-        auth.tokens = tokens;
+    let tokens = match &args.token_auth_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read --token-auth-file {}: {e}", path.display()))?;
+            TokenFile::parse(&path.display().to_string(), &text)?
+        }
+        None => TokenFile::default(),
+    };
+    let mut anonymous = args.anonymous_auth;
+    if anonymous && matches!(args.authorization_mode, AuthzMode::AlwaysAllow) {
+        eprintln!("AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer");
+        anonymous = false;
     }
-    auth.anonymous = args.anonymous_auth;
-    auth.default_user = None;
-    Ok(auth)
+    Ok(AuthConfig::server(tokens, anonymous))
 }
 
 /// Runs the CLI; returns the process exit code.

@@ -23,7 +23,6 @@ use std::sync::Arc;
 
 use crate::auth::AuthConfig;
 use crate::registry::Registry;
-use crate::resources::rbac::UserInfo;
 use crate::resources::status::{self, ApiError, ApiResult};
 use crate::resources::Kinds;
 use body::Body;
@@ -45,8 +44,6 @@ pub struct Request<'a> {
     pub output: Negotiated,
     /// The kinds served when the request arrived.
     pub kinds: Arc<Kinds>,
-    /// Who the request runs as (after impersonation).
-    pub user: UserInfo,
 }
 
 impl Request<'_> {
@@ -88,9 +85,9 @@ impl Reply {
     }
 }
 
-/// Serves one request against the engine: the authentication, impersonation and
-/// authorization filters first (401/403/500 before routing, as kube-apiserver's chain), then
-/// the route.
+/// Serves one request against the engine: kube-apiserver's filters first (request info,
+/// authentication, impersonation, authorization: 500/401/400/403 before routing), then the
+/// route.
 pub fn serve(
     reg: &mut Registry,
     auth: &AuthConfig,
@@ -98,18 +95,20 @@ pub fn serve(
     req: &http::Request<Bytes>,
 ) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
-    let admitted = crate::auth::admit(
-        reg,
-        auth,
-        req.method().as_str(),
-        req.uri().path(),
-        &|k| query.get(k).map(str::to_string),
-        req.headers(),
-    );
-    let user = match admitted {
-        Ok((user, _)) => user,
-        Err(e) => return response::error(&e, response::pretty_for(&query, req.headers())),
-    };
+    let path = req.uri().path();
+    let uri = req.uri().path_and_query().map_or(path, |p| p.as_str());
+    let attrs =
+        match crate::auth::request_info::attributes(req.method().as_str(), path, uri, &|k| {
+            query.get(k).map(str::to_string)
+        }) {
+            Ok(attrs) => attrs,
+            Err(e) => {
+                return response::filter_internal_error(
+                    uri,
+                    &format!("failed to create RequestInfo: {e}"),
+                )
+            }
+        };
     let mut request = Request {
         method: req.method(),
         path: req.uri().path(),
@@ -119,9 +118,11 @@ pub fn serve(
         served: negotiation::served(reg.feature_gates()),
         output: Negotiated::JSON,
         kinds: reg.kinds().clone(),
-        user,
     };
     let pretty = response::wants_pretty(&request);
+    if let Err(e) = crate::auth::admit(reg, auth, &attrs, req.headers()) {
+        return response::filter_error(&e, &request, pretty, gzip_for(reg, &request));
+    }
     let watch = request.query.flag("watch").unwrap_or(false);
     let result = match route::route(reg.kinds(), request.method.as_str(), request.path, watch) {
         Route::PageNotFound => return response::page_not_found(),
@@ -144,8 +145,7 @@ fn serve_resource(
     rr: &ResourceRequest,
     pretty: bool,
 ) -> Response<Body> {
-    let gzip = reg.feature_gates().enabled("APIResponseCompression")
-        && compress::accepts_gzip(request.header("accept-encoding"));
+    let gzip = gzip_for(reg, request);
     let fail =
         |e: &ApiError, request: &Request<'_>| response::negotiated_error(e, request, pretty, gzip);
     let accept = request.header("accept").to_string();
@@ -183,6 +183,12 @@ fn serve_resource(
         Ok(reply) => response::resource_reply(&reply, &out, request),
         Err(e) => fail(&e, request),
     }
+}
+
+/// Whether the response may be gzipped (`APIResponseCompression` and the client accepts it).
+fn gzip_for(reg: &Registry, request: &Request<'_>) -> bool {
+    reg.feature_gates().enabled("APIResponseCompression")
+        && compress::accepts_gzip(request.header("accept-encoding"))
 }
 
 /// The Status kube-apiserver sends for an unknown resource inside a served group version.

@@ -172,6 +172,42 @@ pub fn negotiated_error(
     resp
 }
 
+/// A filter's rejection (401, 400, 403), negotiated as `ErrorNegotiated` does;
+/// `RespondWithError` and `Forbidden` (every code but the authenticator's 401) also set
+/// `X-Content-Type-Options: nosniff`.
+pub fn filter_error(e: &ApiError, req: &Request<'_>, pretty: bool, gzip: bool) -> Response<Body> {
+    let mut resp = negotiated_error(e, req, pretty, gzip);
+    if e.code != 401 {
+        resp.headers_mut().insert(
+            "x-content-type-options",
+            HeaderValue::from_static("nosniff"),
+        );
+    }
+    resp
+}
+
+/// A filter's internal error (`responsewriters.InternalError`): Go's `http.Error` text,
+/// `Internal Server Error: "<request URI>": <err>`, sanitized, as text/plain.
+pub fn filter_internal_error(uri: &str, err: &str) -> Response<Body> {
+    let text = format!(
+        "Internal Server Error: {}: {err}",
+        crate::codec::go_quote(uri)
+    )
+    .replace('&', "&amp;")
+    .replace('<', "&lt;")
+    .replace('>', "&gt;");
+    let mut resp = base(
+        500,
+        "text/plain; charset=utf-8",
+        format!("{text}\n").into_bytes(),
+    );
+    resp.headers_mut().insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    resp
+}
+
 /// An error for a non-resource path, as JSON (with `Retry-After` when the Status has one).
 pub fn error(e: &ApiError, pretty: bool) -> Response<Body> {
     let body = if pretty {

@@ -1,28 +1,27 @@
 //! The 403 every denial answers with (`responsewriters.Forbidden` + `forbiddenMessage`,
 //! wrapped by `apierrors.NewForbidden`).
 
+use crate::codec::go_quote as q;
 use crate::resources::rbac::{Attributes, UserInfo};
-use crate::resources::status::{ApiError, Details, GroupResource};
+use crate::resources::status::{ApiError, GroupResource};
 
 /// `forbiddenMessage`: who cannot do what, where.
 pub fn message(attrs: &Attributes, user: &UserInfo) -> String {
-    let who = &user.name;
+    let (who, verb) = (q(&user.name), &attrs.verb);
     if !attrs.resource_request {
-        return format!("User {who:?} cannot {} path {:?}", attrs.verb, attrs.path);
+        return format!("User {who} cannot {verb} path {}", q(&attrs.path));
     }
     let mut resource = attrs.resource.clone();
     if !attrs.subresource.is_empty() {
         resource = format!("{resource}/{}", attrs.subresource);
     }
+    let (resource, group) = (q(&resource), q(&attrs.api_group));
     if attrs.namespace.is_empty() {
-        format!(
-            "User {who:?} cannot {} resource {resource:?} in API group {:?} at the cluster scope",
-            attrs.verb, attrs.api_group
-        )
+        format!("User {who} cannot {verb} resource {resource} in API group {group} at the cluster scope")
     } else {
         format!(
-            "User {who:?} cannot {} resource {resource:?} in API group {:?} in the namespace {:?}",
-            attrs.verb, attrs.api_group, attrs.namespace
+            "User {who} cannot {verb} resource {resource} in API group {group} in the namespace {}",
+            q(&attrs.namespace)
         )
     }
 }
@@ -39,12 +38,6 @@ pub fn forbidden(attrs: &Attributes, user: &UserInfo, reason: &str) -> ApiError 
     let mut inner = sanitize(&message(attrs, user));
     if !reason.is_empty() {
         inner = format!("{inner}: {reason}");
-    }
-    if attrs.resource.is_empty() {
-        let mut e = ApiError::untyped(403, format!("forbidden: {inner}"));
-        e.reason = "Forbidden";
-        e.details = Some(Box::new(Details::default()));
-        return e;
     }
     let gr = GroupResource {
         group: &attrs.api_group,

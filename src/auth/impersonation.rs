@@ -9,7 +9,7 @@ use crate::registry::Registry;
 use crate::resources::rbac::user::{ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS};
 use crate::resources::rbac::{Attributes, UserInfo};
 use crate::resources::status::ApiError;
-use crate::resources::validation::names::name_is_dns_label;
+use crate::resources::validation::names::{name_is_dns_subdomain, validate_namespace_name};
 
 const EXTRA_PREFIX: &str = "impersonate-extra-";
 const AUTHENTICATION_V1: &str = "authentication.k8s.io/v1";
@@ -45,17 +45,17 @@ impl Part {
     }
 }
 
-/// `serviceaccount.SplitUsername`: `system:serviceaccount:<ns>:<name>` with valid names.
+/// `serviceaccount.SplitUsername`: `system:serviceaccount:<ns>:<name>` with a valid
+/// namespace name and service account name.
 fn split_service_account(user: &str) -> Option<(String, String)> {
     let rest = user.strip_prefix("system:serviceaccount:")?;
     let parts: Vec<&str> = rest.split(':').collect();
     let [ns, name] = parts.as_slice() else {
         return None;
     };
-    let valid_name = !name.is_empty()
-        && crate::resources::validation::names::name_is_dns_subdomain(name, false).is_empty();
-    (name_is_dns_label(ns, false).is_empty() && valid_name)
-        .then(|| (ns.to_string(), name.to_string()))
+    let valid = validate_namespace_name(ns, false).is_empty()
+        && name_is_dns_subdomain(name, false).is_empty();
+    valid.then(|| (ns.to_string(), name.to_string()))
 }
 
 fn header_values<'a>(headers: &'a HeaderMap, name: &str) -> Vec<&'a str> {
@@ -66,30 +66,23 @@ fn header_values<'a>(headers: &'a HeaderMap, name: &str) -> Vec<&'a str> {
         .collect()
 }
 
-/// `unescapeExtraKey`: extra keys are percent-encoded in header names.
+/// `unescapeExtraKey`: extra keys are percent-encoded in header names; a key `url.PathUnescape`
+/// rejects (a malformed `%` escape) is kept as sent.
 fn unescape_extra_key(key: &str) -> String {
-    percent_decode(key).unwrap_or_else(|| key.to_string())
-}
-
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    let malformed = key.match_indices('%').any(|(i, _)| {
+        !key.get(i + 1..i + 3)
+            .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    if malformed {
+        return key.to_string();
     }
-    String::from_utf8(out).ok()
+    percent_encoding::percent_decode_str(key)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// `buildImpersonationRequests`: the parts asked for, user first; groups, extras or a uid
-/// without a user is an error (500, as the real filter answers it).
+/// without a user is a 400 (the legacy filter's answer since 1.35; 1.33–1.34 sent a 500).
 fn requested_parts(headers: &HeaderMap) -> Result<Vec<Part>, ApiError> {
     let mut parts = Vec::new();
     let user = header_values(headers, "impersonate-user")
@@ -137,7 +130,7 @@ fn requested_parts(headers: &HeaderMap) -> Result<Vec<Part>, ApiError> {
     }
     if user.is_empty() && !parts.is_empty() {
         let list: Vec<String> = parts.iter().map(Part::go_value).collect();
-        return Err(ApiError::internal(format!(
+        return Err(ApiError::bad_request(format!(
             "requested [{}] without impersonating a user",
             list.join(" ")
         )));
@@ -241,8 +234,8 @@ mod tests {
             ("Impersonate-Uid", "u"),
         ]);
         let e = requested_parts(&h).unwrap_err();
-        assert_eq!(e.code, 500);
-        assert_eq!(e.message, "Internal error occurred: requested [{Group  g1    } {UserExtra  x  authentication.k8s.io/v1  scopes/a} {UID  u  authentication.k8s.io/v1  }] without impersonating a user");
+        assert_eq!((e.code, e.reason), (400, "BadRequest"));
+        assert_eq!(e.message, "requested [{Group  g1    } {UserExtra  x  authentication.k8s.io/v1  scopes/a} {UID  u  authentication.k8s.io/v1  }] without impersonating a user");
         let h = headers(&[("Impersonate-User", "system:serviceaccount:ns:sa")]);
         let parts = requested_parts(&h).unwrap();
         assert_eq!(

@@ -28,7 +28,8 @@ pub const ADMIN_USER: &str = "kubesim-admin";
 /// The token `kubesim serve` accepts for [`ADMIN_USER`] (its kubeconfig carries it).
 pub const ADMIN_TOKEN: &str = "kubesim";
 
-/// The administrator: `kubesim-admin` in `system:masters` and `system:authenticated`.
+/// The administrator as authenticated: `kubesim-admin` in `system:masters` and
+/// `system:authenticated`.
 pub fn admin() -> UserInfo {
     UserInfo::new(ADMIN_USER, &[SYSTEM_PRIVILEGED_GROUP]).with_authenticated_group()
 }
@@ -50,15 +51,25 @@ impl Default for AuthConfig {
     /// In-process defaults: requests without credentials act as [`admin`]; tokens can be
     /// added to act as others.
     fn default() -> Self {
-        let mut tokens = TokenFile::default();
+        AuthConfig {
+            default_user: Some(admin()),
+            ..AuthConfig::server(TokenFile::default(), true)
+        }
+    }
+}
+
+impl AuthConfig {
+    /// As `kubesim serve` authenticates: `tokens` (a `--token-auth-file`) plus the admin
+    /// token its kubeconfig carries, anonymous requests if `anonymous`, no default identity.
+    pub fn server(mut tokens: TokenFile, anonymous: bool) -> Self {
         tokens.insert(
             ADMIN_TOKEN,
             UserInfo::new(ADMIN_USER, &[SYSTEM_PRIVILEGED_GROUP]),
         );
         AuthConfig {
             tokens,
-            anonymous: true,
-            default_user: Some(admin()),
+            anonymous,
+            default_user: None,
         }
     }
 }
@@ -110,22 +121,20 @@ pub fn authenticate(cfg: &AuthConfig, headers: &HeaderMap) -> Result<UserInfo, A
     Err(unauthorized())
 }
 
-/// The filter chain up to the handlers: authentication, impersonation, then authorization
-/// of the request's attributes. `query` gives a query parameter's decoded first value.
+/// The filter chain after request info, up to the handlers: authentication, impersonation,
+/// then authorization of the request's attributes (`attrs`, from [`request_info`]). The
+/// user the request runs as.
 pub fn admit(
     reg: &Registry,
     cfg: &AuthConfig,
-    method: &str,
-    path: &str,
-    query: &dyn Fn(&str) -> Option<String>,
+    attrs: &Attributes,
     headers: &HeaderMap,
-) -> Result<(UserInfo, Attributes), ApiError> {
+) -> Result<UserInfo, ApiError> {
     let user = authenticate(cfg, headers)?;
     let user = impersonation::impersonate(reg, user, headers)?;
-    let attrs = request_info::attributes(method, path, query);
-    let decision = reg.authorize(&user, &attrs);
+    let decision = reg.authorize(&user, attrs);
     if !decision.allowed {
-        return Err(forbidden::forbidden(&attrs, &user, &decision.reason));
+        return Err(forbidden::forbidden(attrs, &user, &decision.reason));
     }
-    Ok((user, attrs))
+    Ok(user)
 }

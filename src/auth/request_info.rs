@@ -32,9 +32,15 @@ fn valid_path_segment(name: &str) -> bool {
 }
 
 /// The attributes of a request (`NewRequestInfo` + `GetAuthorizerAttributes`); `query`
-/// gives a query parameter's first value, decoded.
-pub fn attributes(method: &str, path: &str, query: &dyn Fn(&str) -> Option<String>) -> Attributes {
-    let non_resource = || Attributes::non_resource(&method.to_ascii_lowercase(), path);
+/// gives a query parameter's first value, decoded, and `uri` is the request URI as Go prints
+/// `req.URL` in the one error: a special verb with nothing after it (`/api/v1/watch`).
+pub fn attributes(
+    method: &str,
+    path: &str,
+    uri: &str,
+    query: &dyn Fn(&str) -> Option<String>,
+) -> Result<Attributes, String> {
+    let non_resource = || Ok(Attributes::non_resource(&method.to_ascii_lowercase(), path));
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     let parts: Vec<&str> = if parts == [""] { Vec::new() } else { parts };
     if parts.len() < 3 || !matches!(parts[0], "api" | "apis") {
@@ -54,9 +60,9 @@ pub fn attributes(method: &str, path: &str, query: &dyn Fn(&str) -> Option<Strin
     let mut verb = method_verb(method).to_string();
     if SPECIAL_VERBS.contains(&rest[0]) {
         if rest.len() < 2 {
-            // Go answers this with an error, which the filter turns into a 500; asking for
-            // the bare special verb is authorized as the path it is.
-            return non_resource();
+            return Err(format!(
+                "unable to determine kind and namespace from url, {uri}"
+            ));
         }
         verb = rest[0].to_string();
         rest = &rest[1..];
@@ -93,7 +99,7 @@ pub fn attributes(method: &str, path: &str, query: &dyn Fn(&str) -> Option<Strin
     if attrs.name.is_empty() && attrs.verb == "delete" {
         attrs.verb = "deletecollection".into();
     }
-    attrs
+    Ok(attrs)
 }
 
 #[cfg(test)]
@@ -244,7 +250,7 @@ mod tests {
         ];
         for (method, path, query, want) in cases {
             let q = crate::api::query::Query::parse(query);
-            let a = attributes(method, path, &|k| q.get(k).map(str::to_string));
+            let a = attributes(method, path, path, &|k| q.get(k).map(str::to_string)).unwrap();
             let got = (
                 a.resource_request,
                 a.verb.as_str(),
@@ -260,5 +266,10 @@ mod tests {
             );
             assert_eq!(got, *want, "{method} {path}?{query}");
         }
+        let err = attributes("GET", "/api/v1/watch", "/api/v1/watch?x=1", &|_| None);
+        assert_eq!(
+            err.unwrap_err(),
+            "unable to determine kind and namespace from url, /api/v1/watch?x=1"
+        );
     }
 }

@@ -17,41 +17,13 @@ use crate::selectors::label::LabelSelector;
 /// The controller's field manager.
 pub const MANAGER: &str = "clusterrole-aggregation-controller";
 
-/// `metav1.LabelSelectorAsSelector`, through the label selector grammar; `None` when the
-/// selector cannot be expressed (such a role aggregates nothing from it).
-fn as_selector(sel: &Value) -> Option<LabelSelector> {
-    let mut parts = Vec::new();
-    if let Some(m) = sel["matchLabels"].as_object() {
-        for (k, v) in m {
-            parts.push(format!("{k}={}", v.as_str()?));
-        }
-    }
-    for e in sel["matchExpressions"].as_array().into_iter().flatten() {
-        let key = e["key"].as_str()?;
-        let values: Vec<&str> = e["values"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        parts.push(match e["operator"].as_str()? {
-            "In" => format!("{key} in ({})", values.join(",")),
-            "NotIn" => format!("{key} notin ({})", values.join(",")),
-            "Exists" => key.to_string(),
-            "DoesNotExist" => format!("!{key}"),
-            _ => return None,
-        });
-    }
-    LabelSelector::parse(&parts.join(",")).ok()
-}
-
 /// The rules `role` aggregates from `all` (ClusterRoles in name order).
 fn aggregate(role: &Value, all: &[std::sync::Arc<Value>]) -> Vec<Value> {
     let name = role["metadata"]["name"].as_str().unwrap_or("");
     let mut rules: Vec<Value> = Vec::new();
     let selectors = role["aggregationRule"]["clusterRoleSelectors"].as_array();
     for sel in selectors.into_iter().flatten() {
-        let Some(sel) = as_selector(sel) else {
+        let Some(sel) = LabelSelector::from_metav1(sel) else {
             continue;
         };
         for other in all {
@@ -69,6 +41,36 @@ fn aggregate(role: &Value, all: &[std::sync::Arc<Value>]) -> Vec<Value> {
         }
     }
     rules
+}
+
+/// The controller's memory between ticks: the store revision it last looked at. Like the
+/// real controller (driven by ClusterRole events), it does nothing until a ClusterRole
+/// changes, so ticks and requests that touch no ClusterRole cost a revision comparison.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Aggregation {
+    seen: u64,
+}
+
+impl Aggregation {
+    /// Reconciles when a ClusterRole changed since the last call (or the history that would
+    /// tell was compacted away).
+    pub fn run(&mut self, reg: &mut Registry) {
+        let now = reg.store().revision();
+        if now == self.seen {
+            return;
+        }
+        let prefix = CLUSTER_ROLES.key_prefix();
+        let changed = match reg.store().events_after(self.seen) {
+            Ok(events) => events.iter().any(|e| e.key.starts_with(&prefix)),
+            Err(_) => true,
+        };
+        if changed {
+            reconcile(reg);
+        }
+        // Its own writes (after `now`) changed ClusterRoles too: the next run looks at them
+        // and finds nothing left to do, or the next level of a nested aggregation.
+        self.seen = now;
+    }
 }
 
 /// One pass: every aggregated ClusterRole whose rules differ is written; how many were.

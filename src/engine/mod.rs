@@ -86,6 +86,7 @@ pub const INITIAL_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public
 pub struct Engine {
     registry: Registry,
     auth: AuthConfig,
+    aggregation: crate::controllers::clusterrole_aggregation::Aggregation,
     server_address: String,
     history_ms: i64,
 }
@@ -107,6 +108,7 @@ impl Engine {
             server_address: config.server_address,
             history_ms: config.history_ms,
             auth: config.auth,
+            aggregation: Default::default(),
         };
         engine.registry.set_authorization_mode(config.authorization);
         for ns in INITIAL_NAMESPACES {
@@ -154,7 +156,7 @@ impl Engine {
         self.registry.sync_cache();
         self.registry.cacher_mut().service(now);
         crate::controllers::namespace::reconcile(&mut self.registry);
-        let _ = crate::controllers::clusterrole_aggregation::reconcile(&mut self.registry);
+        self.aggregation.run(&mut self.registry);
     }
 
     /// The RBAC bootstrap policy kube-apiserver's `rbac/bootstrap-roles` hook creates, in

@@ -9,7 +9,8 @@
 use serde_json::Value;
 
 use super::Registry;
-use crate::codec::Object;
+use crate::codec::{go_quote, Object};
+use crate::resources::meta::str_at;
 use crate::resources::rbac::rule::rule_allows;
 use crate::resources::rbac::user::SYSTEM_PRIVILEGED_GROUP;
 use crate::resources::rbac::{
@@ -46,31 +47,31 @@ struct Source<'a> {
 }
 
 impl Source<'_> {
+    /// `clusterRoleBindingDescriber` / `roleBindingDescriber`.
     fn describe(&self) -> String {
-        let s = |v: &Value, k: &str| v[k].as_str().unwrap_or("").to_string();
         let meta = &self.binding["metadata"];
-        let (ns, name) = (s(meta, "namespace"), s(meta, "name"));
+        let (ns, name) = (str_at(meta, "namespace"), str_at(meta, "name"));
         let role_ref = &self.binding["roleRef"];
-        let subject_kind = s(self.subject, "kind");
-        let subject_name = s(self.subject, "name");
-        let subject = if subject_kind == "ServiceAccount" {
-            let sa_ns = match s(self.subject, "namespace") {
-                n if n.is_empty() => ns.clone(),
+        let kind = str_at(self.subject, "kind");
+        let subject_name = str_at(self.subject, "name");
+        let subject = if kind == "ServiceAccount" {
+            let sa_ns = match str_at(self.subject, "namespace") {
+                "" => ns,
                 n => n,
             };
-            format!("{subject_kind} {:?}", format!("{subject_name}/{sa_ns}"))
+            format!("{kind} {}", go_quote(&format!("{subject_name}/{sa_ns}")))
         } else {
-            format!("{subject_kind} {subject_name:?}")
+            format!("{kind} {}", go_quote(subject_name))
         };
         let binding = if ns.is_empty() {
-            format!("ClusterRoleBinding {name:?}")
+            format!("ClusterRoleBinding {}", go_quote(name))
         } else {
-            format!("RoleBinding {:?}", format!("{name}/{ns}"))
+            format!("RoleBinding {}", go_quote(&format!("{name}/{ns}")))
         };
         format!(
-            "{binding} of {} {:?} to {subject}",
-            s(role_ref, "kind"),
-            s(role_ref, "name")
+            "{binding} of {} {} to {subject}",
+            str_at(role_ref, "kind"),
+            go_quote(str_at(role_ref, "name"))
         )
     }
 }
@@ -78,12 +79,12 @@ impl Source<'_> {
 /// `appliesToUser`: which subject of a binding (in `namespace`) names the user.
 fn applies_to<'a>(user: &UserInfo, subjects: &'a Value, namespace: &str) -> Option<&'a Value> {
     subjects.as_array()?.iter().find(|s| {
-        let name = s["name"].as_str().unwrap_or("");
-        match s["kind"].as_str().unwrap_or("") {
+        let name = str_at(s, "name");
+        match str_at(s, "kind") {
             "User" => user.name == name,
             "Group" => user.in_group(name),
             "ServiceAccount" => {
-                let ns = match s["namespace"].as_str().unwrap_or("") {
+                let ns = match str_at(s, "namespace") {
                     "" => namespace,
                     n => n,
                 };
@@ -122,20 +123,26 @@ impl Registry {
             .unwrap_or_default()
     }
 
-    /// The rules a binding's `roleRef` grants (`GetRoleReferenceRules`), or the lister's error.
-    fn role_ref_rules(&self, role_ref: &Value, namespace: &str) -> Result<Vec<Value>, String> {
-        let name = role_ref["name"].as_str().unwrap_or("");
-        let (info, ns, singular) = match role_ref["kind"].as_str().unwrap_or("") {
+    /// The role a binding's `roleRef` names (`GetRoleReferenceRules` reads its `rules`), or
+    /// the lister's error.
+    fn role_ref(&self, role_ref: &Value, namespace: &str) -> Result<&Object, String> {
+        let name = str_at(role_ref, "name");
+        let (info, ns, singular) = match str_at(role_ref, "kind") {
             "Role" => (&ROLES, namespace, "role"),
             "ClusterRole" => (&CLUSTER_ROLES, "", "clusterrole"),
-            other => return Err(format!("unsupported role reference kind: {other:?}")),
+            other => {
+                return Err(format!(
+                    "unsupported role reference kind: {}",
+                    go_quote(other)
+                ))
+            }
         };
-        match self.store().get(&info.key(ns, name)) {
-            Some(role) => Ok(role["rules"].as_array().cloned().unwrap_or_default()),
-            None => Err(format!(
-                "{singular}.rbac.authorization.k8s.io {name:?} not found"
-            )),
-        }
+        self.store().get(&info.key(ns, name)).ok_or_else(|| {
+            format!(
+                "{singular}.rbac.authorization.k8s.io {} not found",
+                go_quote(name)
+            )
+        })
     }
 
     /// `VisitRulesFor`: every rule granted to `user` in `namespace` (cluster-wide bindings
@@ -156,15 +163,15 @@ impl Registry {
                 let Some(subject) = applies_to(user, &binding["subjects"], ns) else {
                     continue;
                 };
-                match self.role_ref_rules(&binding["roleRef"], ns) {
+                match self.role_ref(&binding["roleRef"], ns) {
                     Err(e) => {
                         if !visit(Err(e)) {
                             return;
                         }
                     }
-                    Ok(rules) => {
+                    Ok(role) => {
                         let source = Source { binding, subject };
-                        for rule in &rules {
+                        for rule in role["rules"].as_array().into_iter().flatten() {
                             if !visit(Ok((&source, rule))) {
                                 return;
                             }
@@ -173,20 +180,6 @@ impl Registry {
                 }
             }
         }
-    }
-
-    /// The rules `user` holds in `namespace` (cluster-wide ones included) and the errors met
-    /// resolving them (`RulesFor`).
-    pub fn rules_for(&self, user: &UserInfo, namespace: &str) -> (Vec<Value>, Vec<String>) {
-        let (mut rules, mut errors) = (Vec::new(), Vec::new());
-        self.visit_rules_for(user, namespace, &mut |r| {
-            match r {
-                Ok((_, rule)) => rules.push(rule.clone()),
-                Err(e) => errors.push(e),
-            }
-            true
-        });
-        (rules, errors)
     }
 
     /// The authorizer chain kube-apiserver runs: members of `system:masters` are allowed
@@ -229,11 +222,6 @@ impl Registry {
                 },
             },
         }
-    }
-
-    /// The authorization mode in force.
-    pub fn authorization_mode(&self) -> AuthorizationMode {
-        self.authorization
     }
 
     /// Sets the authorization mode.

@@ -53,14 +53,22 @@ pub fn meta_map(obj: &Map<String, Value>) -> Map<String, Value> {
 
 /// The strings of a JSON array (other items skipped; empty when absent).
 pub fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
+    v.map(str_items)
+        .into_iter()
+        .flatten()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The strings of a JSON array, borrowed (other items skipped; none when not an array).
+pub fn str_items(v: &Value) -> impl Iterator<Item = &str> {
+    v.as_array().into_iter().flatten().filter_map(Value::as_str)
+}
+
+/// A string field of any JSON object ("" when absent or not a string), as Go reads a
+/// string field of a decoded struct.
+pub fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// Whether `metadata.finalizers` is non-empty.

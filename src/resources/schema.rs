@@ -52,6 +52,31 @@ pub static MANAGED_FIELDS_ENTRY: Struct = Struct {
     ],
 };
 
+/// `metav1.LabelSelectorRequirement`.
+pub static LABEL_SELECTOR_REQUIREMENT: Struct = Struct {
+    openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
+    atomic: false,
+    description: "A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.",
+    fields: &[
+        req("key", Type::String, "key is the label key that the selector applies to.").pb(1),
+        req("operator", Type::String, "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.").pb(2),
+        f("values", STRINGS_ATOMIC, "values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.").pb(3),
+    ],
+};
+
+const LABEL_SELECTOR_REQUIREMENT_T: Type = Type::Object(&LABEL_SELECTOR_REQUIREMENT);
+
+/// `metav1.LabelSelector`.
+pub static LABEL_SELECTOR: Struct = Struct {
+    openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector",
+    atomic: true,
+    description: "A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects.",
+    fields: &[
+        f("matchLabels", Type::Map(&STRING), "matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is \"key\", the operator is \"In\", and the values array contains only \"value\". The requirements are ANDed.").pb(1),
+        f("matchExpressions", Type::Array(&LABEL_SELECTOR_REQUIREMENT_T, ListType::Atomic), "matchExpressions is a list of label selector requirements. The requirements are ANDed.").pb(2),
+    ],
+};
+
 const OWNER_REFERENCE_T: Type = Type::Object(&OWNER_REFERENCE);
 const MANAGED_FIELDS_ENTRY_T: Type = Type::Object(&MANAGED_FIELDS_ENTRY);
 

@@ -211,20 +211,26 @@ impl ApiError {
         Self::new(400, "BadRequest", message)
     }
 
-    /// 403 `<gr> "<name>" is forbidden: <inner>` (or without a name).
+    /// 403 `NewForbidden`: `<gr> "<name>" is forbidden: <inner>`, without the name when there
+    /// is none, and `forbidden: <inner>` with empty details for no resource at all (a
+    /// non-resource path).
     pub fn forbidden(gr: GroupResource<'_>, name: &str, inner: &str) -> Self {
-        let message = if name.is_empty() {
+        let message = if gr.group.is_empty() && gr.resource.is_empty() {
+            format!("forbidden: {inner}")
+        } else if name.is_empty() {
             format!("{gr} is forbidden: {inner}")
         } else {
             format!("{gr} \"{name}\" is forbidden: {inner}")
         };
         let mut e = Self::new(403, "Forbidden", message);
-        e.details = Some(Box::new(details_for(gr, name)));
+        let mut details = details_for(gr, name);
         if name.is_empty() {
-            if let Some(d) = e.details.as_mut() {
-                d.name = None;
-            }
+            details.name = None;
         }
+        if gr.resource.is_empty() {
+            details.kind = None;
+        }
+        e.details = Some(Box::new(details));
         e
     }
 

@@ -160,6 +160,41 @@ impl LabelSelector {
         Ok(LabelSelector { requirements })
     }
 
+    /// `metav1.LabelSelectorAsSelector` of a `metav1.LabelSelector` object (`matchLabels` as
+    /// `=`, `matchExpressions` as `in`/`notin`/exists/`!`), already validated by the kind
+    /// that holds it; `None` for an operator it does not know. An empty selector matches
+    /// everything.
+    pub fn from_metav1(sel: &Value) -> Option<LabelSelector> {
+        let mut requirements = Vec::new();
+        for (key, value) in sel["matchLabels"].as_object().into_iter().flatten() {
+            requirements.push(Requirement {
+                key: key.clone(),
+                operator: Operator::Equals,
+                values: vec![value.as_str()?.to_string()],
+            });
+        }
+        for e in sel["matchExpressions"].as_array().into_iter().flatten() {
+            let operator = match e["operator"].as_str()? {
+                "In" => Operator::In,
+                "NotIn" => Operator::NotIn,
+                "Exists" => Operator::Exists,
+                "DoesNotExist" => Operator::DoesNotExist,
+                _ => return None,
+            };
+            // Sorted and unique, as `sets.String` leaves them.
+            let mut values = crate::resources::meta::strings(e.get("values"));
+            values.sort();
+            values.dedup();
+            requirements.push(Requirement {
+                key: e["key"].as_str()?.to_string(),
+                operator,
+                values,
+            });
+        }
+        requirements.sort_by(|a, b| a.key.cmp(&b.key));
+        Some(LabelSelector { requirements })
+    }
+
     /// `labels.Everything()`: the selector an absent or empty `labelSelector` yields.
     pub fn everything() -> LabelSelector {
         LabelSelector::default()

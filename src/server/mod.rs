@@ -77,6 +77,21 @@ pub async fn serve_one(
     Ok(hyper::Response::from_parts(parts, ServerBody(body)))
 }
 
+/// Serves HTTP/1.1 on one connection (plain TCP or TLS) until it closes or the server shuts
+/// down gracefully.
+async fn serve_connection<I>(
+    io: I,
+    engine: SharedEngine,
+    watcher: hyper_util::server::graceful::Watcher,
+) where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let service = service_fn(move |req| serve_one(engine.clone(), req));
+    let conn =
+        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(io), service);
+    let _ = watcher.watch(conn).await;
+}
+
 /// Serves `engine` on `listener` until `shutdown` resolves, then lets open connections
 /// finish (graceful Ctrl-C).
 pub async fn run(
@@ -107,23 +122,16 @@ pub async fn run(
                 };
                 let _ = stream.set_nodelay(true);
                 let engine = engine.clone();
-                let service = service_fn(move |req| serve_one(engine.clone(), req));
                 let watcher = graceful.watcher();
                 let tls = tls.clone();
                 tokio::spawn(async move {
-                    let http = hyper::server::conn::http1::Builder::new();
                     match tls {
                         Some(acceptor) => {
-                            let Ok(stream) = acceptor.accept(stream).await else {
-                                return;
-                            };
-                            let conn = http.serve_connection(TokioIo::new(stream), service);
-                            let _ = watcher.watch(conn).await;
+                            if let Ok(stream) = acceptor.accept(stream).await {
+                                serve_connection(stream, engine, watcher).await;
+                            }
                         }
-                        None => {
-                            let conn = http.serve_connection(TokioIo::new(stream), service);
-                            let _ = watcher.watch(conn).await;
-                        }
+                        None => serve_connection(stream, engine, watcher).await,
                     }
                 });
             }

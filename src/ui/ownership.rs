@@ -80,23 +80,16 @@ impl Ownership {
                 .unwrap_or_default();
             fields.extend(set.paths().into_iter().map(|p| (p, i)));
         }
-        // Sorting by path (then entry) puts a map before its fields and groups the owners
-        // of one field together, without a quadratic search.
+        // Sorting by path (then entry) puts a map before its fields and the owners of one
+        // field side by side.
         fields.sort();
-        let mut rows: Vec<Row> = Vec::new();
-        let mut last: Option<Vec<PathElement>> = None;
-        for (path, i) in fields {
-            match (&last, rows.last_mut()) {
-                (Some(p), Some(row)) if *p == path => row.owners.push(i),
-                _ => {
-                    rows.push(Row {
-                        field: path_string(&path),
-                        owners: vec![i],
-                    });
-                    last = Some(path);
-                }
-            }
-        }
+        let rows = fields
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|group| Row {
+                field: path_string(&group[0].0),
+                owners: group.iter().map(|(_, i)| *i).collect(),
+            })
+            .collect();
         Some(Ownership { owners, rows })
     }
 

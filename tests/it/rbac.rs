@@ -12,14 +12,9 @@ const TOKENS: &str = "t-alice,alice,u1\nt-bob,bob,u2,\"dev,ops\"\n";
 /// An engine as `kubesim serve` runs it: no default identity, the admin token plus
 /// alice's and bob's.
 fn server_like() -> Engine {
-    let mut tokens = TokenFile::parse("tokens.csv", TOKENS).unwrap();
-    tokens.insert(kubesim::auth::ADMIN_TOKEN, kubesim::auth::admin());
+    let tokens = TokenFile::parse("tokens.csv", TOKENS).unwrap();
     Engine::new(Config {
-        auth: AuthConfig {
-            tokens,
-            anonymous: true,
-            default_user: None,
-        },
+        auth: AuthConfig::server(tokens, true),
         ..Config::default()
     })
 }
@@ -112,11 +107,7 @@ fn tokens_anonymous_and_the_bootstrap_policy() {
 #[test]
 fn anonymous_auth_off_answers_401() {
     let mut e = Engine::new(Config {
-        auth: AuthConfig {
-            anonymous: false,
-            default_user: None,
-            ..AuthConfig::default()
-        },
+        auth: AuthConfig::server(TokenFile::default(), false),
         ..Config::default()
     });
     assert_eq!(send(&mut e, "GET", "/version", None, &[]).code, 401);
@@ -316,11 +307,13 @@ fn impersonation_is_authorized_per_part() {
         None,
         &h(&[("impersonate-group", "ops")]),
     );
-    assert_eq!(r.code, 500);
+    // The legacy filter as 1.35 answers (1.33–1.34: a plain-text 500).
+    assert_eq!((r.code, r.reason()), (400, "BadRequest"));
     assert_eq!(
         r.message(),
-        "Internal error occurred: requested [{Group  ops    }] without impersonating a user"
+        "requested [{Group  ops    }] without impersonating a user"
     );
+    assert_eq!(r.header("x-content-type-options"), "nosniff");
     // The admin may impersonate; the request then runs as alice (403 on a list).
     let r = send(
         &mut e,
@@ -410,4 +403,55 @@ fn roles_and_bindings_validate_as_the_real_server() {
         &[("impersonate-user", "carol")],
     );
     assert_eq!(r.message(), "controllerrevisions.apps \"c\" is forbidden: User \"carol\" cannot get resource \"controllerrevisions\" in API group \"apps\" in the namespace \"n\": RBAC: role.rbac.authorization.k8s.io \"gone\" not found");
+}
+
+#[test]
+fn filters_answer_before_routing_as_kube_apiserver_does() {
+    let mut e = server_like();
+    // RequestInfo fails before authentication: plain text, as `http.Error` writes it.
+    let r = send(&mut e, "GET", "/api/v1/watch?x=1", None, &[]);
+    assert_eq!(r.code, 500);
+    assert_eq!(r.header("content-type"), "text/plain; charset=utf-8");
+    assert_eq!(r.text, "Internal Server Error: \"/api/v1/watch?x=1\": failed to create RequestInfo: unable to determine kind and namespace from url, /api/v1/watch?x=1\n");
+    // A denial is negotiated like any Status, and marked nosniff; a 401 is not.
+    let r = send(
+        &mut e,
+        "GET",
+        "/api/v1/namespaces",
+        None,
+        &[("accept", "application/vnd.kubernetes.protobuf")],
+    );
+    assert_eq!(r.code, 403);
+    assert_eq!(
+        r.header("content-type"),
+        "application/vnd.kubernetes.protobuf"
+    );
+    assert_eq!(r.header("x-content-type-options"), "nosniff");
+    let r = as_user(&mut e, "nope", "GET", "/api/v1/namespaces", None);
+    assert_eq!(r.header("x-content-type-options"), "");
+}
+
+#[test]
+fn a_new_aggregated_role_reaches_view_edit_and_admin() {
+    let mut e = crate::common::engine();
+    let role = json!({"metadata": {"name": "widgets-view", "labels": {"rbac.authorization.k8s.io/aggregate-to-view": "true"}},
+        "rules": [{"apiGroups": ["example.com"], "resources": ["widgets"], "verbs": ["get"]}]});
+    let r = send(
+        &mut e,
+        "POST",
+        &format!("{RBAC}/clusterroles"),
+        Some(&role.to_string()),
+        &[("content-type", "application/json")],
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    for name in ["view", "edit", "admin"] {
+        let r = crate::common::get(&mut e, &format!("{RBAC}/clusterroles/{name}"));
+        assert!(
+            r.json["rules"]
+                .as_array()
+                .unwrap()
+                .contains(&role["rules"][0]),
+            "{name}"
+        );
+    }
 }

@@ -10,6 +10,7 @@ use super::validation::{
     validate_role_update, GROUP,
 };
 use crate::resources::field::FieldError;
+use crate::resources::meta::str_at;
 use crate::resources::{Column, ListDocs, Printer, ResourceInfo, Strategy, CRUD_VERBS};
 
 const LIST_META_DOC: &str = "Standard object's metadata.";
@@ -155,13 +156,9 @@ impl Strategy for BindingStrategy {
 
     fn printer(&self) -> Option<&'static dyn Printer> {
         Some(if self.namespaced {
-            &BindingPrinter {
-                what: "roleBinding",
-            } as &dyn Printer
+            &ROLE_BINDING_PRINTER
         } else {
-            &BindingPrinter {
-                what: "clusterRoleBinding",
-            }
+            &CLUSTER_ROLE_BINDING_PRINTER
         })
     }
 }
@@ -170,8 +167,15 @@ impl Strategy for BindingStrategy {
 /// `ServiceAccounts`.
 #[derive(Debug)]
 pub struct BindingPrinter {
-    what: &'static str,
+    columns: &'static [Column],
 }
+
+static ROLE_BINDING_PRINTER: BindingPrinter = BindingPrinter {
+    columns: ROLE_BINDING_COLUMNS,
+};
+static CLUSTER_ROLE_BINDING_PRINTER: BindingPrinter = BindingPrinter {
+    columns: CLUSTER_ROLE_BINDING_COLUMNS,
+};
 
 const ROLE_REF_DOC: &str = "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.";
 const CLUSTER_ROLE_REF_DOC: &str = "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.";
@@ -242,13 +246,11 @@ static CLUSTER_ROLE_BINDING_COLUMNS: &[Column] = &[
 fn subjects_strings(obj: &Value) -> [String; 3] {
     let (mut users, mut groups, mut sas) = (Vec::new(), Vec::new(), Vec::new());
     for s in obj["subjects"].as_array().into_iter().flatten() {
-        let name = s["name"].as_str().unwrap_or("").to_string();
-        match s["kind"].as_str().unwrap_or("") {
-            "User" => users.push(name),
-            "Group" => groups.push(name),
-            "ServiceAccount" => {
-                sas.push(format!("{}/{name}", s["namespace"].as_str().unwrap_or("")))
-            }
+        let name = str_at(s, "name");
+        match str_at(s, "kind") {
+            "User" => users.push(name.to_string()),
+            "Group" => groups.push(name.to_string()),
+            "ServiceAccount" => sas.push(format!("{}/{name}", str_at(s, "namespace"))),
             _ => {}
         }
     }
@@ -257,11 +259,7 @@ fn subjects_strings(obj: &Value) -> [String; 3] {
 
 impl Printer for BindingPrinter {
     fn columns(&self) -> &'static [Column] {
-        if self.what == "roleBinding" {
-            ROLE_BINDING_COLUMNS
-        } else {
-            CLUSTER_ROLE_BINDING_COLUMNS
-        }
+        self.columns
     }
 
     fn age_after(&self) -> usize {
@@ -270,11 +268,7 @@ impl Printer for BindingPrinter {
 
     fn cells(&self, obj: &Value) -> Vec<Value> {
         let r = &obj["roleRef"];
-        let role = format!(
-            "{}/{}",
-            r["kind"].as_str().unwrap_or(""),
-            r["name"].as_str().unwrap_or("")
-        );
+        let role = format!("{}/{}", str_at(r, "kind"), str_at(r, "name"));
         let mut cells = vec![Value::String(role)];
         cells.extend(subjects_strings(obj).into_iter().map(Value::String));
         cells

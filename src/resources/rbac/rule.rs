@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use crate::resources::meta::str_items;
+
 /// The attributes authorization decides on: a resource request (`resource` non-empty or
 /// `resource_request` set) or a non-resource one (`path`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -29,7 +31,6 @@ impl Attributes {
             verb: verb.into(),
             resource_request: true,
             api_group: group.into(),
-            api_version: "*".into(),
             namespace: namespace.into(),
             resource: resource.into(),
             name: name.into(),
@@ -54,11 +55,7 @@ impl Attributes {
 }
 
 fn strings<'a>(rule: &'a Value, field: &str) -> impl Iterator<Item = &'a str> {
-    rule.get(field)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
+    rule.get(field).into_iter().flat_map(str_items)
 }
 
 /// `VerbMatches`.
@@ -73,18 +70,13 @@ pub fn api_group_matches(rule: &Value, group: &str) -> bool {
 
 /// `ResourceMatches`: `*`, the resource, `resource/subresource`, or `*/subresource`.
 pub fn resource_matches(rule: &Value, resource: &str, subresource: &str) -> bool {
-    let combined = if subresource.is_empty() {
-        resource.to_string()
-    } else {
-        format!("{resource}/{subresource}")
-    };
     strings(rule, "resources").any(|r| {
+        if subresource.is_empty() {
+            return r == "*" || r == resource;
+        }
         r == "*"
-            || r == combined
-            || (!subresource.is_empty()
-                && r.len() == subresource.len() + 2
-                && r.starts_with("*/")
-                && r.ends_with(subresource))
+            || r.split_once('/')
+                .is_some_and(|(res, sub)| sub == subresource && (res == resource || res == "*"))
     })
 }
 

@@ -1,37 +1,13 @@
 //! The RBAC types' schemas (`k8s.io/api/rbac/v1/types.go`, Go struct order, with their
-//! `generated.proto` field numbers) and `metav1.LabelSelector`, which aggregation rules use.
+//! `generated.proto` field numbers).
 
 use crate::resources::schema::{
-    always, f, req, ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_FIELD,
+    always, f, req, ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD, LABEL_SELECTOR,
+    METADATA_FIELD,
 };
 
 const STRING: Type = Type::String;
 const STRINGS: Type = Type::Array(&STRING, ListType::Atomic);
-
-/// `metav1.LabelSelectorRequirement`.
-pub static LABEL_SELECTOR_REQUIREMENT: Struct = Struct {
-    openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
-    atomic: false,
-    description: "A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.",
-    fields: &[
-        req("key", Type::String, "key is the label key that the selector applies to.").pb(1),
-        req("operator", Type::String, "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.").pb(2),
-        f("values", STRINGS, "values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.").pb(3),
-    ],
-};
-
-const REQUIREMENT: Type = Type::Object(&LABEL_SELECTOR_REQUIREMENT);
-
-/// `metav1.LabelSelector`.
-pub static LABEL_SELECTOR: Struct = Struct {
-    openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector",
-    atomic: true,
-    description: "A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects.",
-    fields: &[
-        f("matchLabels", Type::Map(&STRING), "matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is \"key\", the operator is \"In\", and the values array contains only \"value\". The requirements are ANDed.").pb(1),
-        f("matchExpressions", Type::Array(&REQUIREMENT, ListType::Atomic), "matchExpressions is a list of label selector requirements. The requirements are ANDed.").pb(2),
-    ],
-};
 
 /// `rbacv1.PolicyRule`.
 pub static POLICY_RULE: Struct = Struct {

@@ -44,10 +44,14 @@ impl UserInfo {
         self.groups.iter().any(|g| g == group)
     }
 
-    /// Adds `system:authenticated` unless present or the user is anonymous (the
-    /// authenticated-group adder kube-apiserver wraps its authenticators in).
+    /// Adds `system:authenticated` last, unless the user is anonymous or already in
+    /// `system:authenticated` or `system:unauthenticated` (the authenticated-group adder
+    /// kube-apiserver wraps its authenticators in, and impersonation repeats).
     pub fn with_authenticated_group(mut self) -> Self {
-        if self.name != ANONYMOUS && !self.in_group(ALL_AUTHENTICATED) {
+        if self.name != ANONYMOUS
+            && !self.in_group(ALL_AUTHENTICATED)
+            && !self.in_group(ALL_UNAUTHENTICATED)
+        {
             self.groups.push(ALL_AUTHENTICATED.into());
         }
         self

@@ -7,7 +7,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::resources::field::{FieldError, FieldPath};
-use crate::resources::meta::meta_map;
+use crate::resources::meta::{meta_map, str_at, str_items};
 use crate::resources::validation::names::{name_is_dns_subdomain, validate_path_segment};
 use crate::resources::validation::object_meta::{
     validate_object_meta, validate_object_meta_update,
@@ -16,15 +16,7 @@ use crate::resources::validation::object_meta::{
 pub const GROUP: &str = "rbac.authorization.k8s.io";
 
 fn strs(v: &Value) -> Vec<&str> {
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect()
-}
-
-fn text<'a>(v: &'a Value, k: &str) -> &'a str {
-    v.get(k).and_then(Value::as_str).unwrap_or("")
+    str_items(v).collect()
 }
 
 /// `ValidatePolicyRule`.
@@ -127,12 +119,12 @@ pub fn validate_role_update(
 /// `ValidateRoleBindingSubject`.
 fn validate_subject(s: &Value, namespaced: bool, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    let name = text(s, "name");
+    let name = str_at(s, "name");
     if name.is_empty() {
         errs.push(FieldError::required(path.child("name").as_str(), ""));
     }
-    let api_group = text(s, "apiGroup");
-    match text(s, "kind") {
+    let api_group = str_at(s, "apiGroup");
+    match str_at(s, "kind") {
         "ServiceAccount" => {
             if !name.is_empty() {
                 for msg in name_is_dns_subdomain(name, false) {
@@ -150,7 +142,7 @@ fn validate_subject(s: &Value, namespaced: bool, path: &FieldPath) -> Vec<FieldE
                     &[""],
                 ));
             }
-            if !namespaced && text(s, "namespace").is_empty() {
+            if !namespaced && str_at(s, "namespace").is_empty() {
                 errs.push(FieldError::required(path.child("namespace").as_str(), ""));
             }
         }
@@ -176,7 +168,7 @@ fn validate_subject(s: &Value, namespaced: bool, path: &FieldPath) -> Vec<FieldE
 pub fn validate_binding(obj: &Map<String, Value>, namespaced: bool) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&meta_map(obj), namespaced, validate_path_segment);
     let role_ref = obj.get("roleRef").cloned().unwrap_or(Value::Null);
-    let api_group = text(&role_ref, "apiGroup");
+    let api_group = str_at(&role_ref, "apiGroup");
     if api_group != GROUP {
         errs.push(FieldError::not_supported(
             "roleRef.apiGroup",
@@ -184,7 +176,7 @@ pub fn validate_binding(obj: &Map<String, Value>, namespaced: bool) -> Vec<Field
             &[GROUP],
         ));
     }
-    let kind = text(&role_ref, "kind");
+    let kind = str_at(&role_ref, "kind");
     let kinds: &[&str] = if namespaced {
         &["Role", "ClusterRole"]
     } else {
@@ -197,7 +189,7 @@ pub fn validate_binding(obj: &Map<String, Value>, namespaced: bool) -> Vec<Field
             kinds,
         ));
     }
-    let name = text(&role_ref, "name");
+    let name = str_at(&role_ref, "name");
     if name.is_empty() {
         errs.push(FieldError::required("roleRef.name", ""));
     } else {
@@ -227,9 +219,9 @@ pub fn validate_binding_update(
     if new.get("roleRef") != old.get("roleRef") {
         let r = new.get("roleRef").cloned().unwrap_or(Value::Null);
         let internal = json!({
-            "APIGroup": text(&r, "apiGroup"),
-            "Kind": text(&r, "kind"),
-            "Name": text(&r, "name"),
+            "APIGroup": str_at(&r, "apiGroup"),
+            "Kind": str_at(&r, "kind"),
+            "Name": str_at(&r, "name"),
         });
         errs.push(FieldError::invalid(
             "roleRef",

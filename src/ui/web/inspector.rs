@@ -9,16 +9,9 @@ use yew::prelude::*;
 
 use super::app::Ctx;
 use super::timeline::Timeline;
+use crate::resources::meta::strings;
 use crate::ui::exchange::Draft;
 use crate::ui::state::Action;
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| s.as_str().map(str::to_owned))
-        .collect()
-}
 
 /// The Store tab.
 #[function_component(Inspector)]
@@ -46,9 +39,9 @@ pub fn inspector() -> Html {
             let kind = o["kind"].as_str().unwrap_or("").to_string();
             let name = meta["name"].as_str().unwrap_or("").to_string();
             let rv = meta["resourceVersion"].as_str().unwrap_or("").to_string();
-            let mut fins = strings(&meta["finalizers"]);
+            let mut fins = strings(meta.get("finalizers"));
             fins.extend(
-                strings(&o["spec"]["finalizers"])
+                strings(o["spec"].get("finalizers"))
                     .into_iter()
                     .map(|f| format!("{f} (spec)")),
             );
