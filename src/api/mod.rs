@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use crate::auth::AuthConfig;
 use crate::registry::Registry;
+use crate::resources::rbac::UserInfo;
 use crate::resources::status::{self, ApiError, ApiResult};
 use crate::resources::Kinds;
 use body::Body;
@@ -44,6 +45,8 @@ pub struct Request<'a> {
     pub output: Negotiated,
     /// The kinds served when the request arrived.
     pub kinds: Arc<Kinds>,
+    /// The user the request runs as (after impersonation); `None` until authenticated.
+    pub user: Option<UserInfo>,
 }
 
 impl Request<'_> {
@@ -118,10 +121,12 @@ pub fn serve(
         served: negotiation::served(reg.feature_gates()),
         output: Negotiated::JSON,
         kinds: reg.kinds().clone(),
+        user: None,
     };
     let pretty = response::wants_pretty(&request);
-    if let Err(e) = crate::auth::admit(reg, auth, &attrs, req.headers()) {
-        return response::filter_error(&e, &request, pretty, gzip_for(reg, &request));
+    match crate::auth::admit(reg, auth, &attrs, req.headers()) {
+        Ok(user) => request.user = Some(user),
+        Err(e) => return response::filter_error(&e, &request, pretty, gzip_for(reg, &request)),
     }
     let watch = request.query.flag("watch").unwrap_or(false);
     let result = match route::route(reg.kinds(), request.method.as_str(), request.path, watch) {

@@ -9,22 +9,31 @@ use crate::resources::meta::{map_meta_str, meta_mut, meta_str};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
 
-/// A virtual kind's create (the review kinds' REST `Create`): validated, answered by the
-/// kind, never stored, and without the system fields a stored object gets.
+/// A virtual kind's create (the review kinds' REST `Create`): the system fields wiped
+/// (`WipeObjectMetaSystemFields`), then answered by the kind; nothing is stored, and dry run
+/// changes nothing.
 fn answer_virtual(
+    reg: &Registry,
     info: &'static ResourceInfo,
     mut obj: Map<String, Value>,
     raw: &Map<String, Value>,
+    w: &super::Write,
 ) -> ApiResult<Value> {
     obj.insert("kind".into(), Value::String(info.kind.to_string()));
     obj.insert("apiVersion".into(), Value::String(info.api_version()));
-    let errs = info.strategy.validate_create(&obj, raw);
-    if !errs.is_empty() {
-        let name = map_meta_str(&obj, "name");
-        return Err(ApiError::invalid(info.group_kind(), name, &errs));
+    let m = meta_mut(&mut obj);
+    for f in [
+        "creationTimestamp",
+        "uid",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "selfLink",
+    ] {
+        m.shift_remove(f);
     }
-    info.strategy.prepare_for_create(&mut obj);
-    Ok(Value::Object(decode::canonicalize(&obj, info.schema)))
+    let by = w.requester(reg, &obj, false);
+    let answer = info.strategy.answer(info, obj.clone(), raw, &by)?;
+    Ok(Value::Object(decode::canonicalize(&answer, info.schema)))
 }
 
 /// `maxNameGenerationCreateAttempts`: the first try and seven more.
@@ -47,11 +56,12 @@ impl Registry {
         let dry_run = w.dry_run;
         // The field manager sees the object as the client sent it (name not yet generated,
         // no defaults from the kind's preparation), as in kube-apiserver's create handler.
-        let obj = if info.strategy.stored() {
-            self.track(info, None, obj, w)
-        } else {
-            obj
-        };
+        let obj = self.track(info, None, obj, w);
+        if !info.strategy.stored() {
+            return answer_virtual(self, info, obj, raw, w);
+        }
+        info.strategy
+            .check_write(&w.requester(self, &obj, false), &obj, None)?;
         let generates =
             !map_meta_str(&obj, "generateName").is_empty() && map_meta_str(&obj, "name").is_empty();
         if !generates {
@@ -76,9 +86,6 @@ impl Registry {
         raw: &Map<String, Value>,
         dry_run: bool,
     ) -> ApiResult<Value> {
-        if !info.strategy.stored() {
-            return answer_virtual(info, obj, raw);
-        }
         let now = self.now_text();
         // A client-set resourceVersion is refused by the storage layer with a plain error,
         // which kube-apiserver answers as a 500 (reference, appendix B).

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::Registry;
 use crate::fieldmanager::{ApplyRequest, FieldManager};
+use crate::resources::rbac::{Requester, UserInfo};
 use crate::resources::status::ApiResult;
 use crate::resources::ResourceInfo;
 
@@ -23,6 +24,12 @@ pub struct Write {
     /// The request sent `managedFields: []` (or `[{}]`): tracking is reset. (The decoded
     /// object cannot tell: Go's omitempty drops the empty list.)
     pub reset_managed_fields: bool,
+    /// Who writes: the request's user; `None` for the server's own writes (bootstrap,
+    /// controllers), which no escalation check stops.
+    pub user: Option<UserInfo>,
+    /// The name in the request's URL, when a create has one (server-side apply creating an
+    /// object); a POST has none.
+    pub request_name: Option<String>,
 }
 
 impl Write {
@@ -32,6 +39,29 @@ impl Write {
             dry_run,
             manager: Some(manager.to_string()),
             ..Write::default()
+        }
+    }
+}
+
+impl Write {
+    /// The requester of this write of `obj` for the kinds' checks: the object's namespace,
+    /// and the URL's name (an update's is the object's).
+    pub(crate) fn requester<'a>(
+        &'a self,
+        reg: &'a Registry,
+        obj: &'a Map<String, Value>,
+        update: bool,
+    ) -> Requester<'a> {
+        let name = match &self.request_name {
+            Some(n) => n.as_str(),
+            None if update => crate::resources::meta::map_meta_str(obj, "name"),
+            None => "",
+        };
+        Requester {
+            user: self.user.as_ref(),
+            namespace: crate::resources::meta::map_meta_str(obj, "namespace"),
+            name,
+            authorizer: reg,
         }
     }
 }

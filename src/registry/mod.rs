@@ -18,9 +18,10 @@ mod read;
 mod update;
 mod watch;
 
+pub use crate::resources::rbac::Decision;
 pub use delete::{DeleteOptions, Deleted};
 pub use managed::Write;
-pub use rbac::{AuthorizationMode, Decision};
+pub use rbac::AuthorizationMode;
 pub use read::ListOptions;
 pub use watch::WatchOptions;
 

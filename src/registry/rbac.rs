@@ -11,11 +11,15 @@ use serde_json::Value;
 use super::Registry;
 use crate::codec::{go_quote, Object};
 use crate::resources::meta::str_at;
+use crate::resources::rbac::escalation::aggregate;
+use crate::resources::rbac::policy::PolicyRule;
 use crate::resources::rbac::rule::rule_allows;
 use crate::resources::rbac::user::SYSTEM_PRIVILEGED_GROUP;
 use crate::resources::rbac::{
-    Attributes, UserInfo, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS, ROLES, ROLE_BINDINGS,
+    Attributes, Authorizer, Decision, Rules, UserInfo, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS, ROLES,
+    ROLE_BINDINGS,
 };
+use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
 
 /// `--authorization-mode`.
@@ -28,13 +32,11 @@ pub enum AuthorizationMode {
     AlwaysAllow,
 }
 
-/// An authorizer's answer.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Decision {
-    pub allowed: bool,
-    /// Why: `RBAC: allowed by ...` when allowed; empty, or `RBAC: <errors>` when role
-    /// lookups failed, when not.
-    pub reason: String,
+/// How roles are read: see [`Registry::role_ref`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lookup {
+    Lister,
+    Registry,
 }
 
 /// One visited rule with its source, or a role lookup's error.
@@ -95,24 +97,6 @@ fn applies_to<'a>(user: &UserInfo, subjects: &'a Value, namespace: &str) -> Opti
     })
 }
 
-/// `utilerrors.NewAggregate(errs).Error()`: one error as itself, several deduplicated in
-/// brackets.
-fn aggregate(errors: &[String]) -> String {
-    if errors.len() == 1 {
-        return errors[0].clone();
-    }
-    let mut seen: Vec<&str> = Vec::new();
-    for e in errors {
-        if !seen.contains(&e.as_str()) {
-            seen.push(e);
-        }
-    }
-    if seen.len() == 1 {
-        return seen[0].to_string();
-    }
-    format!("[{}]", seen.join(", "))
-}
-
 impl Registry {
     /// The live objects of a kind (in `namespace`, or all), in key order.
     pub(crate) fn live(&self, info: &ResourceInfo, namespace: Option<&str>) -> Vec<Object> {
@@ -124,24 +108,32 @@ impl Registry {
     }
 
     /// The role a binding's `roleRef` names (`GetRoleReferenceRules` reads its `rules`), or
-    /// the lister's error.
-    fn role_ref(&self, role_ref: &Value, namespace: &str) -> Result<&Object, String> {
+    /// the error of the getter `via`: the authorizer reads through listers, whose NotFound
+    /// names the singular (`role.rbac...`); the RBAC kinds' storage reads through the registry
+    /// (`roles.rbac...`, a 404).
+    fn role_ref(&self, role_ref: &Value, namespace: &str, via: Lookup) -> ApiResult<&Object> {
         let name = str_at(role_ref, "name");
-        let (info, ns, singular) = match str_at(role_ref, "kind") {
-            "Role" => (&ROLES, namespace, "role"),
-            "ClusterRole" => (&CLUSTER_ROLES, "", "clusterrole"),
+        let (info, ns) = match str_at(role_ref, "kind") {
+            "Role" => (&ROLES, namespace),
+            "ClusterRole" => (&CLUSTER_ROLES, ""),
             other => {
-                return Err(format!(
-                    "unsupported role reference kind: {}",
-                    go_quote(other)
+                return Err(ApiError::untyped(
+                    500,
+                    format!("unsupported role reference kind: {}", go_quote(other)),
                 ))
             }
         };
         self.store().get(&info.key(ns, name)).ok_or_else(|| {
-            format!(
-                "{singular}.rbac.authorization.k8s.io {} not found",
-                go_quote(name)
-            )
+            let mut e = ApiError::not_found(info.group_resource(), name);
+            if via == Lookup::Lister {
+                e.message = format!(
+                    "{}.{} {} not found",
+                    info.singular,
+                    info.group,
+                    go_quote(name)
+                );
+            }
+            e
         })
     }
 
@@ -152,6 +144,7 @@ impl Registry {
         &self,
         user: &UserInfo,
         namespace: &str,
+        via: Lookup,
         visit: &mut dyn FnMut(Visited<'_, '_>) -> bool,
     ) {
         let mut sources = vec![(self.live(&CLUSTER_ROLE_BINDINGS, None), "")];
@@ -163,9 +156,9 @@ impl Registry {
                 let Some(subject) = applies_to(user, &binding["subjects"], ns) else {
                     continue;
                 };
-                match self.role_ref(&binding["roleRef"], ns) {
+                match self.role_ref(&binding["roleRef"], ns, via) {
                     Err(e) => {
-                        if !visit(Err(e)) {
+                        if !visit(Err(e.message)) {
                             return;
                         }
                     }
@@ -195,7 +188,7 @@ impl Registry {
         }
         let mut allowed_by = None;
         let mut errors = Vec::new();
-        self.visit_rules_for(user, &attrs.namespace, &mut |r| match r {
+        self.visit_rules_for(user, &attrs.namespace, Lookup::Lister, &mut |r| match r {
             Ok((source, rule)) => {
                 if rule_allows(attrs, rule) {
                     allowed_by = Some(source.describe());
@@ -230,17 +223,27 @@ impl Registry {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+impl Authorizer for Registry {
+    fn authorize(&self, user: &UserInfo, attrs: &Attributes) -> Decision {
+        Registry::authorize(self, user, attrs)
+    }
 
-    #[test]
-    fn errors_aggregate_as_go_prints_them() {
-        let one = vec!["a".to_string()];
-        assert_eq!(aggregate(&one), "a");
-        let two = vec!["a".to_string(), "b".to_string(), "a".to_string()];
-        assert_eq!(aggregate(&two), "[a, b]");
-        let same = vec!["a".to_string(), "a".to_string()];
-        assert_eq!(aggregate(&same), "a");
+    /// `DefaultRuleResolver.RulesFor` over the registry (as the RBAC storages and the
+    /// rules review use it): every rule, in visiting order, and every lookup error.
+    fn rules_for(&self, user: &UserInfo, namespace: &str) -> Rules {
+        let mut out = Rules::default();
+        self.visit_rules_for(user, namespace, Lookup::Registry, &mut |r| {
+            match r {
+                Ok((_, rule)) => out.rules.push(PolicyRule::from_value(rule)),
+                Err(e) => out.errors.push(e),
+            }
+            true
+        });
+        out
+    }
+
+    fn role_ref_rules(&self, role_ref: &Value, namespace: &str) -> ApiResult<Vec<PolicyRule>> {
+        let role = self.role_ref(role_ref, namespace, Lookup::Registry)?;
+        Ok(PolicyRule::all_of(role))
     }
 }

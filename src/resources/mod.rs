@@ -17,7 +17,8 @@ pub(crate) mod validation;
 use serde_json::{Map, Value};
 
 use crate::codec::protobuf::schema::Msg;
-use crate::resources::status::{GroupKind, GroupResource};
+use crate::resources::rbac::authority::Requester;
+use crate::resources::status::{ApiError, ApiResult, GroupKind, GroupResource};
 use field::FieldError;
 use schema::Struct;
 
@@ -70,10 +71,37 @@ pub trait Strategy: Sync {
         GcPolicy::DeleteDependents
     }
     /// Whether objects of the kind are stored. A virtual kind (SubjectAccessReview,
-    /// TokenReview) answers a create with the object it was given, validated, then completed
-    /// by [`Strategy::prepare_for_create`] (its `status`), and stores nothing.
+    /// SelfSubjectReview) answers a create with [`Strategy::answer`] and stores nothing.
     fn stored(&self) -> bool {
         true
+    }
+    /// A virtual kind's (`info`) answer to a create of `obj` (`raw`: the body as sent) by
+    /// `by`: by default the object validated, then completed by
+    /// [`Strategy::prepare_for_create`].
+    fn answer(
+        &self,
+        info: &'static ResourceInfo,
+        mut obj: Map<String, Value>,
+        raw: &Map<String, Value>,
+        _by: &Requester<'_>,
+    ) -> ApiResult<Map<String, Value>> {
+        let errs = self.validate_create(&obj, raw);
+        if !errs.is_empty() {
+            let name = meta::map_meta_str(&obj, "name");
+            return Err(ApiError::invalid(info.group_kind(), name, &errs));
+        }
+        self.prepare_for_create(&mut obj);
+        Ok(obj)
+    }
+    /// A check of who writes, before preparation and validation (the RBAC kinds' escalation
+    /// prevention): `new` over `old` for an update.
+    fn check_write(
+        &self,
+        _by: &Requester<'_>,
+        _new: &Map<String, Value>,
+        _old: Option<&Map<String, Value>>,
+    ) -> ApiResult<()> {
+        Ok(())
     }
     /// The value of one of the kind's own field-selector labels (`GetAttrs`), beyond
     /// `metadata.name` and `metadata.namespace`; `None` for a label it does not have.

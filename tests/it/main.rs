@@ -32,6 +32,7 @@ mod partial_metadata;
 mod patch;
 mod protobuf_k8s_pb;
 mod rbac;
+mod rbac_escalation;
 mod read_semantics;
 
 mod robustness;

@@ -3,44 +3,12 @@
 
 use serde_json::{json, Value};
 
-use crate::common::{cr_body, create_cr, create_ns, send, Resp};
+use crate::common::auth::{admin, as_user, server_like};
+use crate::common::{cr_body, create_cr, create_ns, send};
 use kubesim::auth::{AuthConfig, TokenFile};
 use kubesim::{Config, Engine};
 
-const TOKENS: &str = "t-alice,alice,u1\nt-bob,bob,u2,\"dev,ops\"\n";
-
-/// An engine as `kubesim serve` runs it: no default identity, the admin token plus
-/// alice's and bob's.
-fn server_like() -> Engine {
-    let tokens = TokenFile::parse("tokens.csv", TOKENS).unwrap();
-    Engine::new(Config {
-        auth: AuthConfig::server(tokens, true),
-        ..Config::default()
-    })
-}
-
-fn as_user(e: &mut Engine, token: &str, method: &str, uri: &str, body: Option<&Value>) -> Resp {
-    let auth = format!("Bearer {token}");
-    let text = body.map(Value::to_string);
-    send(
-        e,
-        method,
-        uri,
-        text.as_deref(),
-        &[
-            ("authorization", &auth),
-            ("content-type", "application/json"),
-        ],
-    )
-}
-
-fn admin(e: &mut Engine, method: &str, uri: &str, body: &Value) -> Resp {
-    let r = as_user(e, "kubesim", method, uri, Some(body));
-    assert!(r.code < 300, "{method} {uri}: {}", r.text);
-    r
-}
-
-const RBAC: &str = "/apis/rbac.authorization.k8s.io/v1";
+pub const RBAC: &str = "/apis/rbac.authorization.k8s.io/v1";
 
 #[test]
 fn tokens_anonymous_and_the_bootstrap_policy() {

@@ -120,6 +120,8 @@ pub fn apply(
     let write = Write {
         dry_run: opts.dry_run,
         subresource: subresource.to_string(),
+        user: req.user.clone(),
+        request_name: Some(name.to_string()),
         ..Write::default()
     };
     let mut reply = if existed {

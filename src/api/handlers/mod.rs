@@ -75,6 +75,8 @@ impl WriteOptions {
             manager: Some(manager),
             subresource: subresource.to_string(),
             reset_managed_fields: crate::fieldmanager::managed::is_reset(sent),
+            user: req.user.clone(),
+            request_name: None,
         }
     }
 }

@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value};
 
+use super::authority::Requester;
+use super::escalation::{check_binding_write, check_role_write};
 use super::schema::{CLUSTER_ROLE, CLUSTER_ROLE_BINDING, ROLE, ROLE_BINDING};
 use super::validation::{
     default_binding, validate_binding, validate_binding_update, validate_role,
@@ -11,6 +13,7 @@ use super::validation::{
 };
 use crate::resources::field::FieldError;
 use crate::resources::meta::str_at;
+use crate::resources::status::ApiResult;
 use crate::resources::{Column, ListDocs, Printer, ResourceInfo, Strategy, CRUD_VERBS};
 
 const LIST_META_DOC: &str = "Standard object's metadata.";
@@ -125,6 +128,20 @@ impl Strategy for RoleStrategy {
     ) -> Vec<FieldError> {
         validate_role_update(new, old, self.namespaced)
     }
+
+    fn check_write(
+        &self,
+        by: &Requester<'_>,
+        new: &Map<String, Value>,
+        old: Option<&Map<String, Value>>,
+    ) -> ApiResult<()> {
+        let resource = if self.namespaced {
+            "roles"
+        } else {
+            "clusterroles"
+        };
+        check_role_write(by, resource, new, old)
+    }
 }
 
 /// RoleBinding and ClusterRoleBinding: defaulted API groups, immutable `roleRef`.
@@ -152,6 +169,20 @@ impl Strategy for BindingStrategy {
         old: &Map<String, Value>,
     ) -> Vec<FieldError> {
         validate_binding_update(new, old, self.namespaced)
+    }
+
+    fn check_write(
+        &self,
+        by: &Requester<'_>,
+        new: &Map<String, Value>,
+        old: Option<&Map<String, Value>>,
+    ) -> ApiResult<()> {
+        let resource = if self.namespaced {
+            "rolebindings"
+        } else {
+            "clusterrolebindings"
+        };
+        check_binding_write(by, resource, new, old)
     }
 
     fn printer(&self) -> Option<&'static dyn Printer> {

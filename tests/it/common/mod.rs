@@ -1,6 +1,7 @@
 //! Shared helpers for the integration tests: an in-process engine and terse request calls.
 #![allow(dead_code)]
 
+pub mod auth;
 pub mod kube;
 pub mod server;
 

@@ -1,0 +1,65 @@
+//! What kinds may ask of the authorizer, and who is asking.
+//!
+//! kube-apiserver hands its authorizer and rule resolver to a few storages: the RBAC kinds
+//! check a writer against what they already hold (escalation prevention) and the review
+//! kinds answer from the same authorizer. The authorizer itself lives in the registry (it
+//! reads the stored roles and bindings); kinds see it only through [`Authorizer`].
+
+use serde_json::Value;
+
+use super::policy::PolicyRule;
+use super::{Attributes, UserInfo};
+use crate::resources::status::ApiError;
+
+/// An authorizer's answer.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Decision {
+    pub allowed: bool,
+    /// Why: `RBAC: allowed by ...` when allowed; empty, or `RBAC: <errors>` when role
+    /// lookups failed, when not.
+    pub reason: String,
+}
+
+/// The rules granted to a user in a namespace (`RulesFor`), with the role lookups that
+/// failed on the way.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    pub rules: Vec<PolicyRule>,
+    pub errors: Vec<String>,
+}
+
+/// The authorizer and rule resolver as the kinds' storage sees them.
+pub trait Authorizer {
+    /// The authorizer chain's decision on `attrs` for `user`.
+    fn authorize(&self, user: &UserInfo, attrs: &Attributes) -> Decision;
+    /// Every rule granted to `user` by the cluster's bindings and, for a namespace, that
+    /// namespace's RoleBindings (`RulesFor`).
+    fn rules_for(&self, user: &UserInfo, namespace: &str) -> Rules;
+    /// The rules of the role a binding's `roleRef` names in `namespace`
+    /// (`GetRoleReferenceRules`): a missing role is the registry's 404, an unknown kind a
+    /// plain error (a 500).
+    fn role_ref_rules(
+        &self,
+        role_ref: &Value,
+        namespace: &str,
+    ) -> Result<Vec<PolicyRule>, ApiError>;
+}
+
+/// Who makes a write, and where: the request's user (`None` for the server's own writes,
+/// which nothing checks), namespace and name (empty for a POST), and the authorizer.
+pub struct Requester<'a> {
+    pub user: Option<&'a UserInfo>,
+    pub namespace: &'a str,
+    pub name: &'a str,
+    pub authorizer: &'a dyn Authorizer,
+}
+
+impl std::fmt::Debug for Requester<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Requester")
+            .field("user", &self.user)
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .finish()
+    }
+}

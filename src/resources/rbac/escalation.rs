@@ -1,0 +1,221 @@
+//! Escalation prevention (`pkg/registry/rbac/{role,clusterrole,rolebinding,
+//! clusterrolebinding}/policybased`, `pkg/registry/rbac/escalation_check.go`,
+//! `ConfirmNoEscalation`): a user may write a role only with rules they already hold, and a
+//! binding only to a role whose rules they hold, unless they are in `system:masters` or may
+//! `escalate` (roles) or `bind` (bindings). Checked before validation, so a forbidden write
+//! is a 403 even when it is also invalid.
+
+use serde_json::{Map, Value};
+
+use super::authority::Requester;
+use super::policy::{compact, quoted_list, uncovered, PolicyRule};
+use super::user::SYSTEM_PRIVILEGED_GROUP;
+use super::validation::GROUP;
+use super::{Attributes, UserInfo};
+use crate::codec::go_quote;
+use crate::resources::meta::{map_meta_str, str_at};
+use crate::resources::status::{ApiError, ApiResult, GroupResource};
+
+/// `EscalationAllowed`: members of `system:masters` may grant anything.
+fn escalation_allowed(user: &UserInfo) -> bool {
+    user.in_group(SYSTEM_PRIVILEGED_GROUP)
+}
+
+fn resource_attrs(verb: &str, resource: &str, namespace: &str, name: &str) -> Attributes {
+    Attributes {
+        api_version: "*".into(),
+        ..Attributes::resource(verb, GROUP, resource, namespace, name)
+    }
+}
+
+/// `RoleEscalationAuthorized`: `escalate` on the request's roles or clusterroles.
+fn escalate_authorized(by: &Requester<'_>, user: &UserInfo, resource: &str) -> bool {
+    let attrs = resource_attrs("escalate", resource, by.namespace, by.name);
+    by.authorizer.authorize(user, &attrs).allowed
+}
+
+/// `BindingAuthorized`: `bind` on the referenced role, in the binding's namespace.
+fn bind_authorized(by: &Requester<'_>, user: &UserInfo, role_ref: &Value, namespace: &str) -> bool {
+    let resource = match str_at(role_ref, "kind") {
+        "ClusterRole" => "clusterroles",
+        "Role" => "roles",
+        _ => return false,
+    };
+    let mut attrs = resource_attrs("bind", resource, namespace, str_at(role_ref, "name"));
+    attrs.api_group = str_at(role_ref, "apiGroup").to_string();
+    by.authorizer.authorize(user, &attrs).allowed
+}
+
+/// `IsOnlyMutatingGCFields`: the write changes nothing but ownerReferences, finalizers and
+/// selfLink (the garbage collector's own writes pass unchecked).
+fn only_gc_fields(new: &Map<String, Value>, old: &Map<String, Value>) -> bool {
+    let mut copy = new.clone();
+    let old_meta = old.get("metadata").and_then(Value::as_object);
+    if let Some(m) = copy.get_mut("metadata").and_then(Value::as_object_mut) {
+        for f in ["ownerReferences", "finalizers", "selfLink"] {
+            match old_meta.and_then(|o| o.get(f)) {
+                Some(v) => m.insert(f.into(), v.clone()),
+                None => m.shift_remove(f),
+            };
+        }
+    }
+    copy == *old
+}
+
+/// `utilerrors.NewAggregate(errs).Error()`: one error as itself, several deduplicated in
+/// brackets.
+pub fn aggregate(errors: &[String]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for e in errors {
+        if !seen.contains(&e.as_str()) {
+            seen.push(e);
+        }
+    }
+    match seen.as_slice() {
+        [one] => one.to_string(),
+        _ => format!("[{}]", seen.join(", ")),
+    }
+}
+
+/// `ConfirmNoEscalation`: the message when `user` does not hold every rule of `rules` in the
+/// request's namespace.
+fn confirm_no_escalation(
+    by: &Requester<'_>,
+    user: &UserInfo,
+    rules: &[PolicyRule],
+) -> Result<(), String> {
+    let owned = by.authorizer.rules_for(user, by.namespace);
+    let missing = uncovered(&owned.rules, rules);
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let mut lines: Vec<String> = compact(&missing)
+        .iter()
+        .map(PolicyRule::compact_string)
+        .collect();
+    lines.sort();
+    lines.dedup();
+    let mut msg = format!(
+        "user {} (groups={}) is attempting to grant RBAC permissions not currently held:\n{}",
+        go_quote(&user.name),
+        quoted_list(&user.groups),
+        lines.join("\n")
+    );
+    if !owned.errors.is_empty() {
+        msg.push_str(&format!(
+            "; resolution errors: [{}]",
+            aggregate(&owned.errors)
+        ));
+    }
+    Err(msg)
+}
+
+/// `fullAuthority`: what cluster-admin holds.
+fn full_authority() -> Vec<PolicyRule> {
+    let star = || vec!["*".to_string()];
+    vec![
+        PolicyRule {
+            verbs: star(),
+            api_groups: star(),
+            resources: star(),
+            ..PolicyRule::default()
+        },
+        PolicyRule {
+            verbs: star(),
+            non_resource_urls: star(),
+            ..PolicyRule::default()
+        },
+    ]
+}
+
+fn has_aggregation_rule(role: &Map<String, Value>) -> bool {
+    role.get("aggregationRule")
+        .and_then(|a| a.get("clusterRoleSelectors"))
+        .and_then(Value::as_array)
+        .is_some_and(|s| !s.is_empty())
+}
+
+/// A Role or ClusterRole write (`resource`: `roles` or `clusterroles`) by `by`: `new`, over
+/// `old` for an update.
+pub fn check_role_write(
+    by: &Requester<'_>,
+    resource: &'static str,
+    new: &Map<String, Value>,
+    old: Option<&Map<String, Value>>,
+) -> ApiResult<()> {
+    let Some(user) = by.user else {
+        return Ok(());
+    };
+    if escalation_allowed(user) || escalate_authorized(by, user, resource) {
+        return Ok(());
+    }
+    if old.is_some_and(|old| only_gc_fields(new, old)) {
+        return Ok(());
+    }
+    let gr = GroupResource {
+        group: GROUP,
+        resource,
+    };
+    let name = map_meta_str(new, "name");
+    let rules = PolicyRule::all_of(&Value::Object(new.clone()));
+    confirm_no_escalation(by, user, &rules).map_err(|m| ApiError::forbidden(gr, name, &m))?;
+    let aggregates = has_aggregation_rule(new) || old.is_some_and(has_aggregation_rule);
+    if resource == "clusterroles" && aggregates {
+        confirm_no_escalation(by, user, &full_authority()).map_err(|_| {
+            ApiError::forbidden(
+                gr,
+                name,
+                "must have cluster-admin privileges to use the aggregationRule",
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// A RoleBinding or ClusterRoleBinding write (`resource`: `rolebindings` or
+/// `clusterrolebindings`) by `by`: `new`, over `old` for an update.
+pub fn check_binding_write(
+    by: &Requester<'_>,
+    resource: &'static str,
+    new: &Map<String, Value>,
+    old: Option<&Map<String, Value>>,
+) -> ApiResult<()> {
+    let Some(user) = by.user else {
+        return Ok(());
+    };
+    if escalation_allowed(user) {
+        return Ok(());
+    }
+    if old.is_some_and(|old| only_gc_fields(new, old)) {
+        return Ok(());
+    }
+    let namespace = if resource == "rolebindings" {
+        by.namespace
+    } else {
+        ""
+    };
+    let role_ref = new.get("roleRef").unwrap_or(&Value::Null);
+    if bind_authorized(by, user, role_ref, namespace) {
+        return Ok(());
+    }
+    let rules = by.authorizer.role_ref_rules(role_ref, namespace)?;
+    let gr = GroupResource {
+        group: GROUP,
+        resource,
+    };
+    confirm_no_escalation(by, user, &rules)
+        .map_err(|m| ApiError::forbidden(gr, map_meta_str(new, "name"), &m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_aggregate_as_go_prints_them() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(aggregate(&s(&["a"])), "a");
+        assert_eq!(aggregate(&s(&["a", "b", "a"])), "[a, b]");
+        assert_eq!(aggregate(&s(&["a", "a"])), "a");
+    }
+}
