@@ -31,7 +31,8 @@ fn answer_virtual(
     ] {
         m.shift_remove(f);
     }
-    let by = w.requester(reg, &obj, false);
+    let now = reg.now_text();
+    let by = w.requester(reg, &obj, false, &now);
     let answer = info.strategy.answer(info, obj.clone(), raw, &by)?;
     Ok(Value::Object(decode::canonicalize(&answer, info.schema)))
 }
@@ -60,8 +61,9 @@ impl Registry {
         if !info.strategy.stored() {
             return answer_virtual(self, info, obj, raw, w);
         }
+        let now = self.now_text();
         info.strategy
-            .check_write(&w.requester(self, &obj, false), &obj, None)?;
+            .check_write(&w.requester(self, &obj, false, &now), &obj, None)?;
         let generates =
             !map_meta_str(&obj, "generateName").is_empty() && map_meta_str(&obj, "name").is_empty();
         if !generates {

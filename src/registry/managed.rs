@@ -51,6 +51,7 @@ impl Write {
         reg: &'a Registry,
         obj: &'a Map<String, Value>,
         update: bool,
+        now: &'a str,
     ) -> Requester<'a> {
         let name = match &self.request_name {
             Some(n) => n.as_str(),
@@ -62,6 +63,7 @@ impl Write {
             namespace: crate::resources::meta::map_meta_str(obj, "namespace"),
             name,
             authorizer: reg,
+            now,
         }
     }
 }

@@ -217,6 +217,19 @@ impl Registry {
         }
     }
 
+    /// Every rule granted to `user` in `namespace`, and every lookup error.
+    fn collect_rules(&self, user: &UserInfo, namespace: &str, via: Lookup) -> Rules {
+        let mut out = Rules::default();
+        self.visit_rules_for(user, namespace, via, &mut |r| {
+            match r {
+                Ok((_, rule)) => out.rules.push(PolicyRule::from_value(rule)),
+                Err(e) => out.errors.push(e),
+            }
+            true
+        });
+        out
+    }
+
     /// Sets the authorization mode.
     pub fn set_authorization_mode(&mut self, mode: AuthorizationMode) {
         self.authorization = mode;
@@ -231,15 +244,25 @@ impl Authorizer for Registry {
     /// `DefaultRuleResolver.RulesFor` over the registry (as the RBAC storages and the
     /// rules review use it): every rule, in visiting order, and every lookup error.
     fn rules_for(&self, user: &UserInfo, namespace: &str) -> Rules {
-        let mut out = Rules::default();
-        self.visit_rules_for(user, namespace, Lookup::Registry, &mut |r| {
-            match r {
-                Ok((_, rule)) => out.rules.push(PolicyRule::from_value(rule)),
-                Err(e) => out.errors.push(e),
-            }
-            true
-        });
-        out
+        self.collect_rules(user, namespace, Lookup::Registry)
+    }
+
+    fn rules_review(&self, user: &UserInfo, namespace: &str) -> Rules {
+        if self.authorization == AuthorizationMode::AlwaysAllow {
+            return Rules {
+                rules: PolicyRule::full_authority(),
+                errors: Vec::new(),
+            };
+        }
+        self.collect_rules(user, namespace, Lookup::Lister)
+    }
+
+    fn selector_parses(&self, raw: &str, label: bool) -> bool {
+        if label {
+            crate::selectors::label::LabelSelector::parse(raw).is_ok()
+        } else {
+            crate::selectors::field::FieldSelector::parse(raw).is_ok()
+        }
     }
 
     fn role_ref_rules(&self, role_ref: &Value, namespace: &str) -> ApiResult<Vec<PolicyRule>> {

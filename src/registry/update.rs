@@ -30,8 +30,9 @@ impl Registry {
         // Field management runs first, on the request's object against the live one.
         let mut obj = self.track(info, Some(&current), obj, w);
         if let Some(old) = current.as_object() {
-            info.strategy
-                .check_write(&w.requester(self, &obj, true), &obj, Some(old))?;
+            let now = self.now_text();
+            let by = w.requester(self, &obj, true, &now);
+            info.strategy.check_write(&by, &obj, Some(old))?;
         }
         let rv = meta_mut(&mut obj)
             .get("resourceVersion")

@@ -10,6 +10,7 @@ pub mod field;
 pub(crate) mod meta;
 pub(crate) mod namespace;
 pub mod rbac;
+pub mod review;
 pub mod schema;
 pub(crate) mod status;
 pub(crate) mod validation;
@@ -362,6 +363,11 @@ pub static ALL: &[&ResourceInfo] = &[
     &configmap::CONFIG_MAPS,
     &NAMESPACES,
     &CONTROLLER_REVISIONS,
+    &review::SELF_SUBJECT_REVIEWS,
+    &review::LOCAL_SUBJECT_ACCESS_REVIEWS,
+    &review::SELF_SUBJECT_ACCESS_REVIEWS,
+    &review::SELF_SUBJECT_RULES_REVIEWS,
+    &review::SUBJECT_ACCESS_REVIEWS,
     &rbac::CLUSTER_ROLE_BINDINGS,
     &rbac::CLUSTER_ROLES,
     &rbac::ROLE_BINDINGS,

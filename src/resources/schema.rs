@@ -64,6 +64,18 @@ pub static LABEL_SELECTOR_REQUIREMENT: Struct = Struct {
     ],
 };
 
+/// `metav1.FieldSelectorRequirement` (access reviews' field selectors).
+pub static FIELD_SELECTOR_REQUIREMENT: Struct = Struct {
+    openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement",
+    atomic: false,
+    description: "FieldSelectorRequirement is a selector that contains values, a key, and an operator that relates the key and values.",
+    fields: &[
+        req("key", Type::String, "key is the field selector key that the requirement applies to.").pb(1),
+        req("operator", Type::String, "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists, DoesNotExist. The list of operators may grow in the future.").pb(2),
+        f("values", STRINGS_ATOMIC, "values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty.").pb(3),
+    ],
+};
+
 const LABEL_SELECTOR_REQUIREMENT_T: Type = Type::Object(&LABEL_SELECTOR_REQUIREMENT);
 
 /// `metav1.LabelSelector`.

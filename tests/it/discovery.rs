@@ -24,7 +24,15 @@ fn version_and_group_lists() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(groups, ["apps", "rbac.authorization.k8s.io"]);
+    assert_eq!(
+        groups,
+        [
+            "apps",
+            "authentication.k8s.io",
+            "authorization.k8s.io",
+            "rbac.authorization.k8s.io"
+        ]
+    );
     assert_eq!(
         apis.json["groups"][0]["preferredVersion"],
         json!({"groupVersion": "apps/v1", "version": "v1"})

@@ -9,6 +9,7 @@
 
 mod common;
 
+mod access_reviews;
 mod apply;
 mod binary_encodings;
 mod compression;

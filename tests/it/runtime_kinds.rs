@@ -86,7 +86,16 @@ fn a_kind_registered_at_runtime_is_served_from_the_next_request() {
         .iter()
         .map(|g| g["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["apps", "rbac.authorization.k8s.io", "example.com"]);
+    assert_eq!(
+        names,
+        [
+            "apps",
+            "authentication.k8s.io",
+            "authorization.k8s.io",
+            "rbac.authorization.k8s.io",
+            "example.com"
+        ]
+    );
     let list = get(&mut e, "/apis/example.com/v1");
     assert_eq!(list.json["resources"][0]["name"], "widgets");
     assert_eq!(list.json["resources"][0]["shortNames"], json!(["wd"]));

@@ -35,6 +35,10 @@ pub trait Authorizer {
     /// Every rule granted to `user` by the cluster's bindings and, for a namespace, that
     /// namespace's RoleBindings (`RulesFor`).
     fn rules_for(&self, user: &UserInfo, namespace: &str) -> Rules;
+    /// What the authorizer would list for `user` in `namespace` (a SelfSubjectRulesReview,
+    /// the authorizer's own `RulesFor`: its role lookups' errors name the singular, as its
+    /// listers do; under AlwaysAllow, everything).
+    fn rules_review(&self, user: &UserInfo, namespace: &str) -> Rules;
     /// The rules of the role a binding's `roleRef` names in `namespace`
     /// (`GetRoleReferenceRules`): a missing role is the registry's 404, an unknown kind a
     /// plain error (a 500).
@@ -43,15 +47,20 @@ pub trait Authorizer {
         role_ref: &Value,
         namespace: &str,
     ) -> Result<Vec<PolicyRule>, ApiError>;
+    /// Whether `raw` parses as a label (`label`) or field selector: access reviews report
+    /// selectors they had to ignore. (The grammars live above the kinds.)
+    fn selector_parses(&self, raw: &str, label: bool) -> bool;
 }
 
 /// Who makes a write, and where: the request's user (`None` for the server's own writes,
-/// which nothing checks), namespace and name (empty for a POST), and the authorizer.
+/// which nothing checks), namespace and name (empty for a POST), the authorizer, and the
+/// server's time (for answers that carry one).
 pub struct Requester<'a> {
     pub user: Option<&'a UserInfo>,
     pub namespace: &'a str,
     pub name: &'a str,
     pub authorizer: &'a dyn Authorizer,
+    pub now: &'a str,
 }
 
 impl std::fmt::Debug for Requester<'_> {

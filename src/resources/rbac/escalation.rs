@@ -110,24 +110,6 @@ fn confirm_no_escalation(
     Err(msg)
 }
 
-/// `fullAuthority`: what cluster-admin holds.
-fn full_authority() -> Vec<PolicyRule> {
-    let star = || vec!["*".to_string()];
-    vec![
-        PolicyRule {
-            verbs: star(),
-            api_groups: star(),
-            resources: star(),
-            ..PolicyRule::default()
-        },
-        PolicyRule {
-            verbs: star(),
-            non_resource_urls: star(),
-            ..PolicyRule::default()
-        },
-    ]
-}
-
 fn has_aggregation_rule(role: &Map<String, Value>) -> bool {
     role.get("aggregationRule")
         .and_then(|a| a.get("clusterRoleSelectors"))
@@ -161,7 +143,7 @@ pub fn check_role_write(
     confirm_no_escalation(by, user, &rules).map_err(|m| ApiError::forbidden(gr, name, &m))?;
     let aggregates = has_aggregation_rule(new) || old.is_some_and(has_aggregation_rule);
     if resource == "clusterroles" && aggregates {
-        confirm_no_escalation(by, user, &full_authority()).map_err(|_| {
+        confirm_no_escalation(by, user, &PolicyRule::full_authority()).map_err(|_| {
             ApiError::forbidden(
                 gr,
                 name,

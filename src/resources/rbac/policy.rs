@@ -53,6 +53,24 @@ impl PolicyRule {
             .unwrap_or_default()
     }
 
+    /// `fullAuthority`: what cluster-admin holds (every resource, every URL).
+    pub fn full_authority() -> Vec<PolicyRule> {
+        let star = || one("*");
+        vec![
+            PolicyRule {
+                verbs: star(),
+                api_groups: star(),
+                resources: star(),
+                ..PolicyRule::default()
+            },
+            PolicyRule {
+                verbs: star(),
+                non_resource_urls: star(),
+                ..PolicyRule::default()
+            },
+        ]
+    }
+
     /// The rule as JSON, in `PolicyRule`'s field order (`verbs` always, the rest omitempty).
     pub fn to_value(&self) -> Value {
         let mut m = Map::new();

@@ -7,8 +7,13 @@ use super::meta_fields::validate_labels;
 use super::names::is_qualified_name;
 use crate::resources::field::{FieldError, FieldPath};
 
-/// `ValidateLabelSelectorRequirement`.
-fn validate_requirement(req: &Value, path: &FieldPath) -> Vec<FieldError> {
+/// `ValidateLabelSelectorRequirement`; access reviews allow operators this server does not
+/// know (`AllowUnknownOperatorInRequirement`), for newer clients.
+pub fn validate_requirement(
+    req: &Value,
+    path: &FieldPath,
+    allow_unknown_operator: bool,
+) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let op = req["operator"].as_str().unwrap_or("");
     let values = req["values"].as_array().map_or(0, Vec::len);
@@ -29,6 +34,7 @@ fn validate_requirement(req: &Value, path: &FieldPath) -> Vec<FieldError> {
                 ));
             }
         }
+        _ if allow_unknown_operator => {}
         _ => errs.push(FieldError::invalid(
             path.child("operator").as_str(),
             json!(op),
@@ -52,7 +58,7 @@ pub fn validate(selector: &Value, path: &FieldPath) -> Vec<FieldError> {
     let exprs = selector["matchExpressions"].as_array();
     for (i, req) in exprs.into_iter().flatten().enumerate() {
         let p = path.child("matchExpressions").index(i);
-        errs.extend(validate_requirement(req, &p));
+        errs.extend(validate_requirement(req, &p, false));
     }
     errs.extend(validate_labels(
         selector.get("matchLabels"),
