@@ -159,6 +159,20 @@ fn value(f: &Field, slot: &Slot<'_>, ctx: Ctx<'_>) -> Result<Value, String> {
             }
             Value::Object(map.into_iter().collect())
         }
+        Ty::StringsMap => {
+            let mut map = BTreeMap::new();
+            for entry in items {
+                let (k, v) = bytes_entry(entry)?;
+                let mut strings = Vec::new();
+                for wf in read_fields(v.as_deref().unwrap_or(&[]), "ExtraValue")? {
+                    if let (1, WireValue::Len(b)) = (wf.num, wf.value) {
+                        strings.push(Value::String(text(b)));
+                    }
+                }
+                map.insert(k, Value::Array(strings));
+            }
+            Value::Object(map.into_iter().collect())
+        }
         Ty::BytesMap => {
             use base64::Engine as _;
             let mut map = BTreeMap::new();

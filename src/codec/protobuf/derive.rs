@@ -130,6 +130,7 @@ fn ty_of(t: &'static Type) -> Option<Ty> {
         Type::Object(s) => Ty::Message(message_of(s)?),
         Type::Map(Type::String) => Ty::StrMap,
         Type::Map(Type::Bytes) => Ty::BytesMap,
+        Type::Map(Type::Array(Type::String, _)) => Ty::StringsMap,
         Type::Array(Type::String, _) => Ty::Strings,
         Type::Array(Type::Object(s), _) => Ty::Messages(message_of(s)?, None),
         _ => return None,

@@ -104,6 +104,20 @@ fn write_field(
                 w.bytes(num, &e.buf);
             }
         }
+        Ty::StringsMap => {
+            for (k, val) in sorted_entries(v, at)? {
+                let mut items = Writer::new();
+                let path = join(at, k);
+                for (i, item) in array(Some(val), &path)?.iter().enumerate() {
+                    let s = string(Some(item).filter(|v| !v.is_null()), &format!("{path}[{i}]"))?;
+                    items.string(1, s);
+                }
+                let mut e = Writer::new();
+                e.string(1, k);
+                e.bytes(2, &items.buf);
+                w.bytes(num, &e.buf);
+            }
+        }
         Ty::BytesMap => {
             for (k, val) in sorted_entries(v, at)? {
                 let mut e = Writer::new();

@@ -27,6 +27,9 @@ pub enum Ty {
     /// `map[string][]byte`: proto repeated `{key = 1, value = 2 (bytes)}` entries sorted by
     /// key; JSON values are base64. A `null` (nil) value has no `value` field.
     BytesMap,
+    /// `map[string]ExtraValue` (`ExtraValue` is `[]string`): proto repeated `{key = 1, value =
+    /// 2}` entries sorted by key, each value a message `{repeated string items = 1}`.
+    StringsMap,
     /// `[]string`.
     Strings,
     /// `[]T` of structs. `typed` names the kind each item carries in JSON (only
@@ -111,7 +114,7 @@ impl Field {
     pub fn repeated(&self) -> bool {
         matches!(
             self.ty,
-            Ty::StrMap | Ty::BytesMap | Ty::Strings | Ty::Messages(..)
+            Ty::StrMap | Ty::BytesMap | Ty::StringsMap | Ty::Strings | Ty::Messages(..)
         )
     }
 }

@@ -213,11 +213,16 @@ impl Watch {
 
 /// Opens a watch (`uri` must ask for one).
 pub fn watch(e: &mut Engine, uri: &str) -> Watch {
-    let req = http::Request::builder()
-        .method("GET")
-        .uri(uri)
-        .body(Bytes::new())
-        .expect("valid request");
+    watch_with(e, uri, &[])
+}
+
+/// Opens a watch with request headers (credentials).
+pub fn watch_with(e: &mut Engine, uri: &str, headers: &[(&str, &str)]) -> Watch {
+    let mut req = http::Request::builder().method("GET").uri(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let req = req.body(Bytes::new()).expect("valid request");
     let resp = e.handle(req);
     let code = resp.status().as_u16();
     let headers = resp.headers().clone();
