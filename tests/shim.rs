@@ -532,6 +532,9 @@ fn options_are_checked() {
         r#"{"clock":"sundial"}"#,
         r#"{"cacheLag":5}"#,
         r#"{"seed":-1}"#,
+        r#"{"user":{"uid":"x"}}"#,
+        r#"{"tokens":"only-a-token"}"#,
+        r#"{"authorizationMode":"ABAC"}"#,
     ] {
         assert!(
             kubesim::shim::Simulator::new(Some(obj(bad).into())).is_err(),
@@ -539,6 +542,42 @@ fn options_are_checked() {
         );
     }
     assert!(kubesim::shim::Simulator::new(None).is_ok());
+}
+
+/// A default identity (option or `setUser`), tokens, and per-request credentials.
+#[wasm_bindgen_test]
+async fn identities_and_credentials() {
+    let sim = simulator(
+        r#"{"clock":"manual","user":{"name":"alice","groups":["dev"]},"tokens":"t-bob,bob,u2"}"#,
+    );
+    let forbidden = |who: &str| {
+        format!("namespaces is forbidden: User \"{who}\" cannot list resource \"namespaces\" in API group \"\" at the cluster scope")
+    };
+    let r = fetch(&sim, "/api/v1/namespaces", &JsValue::UNDEFINED).await;
+    assert_eq!(
+        (r.status(), json(&r).await["message"].clone()),
+        (403, forbidden("alice").into())
+    );
+    let who = |token: &str| {
+        obj(&format!(
+            r#"{{"headers":{{"authorization":"Bearer {token}"}}}}"#
+        ))
+    };
+    let r = fetch(&sim, "/api/v1/namespaces", &who("t-bob")).await;
+    assert_eq!(json(&r).await["message"], forbidden("bob"));
+    let r = fetch(&sim, "/api/v1/namespaces", &who("kubesim")).await;
+    assert_eq!(r.status(), 200);
+    let r = fetch(&sim, "/api/v1/namespaces", &who("nope")).await;
+    assert_eq!(r.status(), 401);
+    sim.set_user(JsValue::NULL).unwrap();
+    let r = fetch(&sim, "/api/v1/namespaces", &JsValue::UNDEFINED).await;
+    assert_eq!(json(&r).await["message"], forbidden("system:anonymous"));
+    sim.set_user(obj(r#"{"name":"root","groups":["system:masters"]}"#))
+        .unwrap();
+    let init = obj(r#"{"headers":{"impersonate-user":"carol"}}"#);
+    let r = fetch(&sim, "/api/v1/namespaces", &init).await;
+    assert_eq!(json(&r).await["message"], forbidden("carol"));
+    assert!(sim.set_user(obj("{}")).is_err());
 }
 
 /// `Response` bodies of ordinary reads are complete bytes; a clone reads the same.

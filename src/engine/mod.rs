@@ -18,6 +18,7 @@ use crate::cache::{CacheConfig, WatchCache};
 use crate::clock::{Clock, TimeSource, DEFAULT_START_MS};
 use crate::features::FeatureGates;
 use crate::registry::{AuthorizationMode, Registry, Write};
+use crate::resources::rbac::UserInfo;
 use crate::resources::NAMESPACES;
 use crate::rng::Rng;
 use crate::store::Store;
@@ -191,6 +192,17 @@ impl Engine {
         let rev = self.registry.store().revision();
         self.registry.compact_to(rev);
         rev
+    }
+
+    /// Who requests without credentials act as from now on (`None`: anonymous, or 401 when
+    /// anonymous access is off): the playground's and the shim's user switch.
+    pub fn set_default_user(&mut self, user: Option<UserInfo>) {
+        self.auth.default_user = user;
+    }
+
+    /// Who requests without credentials act as.
+    pub fn default_user(&self) -> Option<&UserInfo> {
+        self.auth.default_user.as_ref()
     }
 
     /// Sets how long the watch cache lags behind the store (ms).

@@ -118,7 +118,8 @@ fn error(msg: &str) -> JsValue {
 #[wasm_bindgen]
 impl Simulator {
     /// `new Simulator({ featureGates, clock, seed, cacheLagMs, initialState, startMs,
-    /// serverAddress })`; every key is optional. `featureGates` is kube-apiserver's flag
+    /// serverAddress, user, tokens, anonymousAuth, authorizationMode })`; every key is
+    /// optional. `featureGates` is kube-apiserver's flag
     /// format (`"A=true,B=false"`) or an object; `clock` is `"wall"` (default: follows
     /// `Date.now()`) or `"manual"` (moves only with `advance`); `initialState` is an
     /// `exportState()` result (object or JSON string) whose gates and cache lag win.
@@ -240,6 +241,16 @@ impl Simulator {
         objects.iter().map(options::to_js).collect()
     }
 
+    /// Sets who requests without an `Authorization` header act as: `null` (anonymous) or
+    /// `{ name, uid?, groups? }`. Per-request `Authorization` and `Impersonate-*` headers
+    /// still apply.
+    #[wasm_bindgen(js_name = setUser)]
+    pub fn set_user(&self, user: JsValue) -> Result<(), JsValue> {
+        let user = options::user(&user)?;
+        self.core.engine.borrow_mut().set_default_user(user);
+        Ok(())
+    }
+
     /// How many watches are open inside the engine.
     #[wasm_bindgen(js_name = watchCount)]
     pub fn watch_count(&self) -> u32 {
@@ -279,5 +290,15 @@ export interface SimulatorOptions {
   startMs?: number;
   /** host:port that /api discovery advertises. */
   serverAddress?: string;
+  /** Who requests without credentials act as (default: kubesim-admin in system:masters);
+   *  null for anonymous. system:authenticated is added. */
+  user?: { name: string; uid?: string; groups?: string[] } | null;
+  /** kube-apiserver's --token-auth-file text (token,user,uid,"group1,group2" lines);
+   *  the admin token "kubesim" is always accepted. */
+  tokens?: string;
+  /** --anonymous-auth (default true). */
+  anonymousAuth?: boolean;
+  /** --authorization-mode: "RBAC" (default) or "AlwaysAllow". */
+  authorizationMode?: "RBAC" | "AlwaysAllow";
 }
 "#;

@@ -20,6 +20,10 @@ const KNOWN: &[&str] = &[
     "initialState",
     "startMs",
     "serverAddress",
+    "user",
+    "tokens",
+    "anonymousAuth",
+    "authorizationMode",
 ];
 
 /// Where the simulator's time comes from.
@@ -88,6 +92,32 @@ pub fn parse(options: &JsValue) -> Result<Options, JsValue> {
                     .ok_or_else(|| type_error("serverAddress must be a string"))?
             }
             "initialState" => initial_state = Some(json_value(&value)?),
+            "user" => config.auth.default_user = user(&value)?,
+            "tokens" => {
+                let text = value
+                    .as_string()
+                    .ok_or_else(|| type_error("tokens must be a token file's text"))?;
+                let file =
+                    crate::auth::TokenFile::parse("tokens", &text).map_err(|e| type_error(&e))?;
+                let admin = crate::auth::AuthConfig::server(file, config.auth.anonymous);
+                config.auth.tokens = admin.tokens;
+            }
+            "anonymousAuth" => {
+                config.auth.anonymous = value
+                    .as_bool()
+                    .ok_or_else(|| type_error("anonymousAuth must be true or false"))?
+            }
+            "authorizationMode" => {
+                config.authorization = match value.as_string().as_deref() {
+                    Some("RBAC") => crate::registry::AuthorizationMode::Rbac,
+                    Some("AlwaysAllow") => crate::registry::AuthorizationMode::AlwaysAllow,
+                    _ => {
+                        return Err(type_error(
+                            "authorizationMode must be \"RBAC\" or \"AlwaysAllow\"",
+                        ))
+                    }
+                }
+            }
             _ => unreachable!("checked against KNOWN"),
         }
     }
@@ -96,6 +126,23 @@ pub fn parse(options: &JsValue) -> Result<Options, JsValue> {
         clock,
         initial_state,
     })
+}
+
+/// The identity requests without credentials act as: `null` for none (anonymous), or
+/// `{ name, uid?, groups? }` (authenticated: `system:authenticated` is added).
+pub fn user(value: &JsValue) -> Result<Option<crate::resources::rbac::UserInfo>, JsValue> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    let v = json_value(value)?;
+    let name = v["name"]
+        .as_str()
+        .filter(|n| !n.is_empty())
+        .ok_or_else(|| type_error("user must be null or { name, uid?, groups? }"))?;
+    let mut u = crate::resources::rbac::UserInfo::new(name, &[]);
+    u.uid = v["uid"].as_str().unwrap_or("").to_string();
+    u.groups = crate::resources::meta::strings(v.get("groups"));
+    Ok(Some(u.with_authenticated_group()))
 }
 
 /// `"A=true,B=false"` (kube-apiserver's flag format) or `{ A: true, B: false }`.
