@@ -337,6 +337,24 @@ try {
     await other.close();
   });
 
+  await step('the user switcher: alice with no grants is forbidden, a custom admin is not', async () => {
+    const other = await ctx.newPage();
+    await other.goto(url, { waitUntil: 'load' });
+    await other.waitForSelector('#status');
+    await other.selectOption('#identity', 'no-grants');
+    await other.click('#send');
+    await other.waitForFunction(() => document.querySelector('#status')?.textContent.startsWith('403'));
+    assert((await other.textContent('#resp-body')).includes('User \\"alice\\" cannot list'), 'alice is forbidden');
+    await other.selectOption('#identity', 'custom');
+    await other.fill('#identity-name', 'root');
+    await other.fill('#identity-groups', 'system:masters');
+    await other.press('#identity-groups', 'Tab');
+    await other.click('#send');
+    await other.waitForFunction(() => document.querySelector('#status')?.textContent.startsWith('200'));
+    await other.screenshot({ path: path.join(artifacts, 'identity.png'), fullPage: false });
+    await other.close();
+  });
+
   await step('dark theme', async () => {
     await openTab('lessons');
     for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'dark'; i++) await page.click('#theme');

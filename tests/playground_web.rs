@@ -27,6 +27,8 @@ use support::{draft, Reduce, CR};
 mod effects;
 #[path = "../src/ui/tests/forms.rs"]
 mod forms;
+#[path = "../src/ui/tests/identity.rs"]
+mod identity;
 #[path = "../src/ui/tests/ownership.rs"]
 mod ownership;
 #[path = "../src/ui/tests/reducer.rs"]

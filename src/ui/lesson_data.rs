@@ -39,6 +39,7 @@ pub struct Lesson {
 }
 
 mod apply;
+mod rbac;
 
 const S: Step = Step {
     title: "",
@@ -529,6 +530,7 @@ pub const LESSONS: &[Lesson] = &[
     CONFLICT,
     FINALIZER,
     apply::APPLY,
+    rbac::RBAC_LESSON,
 ];
 
 /// The lesson with `id`.

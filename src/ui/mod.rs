@@ -24,6 +24,7 @@ pub mod discovery;
 pub mod exchange;
 pub mod hexdump;
 pub mod history;
+pub mod identity;
 pub mod lesson_data;
 pub mod ownership;
 pub mod query;

@@ -246,7 +246,9 @@ impl Sim {
         Ok(())
     }
 
-    fn replace_engine(&mut self, engine: Engine) {
+    /// The page keeps acting as the same user across rebuilds.
+    fn replace_engine(&mut self, mut engine: Engine) {
+        engine.set_default_user(self.engine.default_user().cloned());
         let next = self.next_watch;
         let mut watches = std::mem::take(&mut self.watches);
         for w in &mut watches {

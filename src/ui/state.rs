@@ -16,6 +16,7 @@ use std::rc::Rc;
 
 use super::exchange::{Draft, Exchange};
 use super::history::{self, Entry};
+use super::identity::Identity;
 use super::lesson_data::{self, Lesson};
 use super::script::{self, Vars};
 use super::semantics::Cell;
@@ -137,6 +138,8 @@ pub enum Action {
     RunCell(Cell),
     ClearHistory,
     Notice(Option<String>),
+    /// Who requests without credentials act as.
+    SetIdentity(Identity),
 }
 
 /// What a transition asks the browser to do, in order, once the new state is in place.
@@ -167,6 +170,8 @@ pub struct AppState {
     pub history: Rc<Vec<Entry>>,
     /// A short message for the notice bar (also announced to screen readers).
     pub notice: Option<String>,
+    /// Who the page's requests act as (the user switcher).
+    pub identity: Identity,
     /// Whether the page performs the reducer's [`Effect`]s (URL fragment, local storage);
     /// off in tests.
     pub browser: bool,
@@ -202,6 +207,7 @@ impl AppState {
             applied: None,
             history: Rc::new(Vec::new()),
             notice: None,
+            identity: Identity::Admin,
             browser,
         }
     }
@@ -285,8 +291,14 @@ impl AppState {
             self.notice = Some(format!("There is no lesson {id:?}."));
             return false;
         };
-        // Lessons run on a fresh simulated cluster, so every resourceVersion is as written.
+        // Lessons run on a fresh simulated cluster, so every resourceVersion is as written,
+        // and as the administrator (steps that act as someone else say so in a header).
         self.sim.borrow_mut().restart(false);
+        self.sim
+            .borrow_mut()
+            .engine
+            .set_default_user(Identity::Admin.user());
+        self.identity = Identity::Admin;
         self.cells = Rc::new(BTreeMap::new());
         self.lesson = Some(LessonRun {
             lesson,
@@ -338,6 +350,12 @@ impl AppState {
                 },
             );
         }
+    }
+
+    fn set_identity(&mut self, id: Identity) {
+        self.sim.borrow_mut().engine.set_default_user(id.user());
+        self.notice = Some(format!("Requests now act as {}.", id.describe()));
+        self.identity = id;
     }
 
     fn set_engine_mode(&mut self, wall: bool, gates: FeatureGates) {
@@ -466,6 +484,7 @@ impl AppState {
                 fx.push(Effect::SaveHistory(s.history.clone()));
             }
             Action::Notice(n) => s.notice = n,
+            Action::SetIdentity(id) => s.set_identity(id),
         }
         (Rc::new(s), fx)
     }

@@ -6,6 +6,7 @@
 
 mod effects;
 mod forms;
+mod identity;
 mod ownership;
 mod reducer;
 mod sim;

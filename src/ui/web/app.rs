@@ -112,6 +112,7 @@ fn top_bar() -> Html {
                 <AdvanceButtons prefix="" />
                 <ThemeToggle />
             </div>
+            <super::identity::IdentitySwitch />
         </header>
     }
 }

@@ -10,6 +10,7 @@ pub mod app;
 pub mod builder;
 pub mod clock;
 pub mod copy_as;
+pub mod identity;
 pub mod inspector;
 pub mod lessons;
 pub mod ownership;
