@@ -10,7 +10,7 @@ pub mod schema;
 pub mod validation;
 
 use access::AccessReviewStrategy;
-use identity::{RulesReviewStrategy, SelfReviewStrategy};
+use identity::IdentityReviewStrategy;
 use validation::Review;
 
 use crate::resources::{ListDocs, ResourceInfo};
@@ -55,7 +55,7 @@ pub static SELF_SUBJECT_REVIEWS: ResourceInfo = review!(
     "selfsubjectreview",
     false,
     &schema::SELF_SUBJECT_REVIEW,
-    &SelfReviewStrategy
+    &IdentityReviewStrategy::SelfSubject
 );
 
 /// authorization.k8s.io/v1 localsubjectaccessreviews.
@@ -92,7 +92,7 @@ pub static SELF_SUBJECT_RULES_REVIEWS: ResourceInfo = review!(
     "selfsubjectrulesreview",
     false,
     &schema::SELF_SUBJECT_RULES_REVIEW,
-    &RulesReviewStrategy
+    &IdentityReviewStrategy::Rules
 );
 
 /// authorization.k8s.io/v1 subjectaccessreviews.
