@@ -2,4 +2,5 @@
 //! synchronously on engine ticks so that their timing is deterministic.
 
 pub mod clusterrole_aggregation;
+pub mod garbage_collector;
 pub mod namespace;

@@ -48,6 +48,9 @@ pub struct Config {
     /// cluster of three namespaces at revision 3 (the playground's lessons are written
     /// against it).
     pub rbac_bootstrap: bool,
+    /// How long after a change the garbage collector acts (simulated ms; the real one
+    /// reacts within about a second).
+    pub gc_delay_ms: i64,
 }
 
 impl Default for Config {
@@ -63,6 +66,7 @@ impl Default for Config {
             auth: AuthConfig::default(),
             authorization: AuthorizationMode::default(),
             rbac_bootstrap: true,
+            gc_delay_ms: crate::controllers::garbage_collector::DEFAULT_DELAY_MS,
         }
     }
 }
@@ -88,6 +92,7 @@ pub struct Engine {
     registry: Registry,
     auth: AuthConfig,
     aggregation: crate::controllers::clusterrole_aggregation::Aggregation,
+    gc: crate::controllers::garbage_collector::GarbageCollector,
     server_address: String,
     history_ms: i64,
 }
@@ -110,6 +115,7 @@ impl Engine {
             history_ms: config.history_ms,
             auth: config.auth,
             aggregation: Default::default(),
+            gc: crate::controllers::garbage_collector::GarbageCollector::new(config.gc_delay_ms),
         };
         engine.registry.set_authorization_mode(config.authorization);
         for ns in INITIAL_NAMESPACES {
@@ -158,6 +164,7 @@ impl Engine {
         self.registry.cacher_mut().service(now);
         crate::controllers::namespace::reconcile(&mut self.registry);
         self.aggregation.run(&mut self.registry);
+        self.gc.run(&mut self.registry);
     }
 
     /// The RBAC bootstrap policy kube-apiserver's `rbac/bootstrap-roles` hook creates, in

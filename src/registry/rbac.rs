@@ -20,7 +20,6 @@ use crate::resources::rbac::{
     ROLE_BINDINGS,
 };
 use crate::resources::status::{ApiError, ApiResult};
-use crate::resources::ResourceInfo;
 
 /// `--authorization-mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -98,15 +97,6 @@ fn applies_to<'a>(user: &UserInfo, subjects: &'a Value, namespace: &str) -> Opti
 }
 
 impl Registry {
-    /// The live objects of a kind (in `namespace`, or all), in key order.
-    pub(crate) fn live(&self, info: &ResourceInfo, namespace: Option<&str>) -> Vec<Object> {
-        let prefix = super::read::prefix(info, namespace);
-        self.store()
-            .range(&prefix, None, self.store().revision(), None, |_| true)
-            .map(|p| p.items)
-            .unwrap_or_default()
-    }
-
     /// The role a binding's `roleRef` names (`GetRoleReferenceRules` reads its `rules`), or
     /// the error of the getter `via`: the authorizer reads through listers, whose NotFound
     /// names the singular (`role.rbac...`); the RBAC kinds' storage reads through the registry

@@ -68,6 +68,15 @@ pub fn prefix(info: &ResourceInfo, namespace: Option<&str>) -> String {
 }
 
 impl Registry {
+    /// The live objects of a kind (in `namespace`, or all), in key order.
+    pub(crate) fn live(&self, info: &ResourceInfo, namespace: Option<&str>) -> Vec<Object> {
+        let prefix = prefix(info, namespace);
+        self.store()
+            .range(&prefix, None, self.store().revision(), None, |_| true)
+            .map(|p| p.items)
+            .unwrap_or_default()
+    }
+
     /// One object, read as `semantic` says; with the read's explanation.
     pub fn get(
         &self,

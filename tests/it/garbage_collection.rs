@@ -1,0 +1,381 @@
+//! The garbage collector (reference appendix C.3): Background, Foreground and Orphan
+//! cascades, dangling references, several owners and the namespace rules for owners, on
+//! simulated time (the collector acts a simulated second after a change).
+
+use serde_json::{json, Value};
+
+use crate::common::{create_ns, engine, get, post, send};
+use kubesim::Engine;
+
+fn cms(ns: &str) -> String {
+    format!("/api/v1/namespaces/{ns}/configmaps")
+}
+
+/// A ConfigMap reference to `owner` (a created object), blocking or not.
+fn owned_by(owner: &Value, block: bool) -> Value {
+    json!({"apiVersion": owner["apiVersion"], "kind": owner["kind"],
+           "name": owner["metadata"]["name"], "uid": owner["metadata"]["uid"],
+           "blockOwnerDeletion": block})
+}
+
+/// Creates ConfigMap `name` in `ns` with `refs` as its ownerReferences (and `finalizers`).
+fn cm(e: &mut Engine, ns: &str, name: &str, refs: &[Value], finalizers: &[&str]) -> Value {
+    let mut meta = json!({"name": name});
+    if !refs.is_empty() {
+        meta["ownerReferences"] = json!(refs);
+    }
+    if !finalizers.is_empty() {
+        meta["finalizers"] = json!(finalizers);
+    }
+    let r = post(e, &cms(ns), &json!({"metadata": meta}));
+    assert_eq!(r.code, 201, "{}", r.text);
+    r.json
+}
+
+fn delete_with(e: &mut Engine, uri: &str, policy: &str) -> u16 {
+    let body = json!({"kind": "DeleteOptions", "apiVersion": "v1", "propagationPolicy": policy});
+    send(
+        e,
+        "DELETE",
+        uri,
+        Some(&body.to_string()),
+        &[("content-type", "application/json")],
+    )
+    .code
+}
+
+/// The names of the ConfigMaps in `ns`, each marked `*` when terminating.
+fn names(e: &mut Engine, ns: &str) -> Vec<String> {
+    let r = get(e, &cms(ns));
+    r.json["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|o| {
+            let mark = if o["metadata"]["deletionTimestamp"].is_string() {
+                "*"
+            } else {
+                ""
+            };
+            format!("{}{mark}", o["metadata"]["name"].as_str().unwrap_or(""))
+        })
+        .collect()
+}
+
+/// One simulated second: the collector's next pass.
+fn second(e: &mut Engine) {
+    e.advance(1000);
+}
+
+#[test]
+fn background_deletes_dependents_level_by_level() {
+    let mut e = engine();
+    let o = cm(&mut e, "default", "o", &[], &[]);
+    let d = cm(&mut e, "default", "d", &[owned_by(&o, false)], &[]);
+    cm(&mut e, "default", "d2", &[owned_by(&o, false)], &[]);
+    cm(&mut e, "default", "dd", &[owned_by(&d, false)], &[]);
+    assert_eq!(
+        delete_with(&mut e, &format!("{}/o", cms("default")), "Background"),
+        200
+    );
+    // The API server removes the owner at once; the collector has not acted yet.
+    assert_eq!(names(&mut e, "default"), ["d", "d2", "dd"]);
+    e.advance(999);
+    assert_eq!(names(&mut e, "default"), ["d", "d2", "dd"]);
+    e.advance(1);
+    assert_eq!(names(&mut e, "default"), ["dd"]);
+    second(&mut e);
+    assert!(names(&mut e, "default").is_empty());
+}
+
+#[test]
+fn foreground_waits_for_blocking_dependents() {
+    let mut e = engine();
+    let o = cm(&mut e, "default", "o", &[], &[]);
+    let held = cm(
+        &mut e,
+        "default",
+        "held",
+        &[owned_by(&o, true)],
+        &["example.com/hold"],
+    );
+    cm(&mut e, "default", "free", &[owned_by(&o, false)], &[]);
+    let parent = cm(&mut e, "default", "parent", &[owned_by(&o, true)], &[]);
+    cm(&mut e, "default", "child", &[owned_by(&parent, true)], &[]);
+    assert_eq!(
+        delete_with(&mut e, &format!("{}/o", cms("default")), "Foreground"),
+        200
+    );
+    let r = get(&mut e, &format!("{}/o", cms("default")));
+    assert_eq!(
+        r.json["metadata"]["finalizers"],
+        json!(["foregroundDeletion"])
+    );
+    assert_eq!(
+        names(&mut e, "default"),
+        ["child", "free", "held", "o*", "parent"]
+    );
+    // Every dependent is deleted; one with dependents of its own in the foreground.
+    second(&mut e);
+    assert_eq!(
+        names(&mut e, "default"),
+        ["child", "held*", "o*", "parent*"]
+    );
+    let r = get(&mut e, &format!("{}/parent", cms("default")));
+    assert_eq!(
+        r.json["metadata"]["finalizers"],
+        json!(["foregroundDeletion"])
+    );
+    second(&mut e);
+    assert_eq!(names(&mut e, "default"), ["held*", "o*", "parent*"]);
+    second(&mut e);
+    assert_eq!(names(&mut e, "default"), ["held*", "o*"]);
+    // The owner waits for the dependent a user finalizer holds, as long as it takes.
+    e.advance(60_000);
+    assert_eq!(names(&mut e, "default"), ["held*", "o*"]);
+    let mut released = get(&mut e, &format!("{}/held", cms("default"))).json;
+    released["metadata"]["finalizers"] = json!([]);
+    let r = send(
+        &mut e,
+        "PUT",
+        &format!("{}/held", cms("default")),
+        Some(&released.to_string()),
+        &[],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(names(&mut e, "default"), ["o*"]);
+    second(&mut e);
+    assert!(names(&mut e, "default").is_empty());
+    let _ = held;
+}
+
+#[test]
+fn orphan_keeps_dependents_and_drops_their_references() {
+    let mut e = engine();
+    let o = cm(&mut e, "default", "o", &[], &[]);
+    let other = cm(&mut e, "default", "other", &[], &[]);
+    cm(
+        &mut e,
+        "default",
+        "d",
+        &[owned_by(&o, true), owned_by(&other, false)],
+        &[],
+    );
+    assert_eq!(
+        delete_with(&mut e, &format!("{}/o", cms("default")), "Orphan"),
+        200
+    );
+    assert_eq!(
+        get(&mut e, &format!("{}/o", cms("default"))).json["metadata"]["finalizers"],
+        json!(["orphan"])
+    );
+    second(&mut e);
+    assert_eq!(names(&mut e, "default"), ["d", "other"]);
+    let d = get(&mut e, &format!("{}/d", cms("default"))).json;
+    assert_eq!(
+        d["metadata"]["ownerReferences"],
+        json!([owned_by(&other, false)])
+    );
+    // kubectl's --cascade=orphan sends the same policy.
+    let r = send(
+        &mut e,
+        "DELETE",
+        &format!("{}/other", cms("default")),
+        None,
+        &[],
+    );
+    assert_eq!(r.code, 200);
+    second(&mut e);
+    assert!(
+        names(&mut e, "default").is_empty(),
+        "d's last owner is gone"
+    );
+}
+
+#[test]
+fn dangling_references_and_several_owners() {
+    let mut e = engine();
+    let a = cm(&mut e, "default", "a", &[], &[]);
+    let b = cm(&mut e, "default", "b", &[], &[]);
+    cm(
+        &mut e,
+        "default",
+        "both",
+        &[owned_by(&a, false), owned_by(&b, false)],
+        &[],
+    );
+    let ghost = json!({"apiVersion": "v1", "kind": "ConfigMap", "name": "ghost", "uid": "00000000-0000-0000-0000-000000000000"});
+    cm(&mut e, "default", "orphaned", &[ghost], &[]);
+    let mut stale = owned_by(&a, false);
+    stale["uid"] = json!("11111111-1111-1111-1111-111111111111");
+    cm(&mut e, "default", "stale", &[stale], &[]);
+    second(&mut e);
+    // An absent owner or a name holding another uid is gone: the dependent goes.
+    assert_eq!(names(&mut e, "default"), ["a", "b", "both"]);
+    send(
+        &mut e,
+        "DELETE",
+        &format!("{}/a", cms("default")),
+        None,
+        &[],
+    );
+    second(&mut e);
+    // A dependent with a live owner stays; the reference to the vanished one is removed.
+    assert_eq!(names(&mut e, "default"), ["b", "both"]);
+    let both = get(&mut e, &format!("{}/both", cms("default"))).json;
+    assert_eq!(
+        both["metadata"]["ownerReferences"],
+        json!([owned_by(&b, false)])
+    );
+    let managers: Vec<&str> = both["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["manager"].as_str())
+        .collect();
+    assert!(!managers.is_empty());
+    send(
+        &mut e,
+        "DELETE",
+        &format!("{}/b", cms("default")),
+        None,
+        &[],
+    );
+    second(&mut e);
+    assert!(names(&mut e, "default").is_empty());
+}
+
+#[test]
+fn owners_are_looked_up_by_scope() {
+    let mut e = engine();
+    create_ns(&mut e, "a");
+    create_ns(&mut e, "b");
+    // An owner in another namespace is absent for a namespaced dependent.
+    let elsewhere = cm(&mut e, "b", "owner", &[], &[]);
+    cm(&mut e, "a", "cross", &[owned_by(&elsewhere, false)], &[]);
+    // A cluster-scoped owner is fine for a namespaced dependent.
+    let ns_b = get(&mut e, "/api/v1/namespaces/b").json;
+    cm(&mut e, "a", "of-ns-b", &[owned_by(&ns_b, false)], &[]);
+    // A cluster-scoped dependent naming a namespaced owner is never collected.
+    let role = json!({"metadata": {"name": "odd", "ownerReferences": [owned_by(&elsewhere, false)]}, "rules": []});
+    let r = post(
+        &mut e,
+        "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+        &role,
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    // An owner of a kind the server does not serve cannot be resolved: kept.
+    let unknown = json!({"apiVersion": "example.com/v1", "kind": "Widget", "name": "w", "uid": "22222222-2222-2222-2222-222222222222"});
+    cm(&mut e, "a", "widgets", &[unknown], &[]);
+    second(&mut e);
+    assert_eq!(names(&mut e, "a"), ["of-ns-b", "widgets"]);
+    // Deleting namespace b removes its contents, then b; then its dependent in a goes.
+    send(
+        &mut e,
+        "DELETE",
+        &elsewhere["metadata"]["name"]
+            .as_str()
+            .map(|n| format!("{}/{n}", cms("b")))
+            .unwrap(),
+        None,
+        &[],
+    );
+    send(&mut e, "DELETE", "/api/v1/namespaces/b", None, &[]);
+    for _ in 0..5 {
+        second(&mut e);
+    }
+    assert_eq!(get(&mut e, "/api/v1/namespaces/b").code, 404);
+    assert_eq!(names(&mut e, "a"), ["widgets"]);
+    assert_eq!(
+        get(
+            &mut e,
+            "/apis/rbac.authorization.k8s.io/v1/clusterroles/odd"
+        )
+        .code,
+        200
+    );
+}
+
+mod random_graphs {
+    //! Random owner graphs and deletes with random policies: the collector always settles,
+    //! never deletes an object that still has a live owner, and leaves nothing terminating
+    //! (no user finalizers hold anything here).
+
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Object i's owners among the earlier objects (index, blockOwnerDeletion).
+    type Owners = Vec<(usize, bool)>;
+
+    fn graph() -> impl Strategy<Value = (Vec<Owners>, Vec<(usize, u8)>)> {
+        (2usize..8).prop_flat_map(|n| {
+            let owners = (0..n)
+                .map(|i| {
+                    proptest::collection::vec((0..i.max(1), any::<bool>()), 0..=i.min(3))
+                        .prop_map(move |v| if i == 0 { Vec::new() } else { v })
+                })
+                .collect::<Vec<_>>();
+            let deletes = proptest::collection::vec((0..n, 0u8..3), 1..4);
+            (owners, deletes)
+        })
+    }
+
+    fn run(owners: Vec<Owners>, deletes: Vec<(usize, u8)>) -> Result<(), TestCaseError> {
+        let mut e = engine();
+        let mut created: Vec<Value> = Vec::new();
+        for (i, own) in owners.iter().enumerate() {
+            let mut refs: Vec<Value> = Vec::new();
+            for (o, block) in own {
+                let r = owned_by(&created[*o], *block);
+                if !refs.iter().any(|x| x["uid"] == r["uid"]) {
+                    refs.push(r);
+                }
+            }
+            created.push(cm(&mut e, "default", &format!("o{i}"), &refs, &[]));
+        }
+        let mut deleted = std::collections::BTreeSet::new();
+        for (i, p) in &deletes {
+            let policy = ["Background", "Foreground", "Orphan"][*p as usize];
+            delete_with(&mut e, &format!("{}/o{i}", cms("default")), policy);
+            deleted.insert(*i);
+        }
+        // It settles: after enough steps, another step writes nothing.
+        for _ in 0..(3 * owners.len() + 4) {
+            second(&mut e);
+        }
+        let settled = e.store().revision();
+        second(&mut e);
+        second(&mut e);
+        prop_assert_eq!(e.store().revision(), settled, "the collector keeps writing");
+        let left = names(&mut e, "default");
+        prop_assert!(
+            left.iter().all(|n| !n.ends_with('*')),
+            "terminating forever: {:?}",
+            left
+        );
+        // An object whose owner is still there was not collected.
+        for (i, own) in owners.iter().enumerate() {
+            let alive = |j: usize| left.contains(&format!("o{j}"));
+            if !deleted.contains(&i) && own.iter().any(|(o, _)| alive(*o)) {
+                prop_assert!(
+                    alive(i),
+                    "o{} was collected though an owner lives: {:?}",
+                    i,
+                    left
+                );
+            }
+            if deleted.contains(&i) {
+                prop_assert!(!alive(i), "o{} was deleted by the user", i);
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn the_collector_settles_and_spares_owned_objects((owners, deletes) in graph()) {
+            run(owners, deletes)?;
+        }
+    }
+}
