@@ -51,6 +51,9 @@ pub struct Config {
     /// How long after a change the garbage collector acts (simulated ms; the real one
     /// reacts within about a second).
     pub gc_delay_ms: i64,
+    /// How long after it sees a namespace terminating the namespace controller empties it
+    /// (simulated ms; the real one waits 5 s), and again while content remains.
+    pub namespace_delay_ms: i64,
 }
 
 impl Default for Config {
@@ -67,6 +70,7 @@ impl Default for Config {
             authorization: AuthorizationMode::default(),
             rbac_bootstrap: true,
             gc_delay_ms: crate::controllers::garbage_collector::DEFAULT_DELAY_MS,
+            namespace_delay_ms: crate::controllers::namespace::DEFAULT_DELAY_MS,
         }
     }
 }
@@ -93,6 +97,7 @@ pub struct Engine {
     auth: AuthConfig,
     aggregation: crate::controllers::clusterrole_aggregation::Aggregation,
     gc: crate::controllers::garbage_collector::GarbageCollector,
+    namespaces: crate::controllers::namespace::NamespaceController,
     server_address: String,
     history_ms: i64,
 }
@@ -116,6 +121,9 @@ impl Engine {
             auth: config.auth,
             aggregation: Default::default(),
             gc: crate::controllers::garbage_collector::GarbageCollector::new(config.gc_delay_ms),
+            namespaces: crate::controllers::namespace::NamespaceController::new(
+                config.namespace_delay_ms,
+            ),
         };
         engine.registry.set_authorization_mode(config.authorization);
         for ns in INITIAL_NAMESPACES {
@@ -162,7 +170,7 @@ impl Engine {
         }
         self.registry.sync_cache();
         self.registry.cacher_mut().service(now);
-        crate::controllers::namespace::reconcile(&mut self.registry);
+        self.namespaces.run(&mut self.registry);
         self.aggregation.run(&mut self.registry);
         self.gc.run(&mut self.registry);
     }

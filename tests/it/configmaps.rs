@@ -289,6 +289,9 @@ fn namespace_deletion_removes_config_maps() {
     post(&mut e, &cms("team"), &body("c", json!({})));
     let d = delete(&mut e, "/api/v1/namespaces/team");
     assert_eq!(d.code, 200);
+    // The namespace controller acts 5 s after it sees the deletion.
+    e.advance(4999);
+    assert_eq!(get(&mut e, &cm("team", "c")).code, 200);
     e.advance(1);
     assert_eq!(get(&mut e, &cm("team", "c")).code, 404);
     assert_eq!(get(&mut e, "/api/v1/namespaces/team").code, 404);

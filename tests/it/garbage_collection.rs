@@ -281,7 +281,7 @@ fn owners_are_looked_up_by_scope() {
         &[],
     );
     send(&mut e, "DELETE", "/api/v1/namespaces/b", None, &[]);
-    for _ in 0..5 {
+    for _ in 0..7 {
         second(&mut e);
     }
     assert_eq!(get(&mut e, "/api/v1/namespaces/b").code, 404);

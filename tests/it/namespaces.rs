@@ -91,11 +91,43 @@ fn deleting_a_namespace_terminates_then_removes_it_and_its_content() {
     assert_eq!(d.json["status"]["phase"], "Terminating");
     assert!(d.json["metadata"]["deletionTimestamp"].is_string());
 
+    // First seen Terminating with its content, until the controller acts (5 s later).
+    assert_eq!(get(&mut e, &crs("doomed")).names(), ["a", "held"]);
+    let ns = get(&mut e, "/api/v1/namespaces/doomed");
+    assert!(ns.json["status"].get("conditions").is_none());
+    e.advance(5000);
     // The controller deleted the content it could; the held object blocks finalization.
     assert_eq!(get(&mut e, &crs("doomed")).names(), ["held"]);
     let ns = get(&mut e, "/api/v1/namespaces/doomed");
     assert_eq!(ns.code, 200);
     assert_eq!(ns.json["status"]["phase"], "Terminating");
+    let t = ns.json["metadata"]["deletionTimestamp"].clone();
+    let at = |s: &str| {
+        let mut c: serde_json::Value = serde_json::from_str(s).unwrap();
+        c["lastTransitionTime"] = json!("2026-01-01T00:00:05Z");
+        c
+    };
+    assert_eq!(t, "2026-01-01T00:00:00Z");
+    assert_eq!(
+        ns.json["status"]["conditions"],
+        json!([
+            at(
+                r#"{"type":"NamespaceDeletionDiscoveryFailure","status":"False","reason":"ResourcesDiscovered","message":"All resources successfully discovered"}"#
+            ),
+            at(
+                r#"{"type":"NamespaceDeletionGroupVersionParsingFailure","status":"False","reason":"ParsedGroupVersions","message":"All legacy kube types successfully parsed"}"#
+            ),
+            at(
+                r#"{"type":"NamespaceDeletionContentFailure","status":"False","reason":"ContentDeleted","message":"All content successfully deleted, may be waiting on finalization"}"#
+            ),
+            at(
+                r#"{"type":"NamespaceContentRemaining","status":"True","reason":"SomeResourcesRemain","message":"Some resources are remaining: controllerrevisions.apps has 1 resource instances"}"#
+            ),
+            at(
+                r#"{"type":"NamespaceFinalizersRemaining","status":"True","reason":"SomeFinalizersRemain","message":"Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances"}"#
+            ),
+        ])
+    );
 
     // No new content while terminating.
     let r = post(&mut e, &crs("doomed"), &cr_body("late", 1));
@@ -110,6 +142,7 @@ fn deleting_a_namespace_terminates_then_removes_it_and_its_content() {
     let mut h = get(&mut e, &cr("doomed", "held")).json;
     h["metadata"]["finalizers"] = json!([]);
     assert_eq!(put(&mut e, &cr("doomed", "held"), &h).code, 200);
+    e.advance(5000);
     assert_eq!(get(&mut e, "/api/v1/namespaces/doomed").code, 404);
     // The name can be reused.
     create_ns(&mut e, "doomed");
