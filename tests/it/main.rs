@@ -17,6 +17,7 @@ mod configmaps;
 mod control;
 mod crud;
 mod discovery;
+mod force_delete;
 mod garbage_collection;
 mod generate_name;
 mod kube_auth;

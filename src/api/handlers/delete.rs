@@ -15,12 +15,21 @@ use crate::features::parse_go_bool;
 use crate::registry::{DeleteOptions, Deleted, Registry};
 use crate::resources::field::FieldError;
 use crate::resources::meta::{meta_str, strings, strip_type_meta};
-use crate::resources::status::{ApiError, ApiResult};
+use crate::resources::rbac::Attributes;
+use crate::resources::status::{ApiError, ApiResult, GroupKind};
 use crate::resources::{schema, ResourceInfo};
+
+/// DeleteOptions as the handler reads them: the registry's options plus
+/// `ignoreStoreReadErrorWithClusterBreakingPotential` (cleared unless the
+/// `AllowUnsafeMalformedObjectDeletion` gate is on).
+struct Options {
+    registry: DeleteOptions,
+    ignore_read_errors: bool,
+}
 
 /// Reads DeleteOptions from the body (any apiVersion) or the query, then validates them as
 /// `ValidateDeleteOptions` does (422 `DeleteOptions.meta.k8s.io "" is invalid`).
-fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
+fn delete_options(req: &Request<'_>, unsafe_deletion: bool) -> ApiResult<Options> {
     let mut body = Map::new();
     // A body is read by its Content-Type (415 for an unknown one), YAML converted to JSON.
     let encoding = if req.body.is_empty() {
@@ -86,6 +95,33 @@ fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
             }
         }
     }
+    const IGNORE: &str = "ignoreStoreReadErrorWithClusterBreakingPotential";
+    let ignore_read_errors = unsafe_deletion
+        && match body.get(IGNORE).and_then(Value::as_bool) {
+            Some(b) => b,
+            None => q.string(IGNORE).and_then(parse_go_bool).unwrap_or(false),
+        };
+    if ignore_read_errors {
+        let set = [
+            ("dryRun", !dry_values.is_empty()),
+            ("propagationPolicy", propagation.is_some()),
+            ("orphanDependents", orphan_dependents.is_some()),
+            ("gracePeriodSeconds", grace_period.is_some()),
+            (
+                "preconditions",
+                body.get("preconditions").is_some_and(|p| !p.is_null()),
+            ),
+        ];
+        for (field, present) in set {
+            if present {
+                errs.push(FieldError::invalid(
+                    IGNORE,
+                    Value::Bool(true),
+                    &format!("cannot be set together with .{field}"),
+                ));
+            }
+        }
+    }
     if !errs.is_empty() {
         return Err(ApiError::invalid_options("DeleteOptions", &errs));
     }
@@ -95,20 +131,73 @@ fn delete_options(req: &Request<'_>) -> ApiResult<DeleteOptions> {
             .and_then(Value::as_str)
             .map(str::to_string)
     };
-    Ok(DeleteOptions {
-        dry_run,
-        propagation,
-        orphan_dependents,
-        precondition_uid: pre_str("uid"),
-        precondition_rv: pre_str("resourceVersion"),
-        grace_period,
+    Ok(Options {
+        registry: DeleteOptions {
+            dry_run,
+            propagation,
+            orphan_dependents,
+            precondition_uid: pre_str("uid"),
+            precondition_rv: pre_str("resourceVersion"),
+            grace_period,
+        },
+        ignore_read_errors,
     })
+}
+
+/// `authorizeUnsafeDelete`, then the corrupt-object deleter's check: the option is for
+/// objects the store cannot read, and every object kubesim stores is readable.
+fn unsafe_delete(reg: &Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<()> {
+    const VERB: &str = "unsafe-delete-ignore-read-errors";
+    let info = rr.resource;
+    let name = rr.name.as_deref().unwrap_or("");
+    let mut attrs = Attributes::resource(
+        VERB,
+        info.group,
+        info.plural,
+        rr.namespace.as_deref().unwrap_or(""),
+        name,
+    );
+    attrs.api_version = info.version.to_string();
+    let Some(user) = &req.user else {
+        return Err(ApiError::untyped(
+            500,
+            "Internal error occurred: delete with ignoreStoreReadErrorWithClusterBreakingPotential requires an authenticated user",
+        ));
+    };
+    let decision = reg.authorize(user, &attrs);
+    if !decision.allowed {
+        return Err(ApiError::forbidden(
+            info.group_resource(),
+            name,
+            &format!("not permitted to do {VERB:?}, reason: {}", decision.reason),
+        ));
+    }
+    let kind = GroupKind {
+        group: info.group,
+        kind: info.plural,
+    };
+    Err(ApiError::invalid(
+        kind,
+        name,
+        &[FieldError::invalid(
+            "ignoreStoreReadErrorWithClusterBreakingPotential",
+            Value::Bool(true),
+            "is exclusively used to delete corrupt object(s), try again by removing this option",
+        )],
+    ))
 }
 
 /// DELETE of one object.
 pub fn delete(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
-    let opts = delete_options(req)?;
+    let gate = reg
+        .feature_gates()
+        .enabled("AllowUnsafeMalformedObjectDeletion");
+    let options = delete_options(req, gate)?;
+    if options.ignore_read_errors {
+        unsafe_delete(reg, req, rr)?;
+    }
+    let opts = options.registry;
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
     let deleted = reg.delete(info, &key, name, &opts)?;
@@ -144,7 +233,7 @@ pub fn delete_collection(
     rr: &ResourceRequest,
 ) -> ApiResult<Reply> {
     let info = rr.resource;
-    let opts = delete_options(req)?;
+    let opts = delete_options(req, false)?.registry;
     let list = super::list::list_options(reg, req, info)?;
     let (deleted, rv) = reg.delete_collection(info, rr.namespace.as_deref(), &list, &opts)?;
     let items = deleted.iter().map(strip_type_meta).collect();
