@@ -161,3 +161,41 @@ fn finalize_subresource_replaces_spec_finalizers() {
         json!(["kubernetes", "example.com/extra"])
     );
 }
+
+/// `namespaces/status` is its own subresource: only status changes through it, and the main
+/// resource ignores status changes.
+#[test]
+fn status_subresource_writes_only_status() {
+    let mut e = engine();
+    create_ns(&mut e, "s");
+    let r = get(&mut e, "/api/v1/namespaces/s/status");
+    assert_eq!((r.code, r.json["kind"].as_str()), (200, Some("Namespace")));
+    let mut ns = r.json.clone();
+    // A zero lastTransitionTime is written as null (omitempty does not drop a struct).
+    let cond = json!([{"type": "Custom", "status": "True", "lastTransitionTime": null, "reason": "R", "message": "m"}]);
+    ns["status"]["conditions"] = cond.clone();
+    ns["spec"]["finalizers"] = json!(["kubernetes", "example.com/x"]);
+    ns["metadata"]["labels"]["via"] = json!("status");
+    let r = put(&mut e, "/api/v1/namespaces/s/status", &ns);
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["status"]["conditions"], cond);
+    assert_eq!(r.json["spec"]["finalizers"], json!(["kubernetes"]));
+    // The main resource keeps the status it has.
+    let mut ns = r.json.clone();
+    ns["status"]["conditions"] = json!([]);
+    ns["status"]["phase"] = json!("Terminating");
+    let r = put(&mut e, "/api/v1/namespaces/s", &ns);
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["status"]["conditions"], cond);
+    assert_eq!(r.json["status"]["phase"], "Active");
+    // A merge patch through status.
+    let r = send(
+        &mut e,
+        "PATCH",
+        "/api/v1/namespaces/s/status",
+        Some(r#"{"status":{"conditions":null}}"#),
+        &[("content-type", "application/merge-patch+json")],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert!(r.json["status"].get("conditions").is_none());
+}
