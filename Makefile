@@ -7,7 +7,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 .PHONY: help tools tools-play play build test test-native test-web e2e bench fmt format lint clippy
-.PHONY: shim-pkg test-node test-sw
+.PHONY: shim-pkg test-node test-python test-sw
 
 # binaryen 132's wasm-opt must win over any Debian wasm-opt (toolchain.md P1/P2).
 export PATH := $(CURDIR)/e2e/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -56,7 +56,7 @@ play: tools-play build
 	@node e2e/serve.mjs --dir dist --port $(PORT)
 
 test: tools
-	@$(MAKE) --no-print-directory test-native test-web test-node test-sw e2e
+	@$(MAKE) --no-print-directory test-native test-web test-node test-python test-sw e2e
 	$(call section,make test: all passed)
 
 test-native:
@@ -98,6 +98,12 @@ pkg-%/package.json: $(SHIM_INPUTS)
 test-node: pkg-node/package.json
 	$(call section,node: node-tests/run.mjs (the shim and @kubernetes/client-node in Node))
 	node node-tests/run.mjs
+
+# The official Python client against `kubesim serve` (the debug binary test-native built).
+test-python:
+	$(call section,python: python-tests/run.py (the kubernetes Python client against kubesim serve))
+	cargo build --bin kubesim
+	target/pyenv/bin/python python-tests/run.py target/debug/kubesim
 
 test-sw: pkg-sw/package.json
 	$(call section,browser: e2e/shim-sw.mjs (www/kubesim-sw.js in headless Chromium))

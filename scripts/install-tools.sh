@@ -43,6 +43,16 @@ if [ ! -x e2e/node_modules/.bin/wasm-opt ] || [ ! -d e2e/node_modules/playwright
   (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+# python-tests/: the official Python client in a venv under target/ (make test-python), pinned
+# by its requirements.txt; reinstalled when that file changed since the last install.
+if [ "$want" = all ] && { [ ! -x target/pyenv/bin/python ] \
+   || [ python-tests/requirements.txt -nt target/pyenv/installed ]; }; then
+  mkdir -p target
+  python3 -m venv target/pyenv
+  target/pyenv/bin/pip install --quiet --disable-pip-version-check -r python-tests/requirements.txt
+  touch target/pyenv/installed
+fi
+
 # node-tests/: @kubernetes/client-node for the shim's Node test (make test-node), pinned by
 # its package-lock.json.
 if [ "$want" = all ] && { [ ! -d node-tests/node_modules/@kubernetes/client-node ] \
