@@ -337,6 +337,20 @@ try {
     await other.close();
   });
 
+  await step('the cascade lesson: the store tab shows what a foreground deletion waits for', async () => {
+    const other = await ctx.newPage();
+    await other.goto(`${url}#lesson=cascade&step=5`);
+    await other.waitForSelector('#lesson-step');
+    await other.click('#tab-store');
+    await other.waitForSelector('.objects .why');
+    const why = await other.$$eval('.objects .why', (els) => els.map((e) => e.textContent));
+    assert(why.some((w) => w.includes('waiting for dependents with blockOwnerDeletion: ConfigMap/app-config')), `why: ${why}`);
+    const links = await other.$$eval('.objects td.links', (els) => els.map((e) => e.textContent).join('|'));
+    assert(links.includes('↓ ConfigMap/app-config (blocks)') && links.includes('↑ ConfigMap/app'), `links: ${links}`);
+    await other.screenshot({ path: path.join(artifacts, 'cascade-store.png'), fullPage: true });
+    await other.close();
+  });
+
   await step('the user switcher: alice with no grants is forbidden, a custom admin is not', async () => {
     const other = await ctx.newPage();
     await other.goto(url, { waitUntil: 'load' });

@@ -23,6 +23,8 @@ use kubesim::{codec, features, resources, Config, Engine};
 mod support;
 use support::{draft, Reduce, CR};
 
+#[path = "../src/ui/tests/cascade.rs"]
+mod cascade;
 #[path = "../src/ui/tests/effects.rs"]
 mod effects;
 #[path = "../src/ui/tests/forms.rs"]

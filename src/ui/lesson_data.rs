@@ -39,6 +39,7 @@ pub struct Lesson {
 }
 
 mod apply;
+mod cascade;
 mod rbac;
 
 const S: Step = Step {
@@ -531,6 +532,7 @@ pub const LESSONS: &[Lesson] = &[
     FINALIZER,
     apply::APPLY,
     rbac::RBAC_LESSON,
+    cascade::CASCADE,
 ];
 
 /// The lesson with `id`.

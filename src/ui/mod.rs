@@ -26,6 +26,7 @@ pub mod hexdump;
 pub mod history;
 pub mod identity;
 pub mod lesson_data;
+pub mod links;
 pub mod ownership;
 pub mod query;
 pub mod script;

@@ -97,4 +97,25 @@ fn with_the_gate_on_it_is_validated_authorized_and_refused_on_readable_objects()
     );
     // The object is still there.
     assert_eq!(as_user(&mut e, "kubesim", "GET", uri, None).code, 200);
+    // A missing object is no different: the option is refused, not answered 404.
+    let r = as_user(
+        &mut e,
+        "kubesim",
+        "DELETE",
+        &format!("{uri}-gone?{OPT}=true"),
+        None,
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    // Never for a whole collection.
+    let r = as_user(
+        &mut e,
+        "kubesim",
+        "DELETE",
+        &format!("/api/v1/namespaces/dev/configmaps?{OPT}=true"),
+        None,
+    );
+    assert_eq!(
+        (r.code, r.message()),
+        (422, format!("DeleteOptions.meta.k8s.io \"\" is invalid: {OPT}: Invalid value: true: is not allowed with DELETECOLLECTION, try again after removing the option").as_str())
+    );
 }

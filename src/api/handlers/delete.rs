@@ -233,7 +233,21 @@ pub fn delete_collection(
     rr: &ResourceRequest,
 ) -> ApiResult<Reply> {
     let info = rr.resource;
-    let opts = delete_options(req, false)?.registry;
+    let gate = reg
+        .feature_gates()
+        .enabled("AllowUnsafeMalformedObjectDeletion");
+    let options = delete_options(req, gate)?;
+    if options.ignore_read_errors {
+        return Err(ApiError::invalid_options(
+            "DeleteOptions",
+            &[FieldError::invalid(
+                "ignoreStoreReadErrorWithClusterBreakingPotential",
+                Value::Bool(true),
+                "is not allowed with DELETECOLLECTION, try again after removing the option",
+            )],
+        ));
+    }
+    let opts = options.registry;
     let list = super::list::list_options(reg, req, info)?;
     let (deleted, rv) = reg.delete_collection(info, rr.namespace.as_deref(), &list, &opts)?;
     let items = deleted.iter().map(strip_type_meta).collect();

@@ -4,6 +4,7 @@
 //! HTTP cases, the engine behind the page, every lesson replayed through the reducer, and
 //! the reducer's effects, which a browser test cannot see once they are performed.
 
+mod cascade;
 mod effects;
 mod forms;
 mod identity;

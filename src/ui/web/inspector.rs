@@ -1,5 +1,6 @@
-//! The store inspector: every live object by namespace with its resourceVersion, finalizers
-//! and a terminating badge, plus the revision timeline. It reads the engine directly (not
+//! The store inspector: every live object by namespace with its resourceVersion, finalizers,
+//! owner and dependent links, and a terminating badge that says what it waits for, plus the
+//! revision timeline. It reads the engine directly (not
 //! through requests), so looking never changes what is looked at.
 
 use std::collections::BTreeMap;
@@ -28,6 +29,8 @@ pub fn inspector() -> Html {
         groups.entry(ns).or_default().push(o);
     }
     let total: usize = groups.values().map(Vec::len).sum();
+    let all: Vec<Value> = groups.values().flatten().cloned().collect();
+    let links = crate::ui::links::links(&all);
     let sections = groups.iter().map(|(ns, objs)| {
         let title = if ns.is_empty() {
             "Cluster-scoped".to_string()
@@ -46,6 +49,10 @@ pub fn inspector() -> Html {
                     .map(|f| format!("{f} (spec)")),
             );
             let terminating = !meta["deletionTimestamp"].is_null();
+            let link = links
+                .get(meta["uid"].as_str().unwrap_or(""))
+                .cloned()
+                .unwrap_or_default();
             let api_version = o["apiVersion"].as_str().unwrap_or("");
             let path = crate::resources::ALL
                 .iter()
@@ -69,11 +76,23 @@ pub fn inspector() -> Html {
                         title="GET it in the builder">{ name }</button></td>
                     <td class="num">{ rv }</td>
                     <td>{ for fins.iter().map(|f| html! { <code class="fin">{ f.clone() }</code> }) }</td>
+                    <td class="links">
+                        { for link.owners.iter().map(|(n, alive)| html! {
+                            <div class={classes!("owner", (!alive).then_some("dangling"))}
+                                title={if *alive { "owner" } else { "owner gone: the garbage collector acts on it" }}>
+                                { format!("↑ {n}") }</div>
+                        }) }
+                        { for link.dependents.iter().map(|(n, block)| html! {
+                            <div class="dependent" title={if *block { "dependent, blockOwnerDeletion" } else { "dependent" }}>
+                                { format!("↓ {n}{}", if *block { " (blocks)" } else { "" }) }</div>
+                        }) }
+                    </td>
                     <td>
                         if terminating {
                             <span class="chip terminating" title={format!(
-                                "deletionTimestamp {}: waiting for its finalizers",
+                                "deletionTimestamp {}",
                                 meta["deletionTimestamp"].as_str().unwrap_or(""))}>{ "terminating" }</span>
+                            { for link.waiting_for.iter().map(|w| html! { <div class="why">{ w.clone() }</div> }) }
                         }
                     </td>
                 </tr>
@@ -87,7 +106,7 @@ pub fn inspector() -> Html {
                         <thead><tr>
                             <th scope="col">{ "Kind" }</th><th scope="col">{ "Name" }</th>
                             <th scope="col">{ "resourceVersion" }</th><th scope="col">{ "Finalizers" }</th>
-                            <th scope="col">{ "State" }</th>
+                            <th scope="col">{ "Owners / dependents" }</th><th scope="col">{ "State" }</th>
                         </tr></thead>
                         <tbody>{ for rows }</tbody>
                     </table>
