@@ -18,6 +18,15 @@ pub struct Cacher {
     dispatch_stats: (u64, u64),
 }
 
+/// `/registry/<resource>/` of a storage key.
+fn resource_prefix(key: &str) -> &str {
+    let end = key
+        .match_indices('/')
+        .nth(2)
+        .map_or(key.len(), |(i, _)| i + 1);
+    &key[..end]
+}
+
 impl Cacher {
     /// A cacher whose cache starts from the store's current state.
     pub fn new(config: CacheConfig, store: &Store) -> Self {
@@ -69,6 +78,15 @@ impl Cacher {
     }
 
     fn dispatch(&mut self, ev: &CachedEvent) {
+        if ev.corrupt_prev {
+            // The storage watch cannot decode what was deleted: the cacher for this
+            // resource fails, ends every watch of it (with no event) and relists, which
+            // leaves the object out.
+            let resource = resource_prefix(&ev.key);
+            self.watchers
+                .retain(|w| !w.filter.prefix.starts_with(resource));
+            return;
+        }
         let frames = watchers::dispatch(&mut self.watchers, ev);
         self.dispatch_stats.0 += 1;
         self.dispatch_stats.1 += frames as u64;

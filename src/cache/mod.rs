@@ -52,6 +52,8 @@ pub struct CachedEvent {
     pub prev: Option<Object>,
     /// When the cache applied it (engine clock).
     pub applied_ms: i64,
+    /// The deleted value could not be read (an unsafe delete of a corrupt object).
+    pub corrupt_prev: bool,
 }
 
 /// The cache's state.
@@ -165,6 +167,7 @@ impl WatchCache {
                 value: e.value.clone(),
                 prev: e.prev.clone(),
                 applied_ms: now_ms,
+                corrupt_prev: e.corrupt_prev,
             };
             match &ev.value {
                 Some(v) => {

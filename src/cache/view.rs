@@ -65,6 +65,10 @@ impl View<'_> {
     ) -> Result<Page, StoreError> {
         match self {
             View::Store(store, rev) => {
+                let corrupt = store.corrupt_in(prefix, start);
+                if !corrupt.is_empty() {
+                    return Err(StoreError::Corrupt(corrupt));
+                }
                 let p = store.range(prefix, start, *rev, limit, keep)?;
                 let remaining = p
                     .last_key
@@ -111,7 +115,10 @@ impl View<'_> {
     /// One object by key.
     pub fn get(&self, key: &str) -> Result<Option<Object>, StoreError> {
         match self {
-            View::Store(store, rev) => Ok(store.get_at(key, *rev)?.cloned()),
+            View::Store(store, rev) => match store.corruption(key) {
+                Some(c) => Err(StoreError::Corrupt(vec![c])),
+                None => Ok(store.get_at(key, *rev)?.cloned()),
+            },
             View::Index(idx) => Ok(idx.get(key).cloned()),
         }
     }

@@ -9,6 +9,7 @@
 //! | POST | `/kubesim/v1/compact` | compacts the store to its current revision |
 //! | GET, PUT | `/kubesim/v1/cache/lag?ms=N` | reads or sets the watch cache's lag |
 //! | GET | `/kubesim/v1/state` | revisions: store, compacted, cache, oldest watchable |
+//! | POST | `/kubesim/v1/corrupt?path=P&as=undecryptable` | makes the object at path P unreadable in storage (`as`: `undecryptable`, default, or `undecodable`) |
 
 use bytes::Bytes;
 use http::Response;
@@ -109,7 +110,15 @@ fn control(
             json!({ "lagMs": engine.cache().config().lag_ms })
         }
         ("GET", "state") => state_json(engine),
-        (_, "clock" | "clock/advance" | "compact" | "cache/lag" | "state") => {
+        ("POST", "corrupt") => {
+            let path = query
+                .get("path")
+                .ok_or_else(|| ApiError::bad_request("path is required"))?;
+            let how = query.get("as").unwrap_or("undecryptable");
+            let key = engine.corrupt(path, how).map_err(ApiError::bad_request)?;
+            json!({ "corrupted": key, "as": how })
+        }
+        (_, "clock" | "clock/advance" | "compact" | "cache/lag" | "state" | "corrupt") => {
             return Err(ApiError::method_not_allowed_route())
         }
         _ => return Err(ApiError::not_found_path()),

@@ -209,6 +209,28 @@ impl Engine {
         rev
     }
 
+    /// Makes the object at `path` (`/api/v1/namespaces/default/configmaps/x`) unreadable in
+    /// storage, `how` (`undecryptable`: its encryption key is lost; `undecodable`): reads
+    /// from storage fail, the watch cache keeps its last good copy, and only an unsafe
+    /// delete (`ignoreStoreReadErrorWithClusterBreakingPotential`) removes it.
+    pub fn corrupt(&mut self, path: &str, how: &str) -> Result<String, String> {
+        let how = crate::store::Corruption::parse(how)
+            .ok_or_else(|| format!("unknown corruption {how:?}: undecryptable or undecodable"))?;
+        let crate::api::route::Route::Resource(rr) =
+            crate::api::route::route(self.registry.kinds(), "GET", path, false)
+        else {
+            return Err(format!("{path} is not an object's path"));
+        };
+        let (Some(name), None) = (rr.name.as_deref(), rr.subresource.as_deref()) else {
+            return Err(format!("{path} is not an object's path"));
+        };
+        let key = rr.resource.key(rr.namespace.as_deref().unwrap_or(""), name);
+        if !rr.resource.strategy.stored() || !self.registry.corrupt(&key, how) {
+            return Err(format!("there is no object at {path}"));
+        }
+        Ok(key)
+    }
+
     /// Who requests without credentials act as from now on (`None`: anonymous, or 401 when
     /// anonymous access is off): the playground's and the shim's user switch.
     pub fn set_default_user(&mut self, user: Option<UserInfo>) {

@@ -123,9 +123,9 @@ impl Registry {
         manager: &str,
         force: bool,
     ) -> ApiResult<Value> {
-        let live = self.store().get(key).map(|v| &**v);
+        let live = self.read_current(key)?;
         FieldManager::new(info, subresource).apply(
-            live,
+            live.as_deref(),
             config,
             &ApplyRequest {
                 manager,

@@ -10,6 +10,7 @@
 
 mod admission;
 pub mod continue_token;
+mod corrupt;
 mod create;
 mod delete;
 mod managed;
@@ -19,6 +20,7 @@ mod update;
 mod watch;
 
 pub use crate::resources::rbac::Decision;
+pub use corrupt::GATE as UNSAFE_DELETION_GATE;
 pub use delete::{DeleteOptions, Deleted};
 pub use managed::Write;
 pub use rbac::AuthorizationMode;

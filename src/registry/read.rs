@@ -86,9 +86,13 @@ impl Registry {
         semantic: Semantic,
     ) -> ApiResult<(Object, String)> {
         let plan = self.sources().plan_get(semantic)?;
-        let found = plan.view.get(&info.key(namespace, name)).map_err(|_| {
-            ApiError::expired("The resourceVersion for the provided get is too old.")
-        })?;
+        let found = plan
+            .view
+            .get(&info.key(namespace, name))
+            .map_err(|e| match e {
+                StoreError::Corrupt(keys) => self.corrupt_read_error(&keys[0]),
+                _ => ApiError::expired("The resourceVersion for the provided get is too old."),
+            })?;
         match found {
             Some(obj) => Ok((obj, plan.explain())),
             None => Err(ApiError::not_found(info.group_resource(), name)),
@@ -126,6 +130,7 @@ impl Registry {
                 StoreError::FutureRevision { requested, .. } => {
                     self.too_large_resource_version(requested)
                 }
+                StoreError::Corrupt(keys) => self.corrupt_list_error(info, &keys),
             })?;
         let continue_token = page.last_key.as_ref().map(|last| {
             let rel = last.strip_prefix(&prefix).unwrap_or(last);

@@ -24,7 +24,7 @@ impl Registry {
     ) -> ApiResult<Value> {
         let dry_run = w.dry_run;
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
-        let Some(current) = self.store().get(key).cloned() else {
+        let Some(current) = self.read_current(key)? else {
             return Err(ApiError::not_found(info.group_resource(), &name));
         };
         // Field management runs first, on the request's object against the live one.

@@ -286,6 +286,24 @@ impl ApiError {
         Self::new(410, "Expired", message)
     }
 
+    /// 500 StorageReadError: objects of `gr` a list could not read, one cause per key
+    /// (`aggregatedErr.NewAPIStatusError`).
+    pub fn storage_read_error(gr: GroupResource<'_>, causes: Vec<Cause>) -> Self {
+        let mut e = Self::new(
+            500,
+            "StorageReadError",
+            format!("failed to read one or more {gr} from the storage"),
+        );
+        e.details = Some(Box::new(Details {
+            name: Some("list".into()),
+            group: (!gr.group.is_empty()).then(|| gr.group.to_string()),
+            kind: Some(gr.resource.to_string()),
+            causes,
+            ..Details::default()
+        }));
+        e
+    }
+
     /// 500 InternalError: `Internal error occurred: <err>`.
     pub fn internal(err: impl Into<String>) -> Self {
         let err = err.into();

@@ -6,8 +6,11 @@
 //! resourceVersion are built on. A range read walks the ordered key space from a start key and
 //! stops after `limit` hits, so a page costs O(page + skipped), never O(collection).
 
+pub mod corrupt;
 pub(crate) mod index;
 mod persist;
+
+pub use corrupt::{CorruptKey, Corruption};
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -38,6 +41,8 @@ pub struct Event {
     pub value: Option<Object>,
     /// The value before this change, if the key existed.
     pub prev: Option<Object>,
+    /// The previous value could not be read (a corrupt object removed by an unsafe delete).
+    pub corrupt_prev: bool,
 }
 
 /// Why a store operation failed.
@@ -47,6 +52,8 @@ pub enum StoreError {
     Compacted { requested: u64, compacted: u64 },
     /// The requested revision is newer than the store's.
     FutureRevision { requested: u64, current: u64 },
+    /// Values that could not be read.
+    Corrupt(Vec<CorruptKey>),
 }
 
 /// The key-value store with revision history.
@@ -56,6 +63,8 @@ pub struct Store {
     compacted: u64,
     keys: BTreeMap<String, Vec<Version>>,
     events: Vec<Event>,
+    /// Keys whose current value cannot be read, and how.
+    corrupt: BTreeMap<String, Corruption>,
 }
 
 impl Store {
@@ -128,7 +137,9 @@ impl Store {
             key: key.to_string(),
             value: Some(value),
             prev,
+            corrupt_prev: false,
         });
+        self.corrupt.remove(key);
         rev
     }
 
@@ -149,8 +160,44 @@ impl Store {
             key: key.to_string(),
             value: None,
             prev: Some(prev),
+            corrupt_prev: self.corrupt.remove(key).is_some(),
         });
         Some(rev)
+    }
+
+    /// Makes the current value of `key` unreadable (without a new revision, as when the key
+    /// that encrypted it is lost); false when there is no such key.
+    pub fn corrupt(&mut self, key: &str, how: Corruption) -> bool {
+        if self.get(key).is_none() {
+            return false;
+        }
+        self.corrupt.insert(key.to_string(), how);
+        true
+    }
+
+    /// How `key`'s current value is unreadable, if it is.
+    pub fn corruption(&self, key: &str) -> Option<CorruptKey> {
+        let how = *self.corrupt.get(key)?;
+        let mod_rev = self
+            .keys
+            .get(key)
+            .and_then(|h| h.last())
+            .map_or(0, |v| v.mod_rev);
+        Some(CorruptKey {
+            key: key.to_string(),
+            corruption: how,
+            mod_rev,
+        })
+    }
+
+    /// The unreadable keys under `prefix`, from `start` on (what a range read meets).
+    pub fn corrupt_in(&self, prefix: &str, start: Option<&str>) -> Vec<CorruptKey> {
+        let from = start.unwrap_or(prefix);
+        self.corrupt
+            .range::<str, _>((Bound::Included(from), Bound::Unbounded))
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .filter_map(|(k, _)| self.corruption(k))
+            .collect()
     }
 
     /// Live objects under `prefix` as of `rev`, in key order, starting at `start` (a full

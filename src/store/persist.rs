@@ -75,6 +75,7 @@ impl Store {
                 key,
                 value,
                 prev,
+                corrupt_prev: false,
             });
         }
         s.rev = num(doc, "revision")?;

@@ -15,6 +15,7 @@ mod binary_encodings;
 mod compression;
 mod configmaps;
 mod control;
+mod corrupt_objects;
 mod crud;
 mod discovery;
 mod force_delete;

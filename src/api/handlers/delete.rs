@@ -12,7 +12,7 @@ use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
 use crate::codec::decode;
 use crate::features::parse_go_bool;
-use crate::registry::{DeleteOptions, Deleted, Registry};
+use crate::registry::{DeleteOptions, Deleted, Registry, UNSAFE_DELETION_GATE};
 use crate::resources::field::FieldError;
 use crate::resources::meta::{meta_str, strings, strip_type_meta};
 use crate::resources::rbac::Attributes;
@@ -144,9 +144,9 @@ fn delete_options(req: &Request<'_>, unsafe_deletion: bool) -> ApiResult<Options
     })
 }
 
-/// `authorizeUnsafeDelete`, then the corrupt-object deleter's check: the option is for
-/// objects the store cannot read, and every object kubesim stores is readable.
-fn unsafe_delete(reg: &Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<()> {
+/// `authorizeUnsafeDelete`, then the corrupt-object deleter: the option is only for an
+/// object the store cannot read, which it removes unread.
+fn unsafe_delete(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     const VERB: &str = "unsafe-delete-ignore-read-errors";
     let info = rr.resource;
     let name = rr.name.as_deref().unwrap_or("");
@@ -172,6 +172,10 @@ fn unsafe_delete(reg: &Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
             &format!("not permitted to do {VERB:?}, reason: {}", decision.reason),
         ));
     }
+    let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
+    if reg.is_corrupt(&key) {
+        return Ok(Reply::new(200, reg.unsafe_delete(info, &key, name)));
+    }
     let kind = GroupKind {
         group: info.group,
         kind: info.plural,
@@ -190,12 +194,10 @@ fn unsafe_delete(reg: &Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
 /// DELETE of one object.
 pub fn delete(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
-    let gate = reg
-        .feature_gates()
-        .enabled("AllowUnsafeMalformedObjectDeletion");
+    let gate = reg.feature_gates().enabled(UNSAFE_DELETION_GATE);
     let options = delete_options(req, gate)?;
     if options.ignore_read_errors {
-        unsafe_delete(reg, req, rr)?;
+        return unsafe_delete(reg, req, rr);
     }
     let opts = options.registry;
     let name = rr.name.as_deref().unwrap_or("");
@@ -233,9 +235,7 @@ pub fn delete_collection(
     rr: &ResourceRequest,
 ) -> ApiResult<Reply> {
     let info = rr.resource;
-    let gate = reg
-        .feature_gates()
-        .enabled("AllowUnsafeMalformedObjectDeletion");
+    let gate = reg.feature_gates().enabled(UNSAFE_DELETION_GATE);
     let options = delete_options(req, gate)?;
     if options.ignore_read_errors {
         return Err(ApiError::invalid_options(

@@ -117,7 +117,7 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let opts = super::write_options_after(req, "PatchOptions", first)?;
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
-    let Some(current) = reg.store().get(&key).cloned() else {
+    let Some(current) = reg.read_current(&key)? else {
         return Err(ApiError::not_found(info.group_resource(), name));
     };
     let parsed = gojson::parse(req.body).map_err(|e| match kind {

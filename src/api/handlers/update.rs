@@ -55,7 +55,7 @@ pub fn update_subresource(
     let body = decode_body(req, info, opts.field_validation)?;
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
-    let Some(current) = reg.store().get(&key).cloned() else {
+    let Some(current) = reg.read_current(&key)? else {
         return Err(ApiError::not_found(info.group_resource(), name));
     };
     let current_map = current.as_object().cloned().unwrap_or_default();
