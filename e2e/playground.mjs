@@ -351,6 +351,23 @@ try {
     await other.close();
   });
 
+  await step('the chaos panel corrupts an object: reads from storage answer 500', async () => {
+    const other = await ctx.newPage();
+    await other.goto(url, { waitUntil: 'load' });
+    await other.waitForSelector('#status');
+    await other.click('#tab-chaos');
+    await other.fill('#corrupt-path', '/api/v1/namespaces/kube-public');
+    await other.selectOption('#corrupt-as', 'undecryptable');
+    await other.click('#corrupt-now');
+    await other.waitForFunction(() => (document.querySelector('#resp-body')?.textContent || '').includes('corrupted'));
+    await other.selectOption('#method', 'GET');
+    await other.fill('#path', '/api/v1/namespaces/kube-public');
+    await other.click('#send');
+    await other.waitForFunction(() => document.querySelector('#status')?.textContent.startsWith('500'));
+    await other.waitForFunction(() => (document.querySelector('#resp-body')?.textContent || '').includes('no matching prefix found'));
+    await other.close();
+  });
+
   await step('the user switcher: alice with no grants is forbidden, a custom admin is not', async () => {
     const other = await ctx.newPage();
     await other.goto(url, { waitUntil: 'load' });

@@ -580,6 +580,24 @@ async fn identities_and_credentials() {
     assert!(sim.set_user(obj("{}")).is_err());
 }
 
+/// `corrupt(path, how)`: reads from storage fail as kube-apiserver's do.
+#[wasm_bindgen_test]
+async fn corrupting_an_object() {
+    let sim = manual();
+    fetch(&sim, CRS, &post_json(&cr_body("c1"))).await;
+    let key = sim.corrupt(&format!("{CRS}/c1"), None).unwrap();
+    assert_eq!(key, "/registry/controllerrevisions/default/c1");
+    let r = fetch(&sim, &format!("{CRS}/c1"), &JsValue::UNDEFINED).await;
+    assert_eq!(r.status(), 500);
+    assert_eq!(
+        json(&r).await["message"],
+        "Internal error occurred: no matching prefix found"
+    );
+    assert!(sim
+        .corrupt("/api/v1/namespaces/default/configmaps/none", None)
+        .is_err());
+}
+
 /// `Response` bodies of ordinary reads are complete bytes; a clone reads the same.
 #[wasm_bindgen_test]
 async fn responses_are_real_responses() {

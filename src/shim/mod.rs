@@ -251,6 +251,17 @@ impl Simulator {
         Ok(())
     }
 
+    /// Makes the object at `path` unreadable in storage (`how`: `"undecryptable"` or
+    /// `"undecodable"`), as `POST /kubesim/v1/corrupt` does; returns its storage key.
+    pub fn corrupt(&self, path: &str, how: Option<String>) -> Result<String, JsValue> {
+        let how = how.unwrap_or_else(|| "undecryptable".into());
+        self.core
+            .engine
+            .borrow_mut()
+            .corrupt(path, &how)
+            .map_err(|e| error(&e))
+    }
+
     /// How many watches are open inside the engine.
     #[wasm_bindgen(js_name = watchCount)]
     pub fn watch_count(&self) -> u32 {

@@ -142,6 +142,25 @@ pub fn clock_panel() -> Html {
         let d = d.clone();
         Callback::from(move |_: MouseEvent| d.dispatch(Action::Reset))
     };
+    let corrupt = {
+        let d = d.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let doc = web_sys::window().and_then(|w| w.document());
+            let element = |id: &str| doc.as_ref().and_then(|d| d.get_element_by_id(id));
+            let path = element("corrupt-path")
+                .map(|el| el.unchecked_into::<HtmlInputElement>().value())
+                .unwrap_or_default();
+            let how = element("corrupt-as")
+                .map(|el| el.unchecked_into::<web_sys::HtmlSelectElement>().value())
+                .unwrap_or_default();
+            d.dispatch(Action::LoadAndSend(crate::ui::exchange::Draft {
+                method: "POST".into(),
+                path: format!("/kubesim/v1/corrupt?path={}&as={how}", path.trim()),
+                ..Default::default()
+            }));
+        })
+    };
     let export = {
         let (sim, d) = (ctx.sim.clone(), d.clone());
         Callback::from(move |_: MouseEvent| {
@@ -204,6 +223,19 @@ pub fn clock_panel() -> Html {
                 <h3 id="gates-title">{ "Feature gates" }</h3>
                 <p class="hint">{ "Changing a gate restarts the simulated apiserver with the same data (open watches end)." }</p>
                 <ul class="gates">{ for gate_rows }</ul>
+            </section>
+            <section aria-labelledby="corrupt-title">
+                <h3 id="corrupt-title">{ "Corrupt an object" }</h3>
+                <p class="hint">{ "Makes an object's stored value unreadable, as when its encryption key is lost: reads from storage fail, the watch cache keeps its last copy, and only a delete with ignoreStoreReadErrorWithClusterBreakingPotential=true (gate AllowUnsafeMalformedObjectDeletion) removes it." }</p>
+                <form class="line" onsubmit={corrupt}>
+                    <label for="corrupt-path">{ "Object path" }</label>
+                    <input id="corrupt-path" size="36" placeholder="/api/v1/namespaces/default/configmaps/NAME" />
+                    <select id="corrupt-as" aria-label="How">
+                        <option value="undecryptable" selected=true>{ "undecryptable" }</option>
+                        <option value="undecodable">{ "undecodable" }</option>
+                    </select>
+                    <button type="submit" class="small" id="corrupt-now">{ "Corrupt" }</button>
+                </form>
             </section>
             <section aria-labelledby="state-title">
                 <h3 id="state-title">{ "Cluster state" }</h3>
