@@ -35,11 +35,14 @@ pub struct Lesson {
     pub id: &'static str,
     pub title: &'static str,
     pub summary: &'static str,
+    /// Feature gates the lesson turns on (its cluster is built with them).
+    pub gates: &'static [&'static str],
     pub steps: &'static [Step],
 }
 
 mod apply;
 mod cascade;
+mod corrupt;
 mod rbac;
 
 const S: Step = Step {
@@ -93,6 +96,7 @@ const RV_GET: Lesson = Lesson {
     id: "get-rv",
     title: "Get with resourceVersion unset, 0, or a number",
     summary: "One object read three ways: the spec's Get table, Most Recent, Any and Not older than, and an Exact list.",
+    gates: &[],
     steps: &[
         create!("Create an object", "demo", "rv",
             "201 Created. metadata.resourceVersion is 4: the cluster started at revision 3 (its three namespaces) and this write is the next revision.",
@@ -140,6 +144,7 @@ const STALE: Lesson = Lesson {
     id: "stale-cache",
     title: "Stale reads from a lagging cache",
     summary: "Slow the watch cache down and watch resourceVersion=0 answer from the past.",
+    gates: &[],
     steps: &[
         Step {
             title: "Make the watch cache lag 10 seconds",
@@ -212,6 +217,7 @@ const PAGING: Lesson = Lesson {
     id: "paging",
     title: "Paging across writes: one snapshot",
     summary: "limit and continue: every page comes from the revision of the first one.",
+    gates: &[],
     steps: &[
         create!("Create a", "a", "rvA", "201 Created.", "Three objects are needed for pages of two."),
         create!("Create b", "b", "rvB", "201 Created.", "Objects are listed in key order: namespace, then name."),
@@ -248,6 +254,7 @@ const EXPIRED: Lesson = Lesson {
     id: "expired-continue",
     title: "An expired continue token, and the inconsistent continuation",
     summary: "Tokens live as long as the store's history (5 minutes); after that, 410 Gone.",
+    gates: &[],
     steps: &[
         create!("Create a", "a", "rvA", "201 Created.", ""),
         create!("Create b", "b", "rvB", "201 Created.", ""),
@@ -294,6 +301,7 @@ const WATCH: Lesson = Lesson {
     id: "watch-resume",
     title: "A watch that resumes, and one that gets 410 and relists",
     summary: "List, then watch from the list's resourceVersion; resume after a disconnect; relist when history is gone.",
+    gates: &[],
     steps: &[
         create!("Create a", "a", "rvA", "201 Created at revision 4.", ""),
         Step {
@@ -359,6 +367,7 @@ const STREAMING: Lesson = Lesson {
     id: "streaming-list",
     title: "Streaming lists and the initial-events-end bookmark",
     summary: "sendInitialEvents=true: the state as a stream of ADDED events, then a bookmark that says \"you are in sync\".",
+    gates: &[],
     steps: &[
         create!("Create a", "a", "rvA", "201 Created.", ""),
         create!("Create b", "b", "rvB", "201 Created.", ""),
@@ -419,6 +428,7 @@ const CONFLICT: Lesson = Lesson {
     id: "conflict",
     title: "409 on a stale update",
     summary: "Optimistic concurrency: an update names the resourceVersion it read.",
+    gates: &[],
     steps: &[
         create!("Create an object", "cfg", "rv1", "201 Created at revision 4.", ""),
         Step {
@@ -465,6 +475,7 @@ const FINALIZER: Lesson = Lesson {
     id: "finalizer",
     title: "A two-phase delete with a finalizer",
     summary: "A delete marks the object terminating; it goes away when its last finalizer is removed.",
+    gates: &[],
     steps: &[
         Step {
             title: "Create an object with a finalizer",
@@ -533,6 +544,7 @@ pub const LESSONS: &[Lesson] = &[
     apply::APPLY,
     rbac::RBAC_LESSON,
     cascade::CASCADE,
+    corrupt::CORRUPT,
 ];
 
 /// The lesson with `id`.

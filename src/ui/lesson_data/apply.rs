@@ -19,6 +19,7 @@ pub(super) const APPLY: Lesson = Lesson {
     id: "apply",
     title: "Server-side apply: field ownership and conflicts",
     summary: "Two managers apply to one object: who owns which field, a conflict, forcing it, and a field removed because its owner stopped sending it.",
+    gates: &[],
     steps: &[
         Step {
             title: "Alice applies her configuration",

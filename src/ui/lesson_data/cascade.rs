@@ -13,6 +13,7 @@ pub(super) const CASCADE: Lesson = Lesson {
     id: "cascade",
     title: "Cascading deletion: Foreground, blockOwnerDeletion and Orphan",
     summary: "ownerReferences tie dependents to an owner; the garbage collector deletes them after the owner (Background), before it (Foreground), or not at all (Orphan).",
+    gates: &[],
     steps: &[
         Step {
             title: "Create the owner",

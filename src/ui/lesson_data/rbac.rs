@@ -12,6 +12,7 @@ pub(super) const RBAC_LESSON: Lesson = Lesson {
     id: "rbac",
     title: "RBAC: forbidden, granted, and asking the authorizer",
     summary: "A user with no grants is forbidden; a Role and RoleBinding grant one namespace and nothing more; an access review asks the authorizer directly; a dry run needs the same permission.",
+    gates: &[],
     steps: &[
         Step {
             title: "Alice lists ConfigMaps",

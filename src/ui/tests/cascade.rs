@@ -60,3 +60,30 @@ fn the_cascade_lesson_matches_the_collector() {
         .expect("db-settings");
     assert!(orphan["metadata"].get("ownerReferences").is_none());
 }
+
+/// The corrupt-object lesson turns its gate on and quotes the server's errors.
+#[test]
+fn the_corrupt_lesson_quotes_the_server() {
+    let lesson = lesson_data::find("corrupt").expect("the corrupt lesson");
+    let mut state = Rc::new(AppState::new(false)).reduce(Action::StartLesson("corrupt"));
+    assert!(state
+        .sim
+        .borrow()
+        .engine
+        .feature_gates()
+        .enabled("AllowUnsafeMalformedObjectDeletion"));
+    for (i, step) in lesson.steps.iter().enumerate() {
+        state = state.reduce(Action::Send);
+        if let crate::ui::state::Outcome::Answered(x, _) = &state.outcome {
+            let message = x
+                .json()
+                .and_then(|j| j["message"].as_str().map(str::to_owned))
+                .unwrap_or_default();
+            if matches!(x.code, 422 | 500) && step.expect.contains(": ") && !message.is_empty() {
+                let quoted = step.expect.contains(&message) || step.expect.ends_with("error.");
+                assert!(quoted, "step {}: {message}", i + 1);
+            }
+        }
+        state = state.reduce(Action::LessonGoto(i + 1));
+    }
+}
