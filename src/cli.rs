@@ -68,6 +68,12 @@ struct ServeArgs {
     /// Serve requests without credentials as system:anonymous (otherwise 401).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     anonymous_auth: bool,
+    /// How long after a change the garbage collector acts (ms).
+    #[arg(long, default_value_t = 1000)]
+    gc_delay_ms: i64,
+    /// How long after a namespace's deletion the namespace controller empties it (ms).
+    #[arg(long, default_value_t = 5000)]
+    namespace_delay_ms: i64,
 }
 
 #[allow(clippy::upper_case_acronyms)]
@@ -176,6 +182,8 @@ fn serve(args: ServeArgs) -> i32 {
             server_address: local.to_string(),
             auth,
             authorization,
+            gc_delay_ms: args.gc_delay_ms,
+            namespace_delay_ms: args.namespace_delay_ms,
             ..Config::default()
         };
         let engine = Arc::new(Mutex::new(Engine::new(config)));

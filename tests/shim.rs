@@ -535,6 +535,7 @@ fn options_are_checked() {
         r#"{"user":{"uid":"x"}}"#,
         r#"{"tokens":"only-a-token"}"#,
         r#"{"authorizationMode":"ABAC"}"#,
+        r#"{"gcDelayMs":"soon"}"#,
     ] {
         assert!(
             kubesim::shim::Simulator::new(Some(obj(bad).into())).is_err(),
@@ -542,6 +543,8 @@ fn options_are_checked() {
         );
     }
     assert!(kubesim::shim::Simulator::new(None).is_ok());
+    let delays = simulator(r#"{"clock":"manual","gcDelayMs":0,"namespaceDelayMs":250}"#);
+    drop(delays);
 }
 
 /// A default identity (option or `setUser`), tokens, and per-request credentials.

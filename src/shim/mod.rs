@@ -311,5 +311,9 @@ export interface SimulatorOptions {
   anonymousAuth?: boolean;
   /** --authorization-mode: "RBAC" (default) or "AlwaysAllow". */
   authorizationMode?: "RBAC" | "AlwaysAllow";
+  /** How long after a change the garbage collector acts (ms, default 1000). */
+  gcDelayMs?: number;
+  /** How long after a namespace's deletion its controller empties it (ms, default 5000). */
+  namespaceDelayMs?: number;
 }
 "#;

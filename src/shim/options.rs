@@ -24,6 +24,8 @@ const KNOWN: &[&str] = &[
     "tokens",
     "anonymousAuth",
     "authorizationMode",
+    "gcDelayMs",
+    "namespaceDelayMs",
 ];
 
 /// Where the simulator's time comes from.
@@ -102,6 +104,8 @@ pub fn parse(options: &JsValue) -> Result<Options, JsValue> {
                 let admin = crate::auth::AuthConfig::server(file, config.auth.anonymous);
                 config.auth.tokens = admin.tokens;
             }
+            "gcDelayMs" => config.gc_delay_ms = integer(&value, "gcDelayMs")?,
+            "namespaceDelayMs" => config.namespace_delay_ms = integer(&value, "namespaceDelayMs")?,
             "anonymousAuth" => {
                 config.auth.anonymous = value
                     .as_bool()

@@ -379,3 +379,23 @@ mod random_graphs {
         }
     }
 }
+
+/// The delay is configurable: with none, the collector acts on the next tick.
+#[test]
+fn the_delay_is_configurable() {
+    let mut e = Engine::new(kubesim::Config {
+        gc_delay_ms: 0,
+        ..kubesim::Config::default()
+    });
+    let o = cm(&mut e, "default", "o", &[], &[]);
+    cm(&mut e, "default", "d", &[owned_by(&o, false)], &[]);
+    send(
+        &mut e,
+        "DELETE",
+        &format!("{}/o", cms("default")),
+        None,
+        &[],
+    );
+    e.advance(0);
+    assert!(names(&mut e, "default").is_empty());
+}
