@@ -159,7 +159,7 @@ fn merge_list(original: &[Value], patch: &[Value], path: &str) -> Result<Value, 
                     out.push(v.clone());
                 }
             }
-            Ok(Value::Array(out))
+            Ok(Value::Array(enforce_order(out, patch, original, None)))
         }
         ListStrategy::MergeBy(key) => {
             let mut out = original.to_vec();
@@ -184,9 +184,56 @@ fn merge_list(original: &[Value], patch: &[Value], path: &str) -> Result<Value, 
                     (None, false) => out.push(Value::Object(strip_directives(pm.clone()))),
                 }
             }
-            Ok(Value::Array(out))
+            let kept: Vec<Value> = patch
+                .iter()
+                .filter(|x| x.get("$patch").and_then(Value::as_str) != Some("delete"))
+                .cloned()
+                .collect();
+            Ok(Value::Array(enforce_order(out, &kept, original, Some(key))))
         }
     }
+}
+
+/// `normalizeElementOrder` and `mergeSortedSlice`: the merged items the patch names, in the
+/// patch's order, interleaved with the server-only ones, in the live order; where the live
+/// order cannot tell (an item new in the patch), the patch's item comes first.
+fn enforce_order(
+    merged: Vec<Value>,
+    patch: &[Value],
+    original: &[Value],
+    key: Option<&str>,
+) -> Vec<Value> {
+    let id = |v: &Value| -> Value {
+        match key {
+            Some(k) => v.get(k).cloned().unwrap_or(Value::Null),
+            None => v.clone(),
+        }
+    };
+    let index_in = |list: &[Value], v: &Value| list.iter().position(|x| id(x) == id(v));
+    let (mut from_patch, mut server_only): (Vec<Value>, Vec<Value>) = merged
+        .into_iter()
+        .partition(|v| index_in(patch, v).is_some());
+    from_patch.sort_by_key(|v| index_in(patch, v));
+    server_only.sort_by_key(|v| index_in(original, v).unwrap_or(usize::MAX));
+    let (mut left, mut right) = (
+        server_only.into_iter().peekable(),
+        from_patch.into_iter().peekable(),
+    );
+    let mut out = Vec::new();
+    loop {
+        let take_left = match (left.peek(), right.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(l), Some(r)) => matches!(
+                (index_in(original, l), index_in(original, r)),
+                (Some(li), Some(ri)) if li < ri
+            ),
+        };
+        let next = if take_left { left.next() } else { right.next() };
+        out.extend(next);
+    }
+    out
 }
 
 /// `$setElementOrder`: the listed elements first, in that order; the rest keep their order.
@@ -223,7 +270,19 @@ mod tests {
             (
                 json!({"metadata":{"finalizers":["x","y"]}}),
                 json!({"metadata":{"finalizers":["z","x"]}}),
-                json!({"metadata":{"finalizers":["x","y","z"]}}),
+                // mergeSlice's order: the patch's items first (in its order), then the ones
+                // only the server has, interleaved by the live order where it can tell.
+                json!({"metadata":{"finalizers":["z","x","y"]}}),
+            ),
+            (
+                json!({"metadata":{"finalizers":["a"]}}),
+                json!({"metadata":{"finalizers":["b"]}}),
+                json!({"metadata":{"finalizers":["b","a"]}}),
+            ),
+            (
+                json!({"metadata":{"finalizers":["a","b","c"]}}),
+                json!({"metadata":{"finalizers":["c","a"]}}),
+                json!({"metadata":{"finalizers":["b","c","a"]}}),
             ),
             (
                 json!({"metadata":{"finalizers":["x","y"]}}),

@@ -1,13 +1,30 @@
 //! The NamespaceLifecycle admission plugin: writes into a namespace need the namespace to
-//! exist (404) and not to be terminating (403). It is the one place in the registry that
-//! knows the Namespace kind, as the plugin is in kube-apiserver.
+//! exist (404) and not to be terminating (403), and the namespaces the cluster cannot work
+//! without may not be deleted (403). It is the one place in the registry that knows the
+//! Namespace kind, as the plugin is in kube-apiserver.
 
 use super::Registry;
 use crate::resources::meta::meta_str;
 use crate::resources::status::ApiError;
 use crate::resources::{ResourceInfo, NAMESPACES};
 
+/// `immortalNamespaces`.
+const IMMORTAL: [&str; 3] = ["default", "kube-system", "kube-public"];
+
 impl Registry {
+    /// Admits a delete of `name` (of `info`): the immortal namespaces are refused, dry run
+    /// or not.
+    pub fn admit_delete(&self, info: &ResourceInfo, name: &str) -> Result<(), ApiError> {
+        if std::ptr::eq(info, &NAMESPACES) && IMMORTAL.contains(&name) {
+            return Err(ApiError::forbidden(
+                info.group_resource(),
+                name,
+                "this namespace may not be deleted",
+            ));
+        }
+        Ok(())
+    }
+
     /// Admits a write of `name` (of `info`) into `namespace`.
     pub fn admit_namespace_write(
         &self,

@@ -199,3 +199,27 @@ fn status_subresource_writes_only_status() {
     assert_eq!(r.code, 200, "{}", r.text);
     assert!(r.json["status"].get("conditions").is_none());
 }
+
+/// NamespaceLifecycle: the namespaces a cluster cannot work without may not be deleted.
+#[test]
+fn immortal_namespaces_may_not_be_deleted() {
+    let mut e = engine();
+    for ns in ["default", "kube-system", "kube-public"] {
+        for uri in [
+            format!("/api/v1/namespaces/{ns}"),
+            format!("/api/v1/namespaces/{ns}?dryRun=All"),
+        ] {
+            let r = delete(&mut e, &uri);
+            assert_eq!(r.code, 403, "{uri}");
+            assert_eq!(
+                r.message(),
+                format!("namespaces \"{ns}\" is forbidden: this namespace may not be deleted")
+            );
+            assert_eq!(r.json["details"], json!({"name": ns, "kind": "namespaces"}));
+        }
+    }
+    assert_eq!(
+        get(&mut e, "/api/v1/namespaces/default").json["status"]["phase"],
+        "Active"
+    );
+}

@@ -46,9 +46,10 @@ fn strategic_merge_uses_metadata_list_strategies() {
         SMP,
         r#"{"metadata":{"finalizers":["example.com/b"]}}"#,
     );
+    // As the real server orders a merged primitive list: the patch's items first.
     assert_eq!(
         r.json["metadata"]["finalizers"],
-        json!(["example.com/a", "example.com/b"])
+        json!(["example.com/b", "example.com/a"])
     );
     let r = patch(
         &mut e,

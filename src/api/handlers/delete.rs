@@ -201,6 +201,7 @@ pub fn delete(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     }
     let opts = options.registry;
     let name = rr.name.as_deref().unwrap_or("");
+    reg.admit_delete(info, name)?;
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
     let deleted = reg.delete(info, &key, name, &opts)?;
     Ok(match deleted {
