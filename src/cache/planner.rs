@@ -178,10 +178,7 @@ impl<'a> Sources<'a> {
     /// Exactly `rev`: a cache snapshot when one is kept, else the store (410 once compacted).
     fn exact(&self, rev: u64, semantic: Semantic) -> Result<Plan<'a>, ApiError> {
         if rev > self.store.revision() {
-            return Err(too_large_resource_version_from_store(
-                rev,
-                self.store.revision(),
-            ));
+            return Err(too_large_resource_version(rev, self.cache.revision()));
         }
         Ok(match self.cache.snapshot_at(rev) {
             Some(snap) => Plan {
@@ -222,7 +219,7 @@ impl<'a> Sources<'a> {
                 }
             }
         }
-        Err(too_large_resource_version(n, store.revision()))
+        Err(too_large_resource_version(n, cache.revision()))
     }
 }
 
@@ -243,15 +240,6 @@ pub fn too_large_resource_version(requested: u64, current: u64) -> ApiError {
         retry_after_seconds: Some(1),
         ..Default::default()
     }));
-    e
-}
-
-/// The 504 etcd answers for a read at a future revision (no Retry-After).
-pub fn too_large_resource_version_from_store(requested: u64, current: u64) -> ApiError {
-    let mut e = too_large_resource_version(requested, current);
-    if let Some(d) = e.details.as_mut() {
-        d.retry_after_seconds = None;
-    }
     e
 }
 

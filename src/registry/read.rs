@@ -29,8 +29,10 @@ pub struct ListOptions {
 }
 
 impl ListOptions {
+    /// Whether label or field selectors filter the list, which hides `remainingItemCount`
+    /// (a shard selector does not).
     fn filtering(&self) -> bool {
-        !self.label.is_empty() || !self.field.is_empty() || self.shard.is_some()
+        !self.label.is_empty() || !self.field.is_empty()
     }
 
     /// Whether `obj` passes the label, field and shard selectors.

@@ -3,7 +3,6 @@
 //! from, and the errors for the invalid cells.
 
 use crate::common::*;
-use serde_json::json;
 
 /// A cluster with three revisions worth of ControllerRevisions; returns (engine, an old RV).
 fn seeded() -> (kubesim::Engine, u64) {
@@ -269,13 +268,42 @@ fn exact_at_a_compacted_revision_is_gone() {
             crs("default")
         ),
     );
+    // The watch cache answers an Exact list too (ListFromCacheSnapshot): its 504 says when
+    // to retry, and its own revision.
+    assert_eq!(r.code, 504);
+    assert_eq!(r.header("retry-after"), "1");
+    assert_eq!(r.json["details"]["retryAfterSeconds"], 1);
+    assert_eq!(
+        r.message(),
+        format!(
+            "Timeout: Too large resource version: {future}, current: {}",
+            e.cache().revision()
+        )
+    );
+}
+
+/// The 504's `current:` is the watch cache's revision, not the store's.
+#[test]
+fn too_large_names_the_caches_revision() {
+    let mut e = engine();
+    create_ns(&mut e, "lag");
+    e.set_cache_lag(10_000);
+    create_cr(&mut e, "lag", &cr_body("a", 1));
+    let (store, cache) = (e.store().revision(), e.cache().revision());
+    assert!(cache < store);
+    let r = get(
+        &mut e,
+        &format!("{}?resourceVersion={}", crs("lag"), store + 1),
+    );
     assert_eq!(r.code, 504);
     assert_eq!(
-        r.header("retry-after"),
-        "",
-        "etcd's too-large error carries no Retry-After"
+        r.message(),
+        format!(
+            "Timeout: Too large resource version: {}, current: {cache}",
+            store + 1
+        )
     );
-    let _ = json!(null);
+    assert_eq!(r.header("retry-after"), "1");
 }
 
 #[test]
