@@ -337,3 +337,20 @@ fn one_encoding_per_event_for_all_watchers() {
     let first = frames[0].as_ptr();
     assert!(frames.iter().all(|f| f.as_ptr() == first));
 }
+
+/// `sendInitialEvents=false` with no resourceVersion starts at the current revision, without
+/// synthetic ADDED events.
+#[test]
+fn send_initial_events_false_starts_now() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("before", 1));
+    let uri = format!(
+        "{}?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan",
+        crs("default")
+    );
+    let mut w = watch(&mut e, &uri);
+    assert_eq!(w.code, 200, "{}", w.body);
+    assert!(w.summary().is_empty());
+    create_cr(&mut e, "default", &cr_body("after", 1));
+    assert_eq!(w.summary(), ["ADDED after"]);
+}

@@ -107,6 +107,9 @@ pub fn watch(
     };
     let streaming = send_initial_events == Some(true);
     let semantic = match rv.as_str() {
+        // `sendInitialEvents=false` without a resourceVersion: from the current revision
+        // (the store's, which the cache is waited on to reach), with no initial state.
+        "" if send_initial_events == Some(false) => Semantic::Exact(reg.store().revision()),
         "" => Semantic::MostRecent,
         "0" => Semantic::Any,
         _ if streaming => Semantic::NotOlderThan(parsed_rv),
