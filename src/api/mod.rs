@@ -100,10 +100,12 @@ pub fn serve(
     let query = Query::parse(req.uri().query().unwrap_or(""));
     let path = req.uri().path();
     let uri = req.uri().path_and_query().map_or(path, |p| p.as_str());
+    let info_query = crate::auth::request_info::InfoQuery {
+        watch: query.flag("watch").unwrap_or(false),
+        field_selector: query.get("fieldSelector"),
+    };
     let attrs =
-        match crate::auth::request_info::attributes(req.method().as_str(), path, uri, &|k| {
-            query.get(k).map(str::to_string)
-        }) {
+        match crate::auth::request_info::attributes(req.method().as_str(), path, uri, info_query) {
             Ok(attrs) => attrs,
             Err(e) => {
                 return response::filter_internal_error(

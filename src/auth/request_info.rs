@@ -31,14 +31,22 @@ fn valid_path_segment(name: &str) -> bool {
     name != "." && name != ".." && !name.contains('/') && !name.contains('%')
 }
 
-/// The attributes of a request (`NewRequestInfo` + `GetAuthorizerAttributes`); `query`
-/// gives a query parameter's first value, decoded, and `uri` is the request URI as Go prints
-/// `req.URL` in the one error: a special verb with nothing after it (`/api/v1/watch`).
+/// The query parameters request info reads: `watch` (as the router reads it, so a request
+/// is authorized for the verb it is served as) and `fieldSelector`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InfoQuery<'a> {
+    pub watch: bool,
+    pub field_selector: Option<&'a str>,
+}
+
+/// The attributes of a request (`NewRequestInfo` + `GetAuthorizerAttributes`); `uri` is the
+/// request URI as Go prints `req.URL` in the one error: a special verb with nothing after it
+/// (`/api/v1/watch`).
 pub fn attributes(
     method: &str,
     path: &str,
     uri: &str,
-    query: &dyn Fn(&str) -> Option<String>,
+    query: InfoQuery<'_>,
 ) -> Result<Attributes, String> {
     let non_resource = || Ok(Attributes::non_resource(&method.to_ascii_lowercase(), path));
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
@@ -83,11 +91,9 @@ pub fn attributes(
         attrs.name = rest[1].to_string();
     }
     if attrs.name.is_empty() && attrs.verb == "get" {
-        let watch = query("watch")
-            .is_some_and(|w| !matches!(w.to_ascii_lowercase().as_str(), "false" | "0" | ""));
-        attrs.verb = if watch { "watch" } else { "list" }.into();
-        if let Some(sel) = query("fieldSelector") {
-            if let Ok(sel) = FieldSelector::parse(&sel) {
+        attrs.verb = if query.watch { "watch" } else { "list" }.into();
+        if let Some(sel) = query.field_selector {
+            if let Ok(sel) = FieldSelector::parse(sel) {
                 if let Some(name) = sel.requires_exact_match("metadata.name") {
                     if valid_path_segment(&name) {
                         attrs.name = name;
@@ -135,6 +141,19 @@ mod tests {
                 "GET",
                 "/api/v1/namespaces/default/configmaps",
                 "watch=false",
+                (true, "list", "", "default", "configmaps", "", ""),
+            ),
+            // As `Convert_Slice_string_To_bool` reads it (and as the request is served).
+            (
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                "watch=",
+                (true, "watch", "", "default", "configmaps", "", ""),
+            ),
+            (
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                "watch=f",
                 (true, "list", "", "default", "configmaps", "", ""),
             ),
             (
@@ -250,7 +269,11 @@ mod tests {
         ];
         for (method, path, query, want) in cases {
             let q = crate::api::query::Query::parse(query);
-            let a = attributes(method, path, path, &|k| q.get(k).map(str::to_string)).unwrap();
+            let info = InfoQuery {
+                watch: q.flag("watch").unwrap_or(false),
+                field_selector: q.get("fieldSelector"),
+            };
+            let a = attributes(method, path, path, info).unwrap();
             let got = (
                 a.resource_request,
                 a.verb.as_str(),
@@ -266,7 +289,12 @@ mod tests {
             );
             assert_eq!(got, *want, "{method} {path}?{query}");
         }
-        let err = attributes("GET", "/api/v1/watch", "/api/v1/watch?x=1", &|_| None);
+        let err = attributes(
+            "GET",
+            "/api/v1/watch",
+            "/api/v1/watch?x=1",
+            InfoQuery::default(),
+        );
         assert_eq!(
             err.unwrap_err(),
             "unable to determine kind and namespace from url, /api/v1/watch?x=1"

@@ -36,7 +36,6 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
-/// Go's `%v` of a map, for the unknown-directive error text.
 /// Applies `patch` to `original` (both JSON objects), returning the patched object.
 pub fn apply(original: &Value, patch: &Value) -> Result<Value, PatchError> {
     let Value::Object(p) = patch else {

@@ -2,9 +2,8 @@
 //! kube-apiserver's do, with or without `AllowUnsafeMalformedObjectDeletion`, and the unsafe
 //! delete removes such a value from the store, skipping finalizers and preconditions.
 
-use serde_json::{json, Value};
-
 use super::Registry;
+use crate::codec::go_quote;
 use crate::codec::Object;
 use crate::resources::status::{ApiError, ApiResult, Cause};
 use crate::resources::ResourceInfo;
@@ -41,8 +40,8 @@ impl Registry {
         if !self.corrupt_texts() {
             return match first.corruption {
                 Corruption::Undecryptable => ApiError::internal(format!(
-                    "unable to transform key {:?}: {}",
-                    first.key,
+                    "unable to transform key {}: {}",
+                    go_quote(&first.key),
                     first.bare_error()
                 )),
                 Corruption::Undecodable => ApiError::untyped(500, first.bare_error()),
@@ -88,11 +87,9 @@ impl Registry {
 
     /// The corrupt-object deleter's delete (the handler checked the gate, the options and
     /// `unsafe-delete-ignore-read-errors`): the value is removed from storage without being
-    /// read, whatever its finalizers. Answers the handler's Status, which names the Kind.
-    /// The watch cache cannot tell watchers what was deleted: their watches end instead.
-    pub fn unsafe_delete(&mut self, info: &ResourceInfo, key: &str, name: &str) -> Value {
+    /// read, whatever its finalizers. The watch cache cannot tell watchers what was deleted:
+    /// their watches end instead.
+    pub fn unsafe_delete(&mut self, key: &str) {
         self.commit_delete(key);
-        json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
-               "details": {"name": name, "kind": info.kind}, "code": 200})
     }
 }

@@ -72,6 +72,9 @@ impl Registry {
         name: &str,
         opts: &DeleteOptions,
     ) -> ApiResult<Deleted> {
+        // Admission first, for every deleter (the garbage collector's deletes are admitted
+        // as a client's are).
+        self.admit_delete(info, name)?;
         let Some(current) = self.read_current(key)? else {
             return Err(ApiError::not_found(info.group_resource(), name));
         };

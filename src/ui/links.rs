@@ -22,7 +22,9 @@ fn label(o: &Value) -> String {
     format!("{}/{}", str_at(o, "kind"), str_at(&o["metadata"], "name"))
 }
 
-/// The links of every object, keyed by uid.
+/// The links of every object, keyed by uid. (An owner of a namespaced kind named by a
+/// cluster-scoped dependent shows as alive here, though the collector leaves that reference
+/// unresolved.)
 pub fn links(objects: &[Value]) -> BTreeMap<String, Links> {
     let by_uid: BTreeMap<&str, &Value> = objects
         .iter()
@@ -31,13 +33,20 @@ pub fn links(objects: &[Value]) -> BTreeMap<String, Links> {
     let mut out: BTreeMap<String, Links> = BTreeMap::new();
     for o in objects {
         let uid = str_at(&o["metadata"], "uid").to_string();
+        let ns = str_at(&o["metadata"], "namespace");
         for r in o["metadata"]["ownerReferences"]
             .as_array()
             .into_iter()
             .flatten()
         {
             let owner_uid = str_at(r, "uid");
-            let alive = by_uid.contains_key(owner_uid);
+            // As the garbage collector looks owners up: by name and uid, in the dependent's
+            // namespace unless the owner is cluster-scoped.
+            let alive = by_uid.get(owner_uid).is_some_and(|owner| {
+                let owner_ns = str_at(&owner["metadata"], "namespace");
+                str_at(&owner["metadata"], "name") == str_at(r, "name")
+                    && (owner_ns.is_empty() || owner_ns == ns)
+            });
             let name = format!("{}/{}", str_at(r, "kind"), str_at(r, "name"));
             out.entry(uid.clone())
                 .or_default()
@@ -97,7 +106,7 @@ mod tests {
     use serde_json::json;
 
     fn cm(name: &str, uid: &str, meta: Value) -> Value {
-        let mut m = json!({"name": name, "uid": uid});
+        let mut m = json!({"name": name, "namespace": "default", "uid": uid});
         m.as_object_mut()
             .unwrap()
             .extend(meta.as_object().unwrap().clone());
@@ -123,6 +132,15 @@ mod tests {
                 "u3",
                 json!({"ownerReferences": [owner_ref("u1", false), owner_ref("gone", false)]}),
             ),
+            {
+                let mut c = cm(
+                    "c",
+                    "u4",
+                    json!({"ownerReferences": [owner_ref("u1", false)]}),
+                );
+                c["metadata"]["namespace"] = json!("elsewhere");
+                c
+            },
         ];
         let l = links(&objects);
         assert_eq!(
@@ -147,5 +165,7 @@ mod tests {
             ]
         );
         assert!(l.get("u2").is_some_and(|x| x.waiting_for.is_empty()));
+        // An owner in another namespace is absent for the collector, and here.
+        assert_eq!(l["u4"].owners, [("ConfigMap/o".to_string(), false)]);
     }
 }

@@ -294,3 +294,20 @@ fn an_apply_through_the_status_subresource_is_attributed_to_it() {
     assert_eq!(mine["operation"], "Apply");
     assert_eq!(mine["subresource"], "status");
 }
+
+/// A subresource never creates: an apply through `status` of a missing object is a 404.
+#[test]
+fn an_apply_through_a_subresource_does_not_create() {
+    let mut e = engine();
+    let cfg = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ghost\n";
+    let r = apply(
+        &mut e,
+        "/api/v1/namespaces/ghost/status?fieldManager=ctl",
+        cfg,
+    );
+    assert_eq!(
+        (r.code, r.message()),
+        (404, "namespaces \"ghost\" not found")
+    );
+    assert_eq!(get(&mut e, "/api/v1/namespaces/ghost").code, 404);
+}

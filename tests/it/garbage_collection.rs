@@ -399,3 +399,27 @@ fn the_delay_is_configurable() {
     e.advance(0);
     assert!(names(&mut e, "default").is_empty());
 }
+
+/// The collector's deletes pass admission like a client's: a namespace that may not be
+/// deleted stays, even with a dangling owner reference.
+#[test]
+fn the_collectors_deletes_are_admitted() {
+    let mut e = engine();
+    let mut ns = get(&mut e, "/api/v1/namespaces/kube-public").json;
+    ns["metadata"]["ownerReferences"] = json!([{"apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRole", "name": "gone", "uid": "33333333-3333-3333-3333-333333333333"}]);
+    let r = send(
+        &mut e,
+        "PUT",
+        "/api/v1/namespaces/kube-public",
+        Some(&ns.to_string()),
+        &[],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    second(&mut e);
+    second(&mut e);
+    assert_eq!(
+        get(&mut e, "/api/v1/namespaces/kube-public").json["status"]["phase"],
+        "Active"
+    );
+}

@@ -91,6 +91,11 @@ pub fn apply(
     let key = info.key(namespace, name);
     let existed = reg.store().get(&key).is_some();
     let subresource = rr.subresource.as_deref().unwrap_or("");
+    // A subresource's storage never creates (`forceAllowCreate` is false): a missing object
+    // is a 404 before anything is applied.
+    if !existed && !subresource.is_empty() {
+        return Err(ApiError::not_found(info.group_resource(), name));
+    }
     let applied = reg.apply(info, subresource, &key, &config.value, &manager, force)?;
     let mut warnings = Vec::new();
     if let Some(err) = &config.strict {
@@ -127,9 +132,7 @@ pub fn apply(
     let mut reply = if existed {
         Reply::new(200, reg.update(info, &key, obj, &write)?)
     } else {
-        if info.namespaced {
-            reg.admit_namespace_write(info, namespace, name)?;
-        }
+        reg.admit_namespace_write(info, namespace, name)?;
         // What the client sent is the applied configuration.
         let raw = config.value.as_object().cloned().unwrap_or_default();
         Reply::new(201, reg.create(info, obj, &raw, &write)?)

@@ -25,11 +25,7 @@ pub fn create(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
-    // NamespaceLifecycle lets access reviews through: their answer must not tell whether
-    // the namespace exists.
-    if info.namespaced && info.strategy.stored() {
-        reg.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
-    }
+    reg.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
     let created = reg.create(
         info,
         obj,

@@ -172,8 +172,9 @@ fn resource_covers_all(owned: &[String], wanted: &[String]) -> bool {
     })
 }
 
-/// `nonResourceURLCovers`: equal, or a `*`-suffixed prefix.
-fn url_covers(owner: &str, sub: &str) -> bool {
+/// `nonResourceURLCovers` (and `NonResourceURLMatches` beside a bare `*`): equal, or a
+/// prefix ending in `*`s.
+pub fn url_covers(owner: &str, sub: &str) -> bool {
     owner == sub || (owner.ends_with('*') && sub.starts_with(owner.trim_end_matches('*')))
 }
 

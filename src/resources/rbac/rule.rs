@@ -89,14 +89,9 @@ pub fn resource_name_matches(rule: &Value, name: &str) -> bool {
     names.any(|n| n == name)
 }
 
-/// `NonResourceURLMatches`: `*`, the path, or a prefix ending in `*`.
+/// `NonResourceURLMatches`: `*`, the path, or a prefix ending in `*`s.
 pub fn non_resource_url_matches(rule: &Value, path: &str) -> bool {
-    strings(rule, "nonResourceURLs").any(|u| {
-        u == "*"
-            || u == path
-            || u.strip_suffix('*')
-                .is_some_and(|prefix| path.starts_with(prefix))
-    })
+    strings(rule, "nonResourceURLs").any(|u| u == "*" || super::policy::url_covers(u, path))
 }
 
 /// `RuleAllows`.
@@ -123,6 +118,8 @@ mod tests {
         let status = json!({"verbs": ["update"], "apiGroups": ["apps"], "resources": ["*/status"]});
         let named = json!({"verbs": ["get", "list"], "apiGroups": [""], "resources": ["configmaps"], "resourceNames": ["a"]});
         let urls = json!({"verbs": ["get"], "nonResourceURLs": ["/apis/*", "/version"]});
+        // Go trims every trailing `*` (`strings.TrimRight`).
+        let stars = json!({"verbs": ["get"], "nonResourceURLs": ["/apis/**"]});
         let r = Attributes::resource;
         let cases: &[(&Value, Attributes, bool)] = &[
             (&get_pods, r("get", "", "pods", "ns", "p"), true),
@@ -156,6 +153,7 @@ mod tests {
             (&urls, Attributes::non_resource("get", "/apis/apps"), true),
             (&urls, Attributes::non_resource("get", "/version"), true),
             (&urls, Attributes::non_resource("get", "/version/"), false),
+            (&stars, Attributes::non_resource("get", "/apis/x"), true),
             (&urls, Attributes::non_resource("post", "/version"), false),
             (&get_pods, Attributes::non_resource("get", "/api"), false),
         ];
