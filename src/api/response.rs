@@ -189,13 +189,10 @@ pub fn filter_error(e: &ApiError, req: &Request<'_>, pretty: bool, gzip: bool) -
 /// A filter's internal error (`responsewriters.InternalError`): Go's `http.Error` text,
 /// `Internal Server Error: "<request URI>": <err>`, sanitized, as text/plain.
 pub fn filter_internal_error(uri: &str, err: &str) -> Response<Body> {
-    let text = format!(
+    let text = crate::auth::forbidden::sanitize(&format!(
         "Internal Server Error: {}: {err}",
         crate::codec::go_quote(uri)
-    )
-    .replace('&', "&amp;")
-    .replace('<', "&lt;")
-    .replace('>', "&gt;");
+    ));
     let mut resp = base(
         500,
         "text/plain; charset=utf-8",

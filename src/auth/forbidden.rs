@@ -26,8 +26,9 @@ pub fn message(attrs: &Attributes, user: &UserInfo) -> String {
     }
 }
 
-/// The sanitizer `Forbidden` runs the text through (`&`, `<`, `>` as HTML entities).
-fn sanitize(s: &str) -> String {
+/// The sanitizer `Forbidden` and `InternalError` run their text through (`&`, `<`, `>` as
+/// HTML entities).
+pub fn sanitize(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

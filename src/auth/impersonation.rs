@@ -6,7 +6,7 @@ use http::HeaderMap;
 
 use super::forbidden::forbidden;
 use crate::registry::Registry;
-use crate::resources::rbac::user::{ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS};
+use crate::resources::rbac::user::{ALL_UNAUTHENTICATED, ANONYMOUS};
 use crate::resources::rbac::{Attributes, UserInfo};
 use crate::resources::status::ApiError;
 use crate::resources::validation::names::{name_is_dns_subdomain, validate_namespace_name};
@@ -157,12 +157,6 @@ pub fn impersonate(
             "authentication.k8s.io"
         };
         let mut attrs = Attributes::resource("impersonate", group, "", &part.namespace, &part.name);
-        attrs.api_version = if part.api_version.is_empty() {
-            ""
-        } else {
-            "v1"
-        }
-        .into();
         match part.kind {
             "ServiceAccount" => {
                 attrs.resource = "serviceaccounts".into();
@@ -200,12 +194,8 @@ pub fn impersonate(
             return Err(forbidden(&attrs, &requestor, &decision.reason));
         }
     }
-    let has = |g: &str| out.groups.iter().any(|x| x == g);
-    if out.name != ANONYMOUS {
-        if !has(ALL_AUTHENTICATED) && !has(ALL_UNAUTHENTICATED) {
-            out.groups.push(ALL_AUTHENTICATED.into());
-        }
-    } else if !has(ALL_UNAUTHENTICATED) {
+    let mut out = out.with_authenticated_group();
+    if out.name == ANONYMOUS && !out.in_group(ALL_UNAUTHENTICATED) {
         out.groups.push(ALL_UNAUTHENTICATED.into());
     }
     Ok(out)

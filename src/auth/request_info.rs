@@ -63,7 +63,7 @@ pub fn attributes(
         group = rest[0];
         rest = &rest[1..];
     }
-    let version = rest[0];
+    // The version (rest[0]) plays no part in authorization.
     rest = &rest[1..];
     let mut verb = method_verb(method).to_string();
     if SPECIAL_VERBS.contains(&rest[0]) {
@@ -83,7 +83,6 @@ pub fn attributes(
         }
     }
     let mut attrs = Attributes::resource(&verb, group, rest[0], namespace, "");
-    attrs.api_version = version.to_string();
     if rest.len() >= 3 && verb != "proxy" {
         attrs.subresource = rest[2].to_string();
     }

@@ -60,8 +60,16 @@ impl GarbageCollector {
         let now = reg.clock().now_ms();
         let rev = reg.store().revision();
         if rev != self.seen {
+            // Only writes that can matter to the collector schedule a pass (`Engine::tick`
+            // runs after every request).
+            let relevant = match reg.store().events_after(self.seen) {
+                Ok(events) => events.iter().any(matters),
+                Err(_) => true,
+            };
+            if relevant {
+                self.due.get_or_insert(now + self.delay_ms);
+            }
             self.seen = rev;
-            self.due.get_or_insert(now + self.delay_ms);
         }
         for _ in 0..MAX_PASSES {
             match self.due {
@@ -74,6 +82,21 @@ impl GarbageCollector {
             }
         }
     }
+}
+
+/// Whether a store event can give the collector work: a deletion (an owner may be gone), an
+/// object with owner references (before or after), or one being deleted.
+fn matters(e: &crate::store::Event) -> bool {
+    let has_refs = |v: &Option<Object>| {
+        v.as_ref()
+            .is_some_and(|o| o["metadata"].get("ownerReferences").is_some())
+    };
+    e.value.is_none()
+        || has_refs(&e.value)
+        || has_refs(&e.prev)
+        || e.value
+            .as_ref()
+            .is_some_and(|o| !meta_str(o, "deletionTimestamp").is_empty())
 }
 
 impl Default for GarbageCollector {

@@ -13,14 +13,12 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::registry::{DeleteOptions, Registry};
+use crate::registry::{DeleteOptions, Deleted, Registry};
 use crate::resources::meta::{meta_str, strings};
 use crate::resources::{namespace::KUBERNETES_FINALIZER, NAMESPACES};
 
 /// `namespaceDeletionGracePeriod`.
 pub const DEFAULT_DELAY_MS: i64 = 5000;
-/// At most this many passes per namespace per tick.
-const MAX_PASSES: usize = 16;
 
 /// The condition types the deleter maintains, in its order, with their "ok" reason and
 /// message (`status_condition_utils.go`).
@@ -57,6 +55,8 @@ const CONDITIONS: [(&str, &str, &str); 5] = [
 pub struct NamespaceController {
     delay_ms: i64,
     due: BTreeMap<String, i64>,
+    /// The store revision last looked at (no write since: no namespace became terminating).
+    seen: u64,
 }
 
 impl Default for NamespaceController {
@@ -71,36 +71,41 @@ impl NamespaceController {
         NamespaceController {
             delay_ms: delay_ms.max(0),
             due: BTreeMap::new(),
+            seen: 0,
         }
     }
 
-    /// Handles the terminating namespaces that are due.
+    /// Handles the terminating namespaces that are due. (It runs after every request: it
+    /// looks at the namespaces only when the store changed.)
     pub fn run(&mut self, registry: &mut Registry) {
         let now = registry.clock().now_ms();
-        let terminating: Vec<String> = registry
-            .live(&NAMESPACES, None)
-            .iter()
-            .filter(|ns| !meta_str(ns, "deletionTimestamp").is_empty())
-            .map(|ns| meta_str(ns, "name").to_string())
-            .collect();
-        self.due.retain(|ns, _| terminating.contains(ns));
-        for ns in &terminating {
-            self.due.entry(ns.clone()).or_insert(now + self.delay_ms);
-        }
-        for ns in terminating {
-            for _ in 0..MAX_PASSES {
-                match self.due.get(&ns) {
-                    Some(&t) if t <= now => {
-                        if delete(registry, &ns) {
-                            self.due.insert(ns.clone(), t + self.delay_ms.max(1));
-                        } else {
-                            self.due.remove(&ns);
-                        }
-                    }
-                    _ => break,
-                }
+        if registry.store().revision() != self.seen {
+            let terminating: Vec<String> = registry
+                .live(&NAMESPACES, None)
+                .iter()
+                .filter(|ns| !meta_str(ns, "deletionTimestamp").is_empty())
+                .map(|ns| meta_str(ns, "name").to_string())
+                .collect();
+            self.due.retain(|ns, _| terminating.contains(ns));
+            for ns in terminating {
+                self.due.entry(ns).or_insert(now + self.delay_ms);
             }
         }
+        let due: Vec<String> = self
+            .due
+            .iter()
+            .filter(|(_, t)| **t <= now)
+            .map(|(ns, _)| ns.clone())
+            .collect();
+        for ns in due {
+            // Content remains: handled again a delay from now (the real controller requeues).
+            if delete(registry, &ns) {
+                self.due.insert(ns, now + self.delay_ms.max(1));
+            } else {
+                self.due.remove(&ns);
+            }
+        }
+        self.seen = registry.store().revision();
     }
 }
 
@@ -116,21 +121,28 @@ fn delete(registry: &mut Registry, ns: &str) -> bool {
     let mut remaining: Vec<(String, usize)> = Vec::new();
     let mut finalizers: BTreeMap<String, usize> = BTreeMap::new();
     for info in kinds.iter().filter(|r| r.namespaced && r.strategy.stored()) {
+        let mut left = 0;
         for obj in registry.live(info, Some(ns)) {
-            if meta_str(&obj, "deletionTimestamp").is_empty() {
-                let name = meta_str(&obj, "name").to_string();
-                let _ = registry.delete(info, &info.key(ns, &name), &name, &opts);
+            let name = meta_str(&obj, "name").to_string();
+            let still = if meta_str(&obj, "deletionTimestamp").is_empty() {
+                match registry.delete(info, &info.key(ns, &name), &name, &opts) {
+                    Ok(Deleted::Gone(_)) => None,
+                    Ok(Deleted::Terminating(kept)) => Some(kept),
+                    Err(_) => Some((*obj).clone()),
+                }
+            } else {
+                Some((*obj).clone())
+            };
+            if let Some(obj) = still {
+                left += 1;
+                for f in strings(obj["metadata"].get("finalizers")) {
+                    *finalizers.entry(f).or_default() += 1;
+                }
             }
         }
-        let left = registry.live(info, Some(ns));
-        if left.is_empty() {
-            continue;
-        }
-        remaining.push((format!("{}.{}", info.plural, info.group), left.len()));
-        for obj in &left {
-            for f in strings(obj["metadata"].get("finalizers")) {
-                *finalizers.entry(f).or_default() += 1;
-            }
+        if left > 0 {
+            // `<resource>.<group>`: "configmaps." for the core group, as the real one prints.
+            remaining.push((format!("{}.{}", info.plural, info.group), left));
         }
     }
     update_conditions(registry, ns, &remaining, &finalizers);

@@ -63,7 +63,7 @@ impl Registry {
         }
         let now = self.now_text();
         info.strategy
-            .check_write(&w.requester(self, &obj, false, &now), &obj, None)?;
+            .check_write(info, &w.requester(self, &obj, false, &now), &obj, None)?;
         let generates =
             !map_meta_str(&obj, "generateName").is_empty() && map_meta_str(&obj, "name").is_empty();
         if !generates {

@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::Registry;
 use crate::codec::{go_quote, Object};
+use crate::resources::field::aggregate;
 use crate::resources::meta::str_at;
-use crate::resources::rbac::escalation::aggregate;
 use crate::resources::rbac::policy::PolicyRule;
 use crate::resources::rbac::rule::rule_allows;
 use crate::resources::rbac::user::SYSTEM_PRIVILEGED_GROUP;
@@ -20,6 +20,7 @@ use crate::resources::rbac::{
     ROLE_BINDINGS,
 };
 use crate::resources::status::{ApiError, ApiResult};
+use crate::resources::ResourceInfo;
 
 /// `--authorization-mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -137,9 +138,20 @@ impl Registry {
         via: Lookup,
         visit: &mut dyn FnMut(Visited<'_, '_>) -> bool,
     ) {
-        let mut sources = vec![(self.live(&CLUSTER_ROLE_BINDINGS, None), "")];
+        // Only the bindings naming the user are collected (this runs for every request).
+        let bindings = |info: &ResourceInfo, ns: &str| -> Vec<Object> {
+            let prefix = super::read::prefix(info, (!ns.is_empty()).then_some(ns));
+            let rev = self.store().revision();
+            self.store()
+                .range(&prefix, None, rev, None, |b| {
+                    applies_to(user, &b["subjects"], ns).is_some()
+                })
+                .map(|p| p.items)
+                .unwrap_or_default()
+        };
+        let mut sources = vec![(bindings(&CLUSTER_ROLE_BINDINGS, ""), "")];
         if !namespace.is_empty() {
-            sources.push((self.live(&ROLE_BINDINGS, Some(namespace)), namespace));
+            sources.push((bindings(&ROLE_BINDINGS, namespace), namespace));
         }
         for (bindings, ns) in &sources {
             for binding in bindings {
@@ -257,6 +269,6 @@ impl Authorizer for Registry {
 
     fn role_ref_rules(&self, role_ref: &Value, namespace: &str) -> ApiResult<Vec<PolicyRule>> {
         let role = self.role_ref(role_ref, namespace, Lookup::Registry)?;
-        Ok(PolicyRule::all_of(role))
+        Ok(PolicyRule::all_of(role.get("rules")))
     }
 }

@@ -32,7 +32,7 @@ impl Registry {
         if let Some(old) = current.as_object() {
             let now = self.now_text();
             let by = w.requester(self, &obj, true, &now);
-            info.strategy.check_write(&by, &obj, Some(old))?;
+            info.strategy.check_write(info, &by, &obj, Some(old))?;
         }
         let rv = meta_mut(&mut obj)
             .get("resourceVersion")

@@ -187,14 +187,19 @@ pub fn render_value(v: &Value) -> String {
     }
 }
 
-/// Aggregates error texts as `utilerrors.NewAggregate(...).Error()`: one distinct message
-/// verbatim, several as `[a, b]`, duplicates dropped.
+/// Aggregates field errors as `utilerrors.NewAggregate(...).Error()` does ([`aggregate`]).
 pub fn aggregate_messages(errs: &[FieldError]) -> String {
+    aggregate(errs.iter().map(FieldError::message))
+}
+
+/// `utilerrors.NewAggregate(errs).Error()`: one distinct message verbatim, several as
+/// `[a, b]`, duplicates dropped.
+pub fn aggregate<S: AsRef<str>>(messages: impl IntoIterator<Item = S>) -> String {
     let mut seen: Vec<String> = Vec::new();
-    for e in errs {
-        let m = e.message();
-        if !seen.contains(&m) {
-            seen.push(m);
+    for m in messages {
+        let m = m.as_ref();
+        if !seen.iter().any(|s| s == m) {
+            seen.push(m.to_string());
         }
     }
     if seen.len() == 1 {

@@ -98,6 +98,7 @@ pub trait Strategy: Sync {
     /// prevention): `new` over `old` for an update.
     fn check_write(
         &self,
+        _info: &ResourceInfo,
         _by: &Requester<'_>,
         _new: &Map<String, Value>,
         _old: Option<&Map<String, Value>>,

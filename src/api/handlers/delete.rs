@@ -150,14 +150,13 @@ fn unsafe_delete(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) ->
     const VERB: &str = "unsafe-delete-ignore-read-errors";
     let info = rr.resource;
     let name = rr.name.as_deref().unwrap_or("");
-    let mut attrs = Attributes::resource(
+    let attrs = Attributes::resource(
         VERB,
         info.group,
         info.plural,
         rr.namespace.as_deref().unwrap_or(""),
         name,
     );
-    attrs.api_version = info.version.to_string();
     // The filters before routing authenticated the request.
     let user = req.user.clone().unwrap_or_default();
     let decision = reg.authorize(&user, &attrs);

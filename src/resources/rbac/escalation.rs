@@ -7,30 +7,25 @@
 
 use serde_json::{Map, Value};
 
-use super::authority::Requester;
+use super::authority::{Requester, Rules};
 use super::policy::{compact, quoted_list, uncovered, PolicyRule};
 use super::user::SYSTEM_PRIVILEGED_GROUP;
 use super::validation::GROUP;
 use super::{Attributes, UserInfo};
 use crate::codec::go_quote;
+use crate::resources::field::aggregate;
 use crate::resources::meta::{map_meta_str, str_at};
-use crate::resources::status::{ApiError, ApiResult, GroupResource};
+use crate::resources::status::{ApiError, ApiResult};
+use crate::resources::ResourceInfo;
 
 /// `EscalationAllowed`: members of `system:masters` may grant anything.
 fn escalation_allowed(user: &UserInfo) -> bool {
     user.in_group(SYSTEM_PRIVILEGED_GROUP)
 }
 
-fn resource_attrs(verb: &str, resource: &str, namespace: &str, name: &str) -> Attributes {
-    Attributes {
-        api_version: "*".into(),
-        ..Attributes::resource(verb, GROUP, resource, namespace, name)
-    }
-}
-
 /// `RoleEscalationAuthorized`: `escalate` on the request's roles or clusterroles.
 fn escalate_authorized(by: &Requester<'_>, user: &UserInfo, resource: &str) -> bool {
-    let attrs = resource_attrs("escalate", resource, by.namespace, by.name);
+    let attrs = Attributes::resource("escalate", GROUP, resource, by.namespace, by.name);
     by.authorizer.authorize(user, &attrs).allowed
 }
 
@@ -41,8 +36,13 @@ fn bind_authorized(by: &Requester<'_>, user: &UserInfo, role_ref: &Value, namesp
         "Role" => "roles",
         _ => return false,
     };
-    let mut attrs = resource_attrs("bind", resource, namespace, str_at(role_ref, "name"));
-    attrs.api_group = str_at(role_ref, "apiGroup").to_string();
+    let attrs = Attributes::resource(
+        "bind",
+        str_at(role_ref, "apiGroup"),
+        resource,
+        namespace,
+        str_at(role_ref, "name"),
+    );
     by.authorizer.authorize(user, &attrs).allowed
 }
 
@@ -62,29 +62,13 @@ fn only_gc_fields(new: &Map<String, Value>, old: &Map<String, Value>) -> bool {
     copy == *old
 }
 
-/// `utilerrors.NewAggregate(errs).Error()`: one error as itself, several deduplicated in
-/// brackets.
-pub fn aggregate(errors: &[String]) -> String {
-    let mut seen: Vec<&str> = Vec::new();
-    for e in errors {
-        if !seen.contains(&e.as_str()) {
-            seen.push(e);
-        }
-    }
-    match seen.as_slice() {
-        [one] => one.to_string(),
-        _ => format!("[{}]", seen.join(", ")),
-    }
-}
-
-/// `ConfirmNoEscalation`: the message when `user` does not hold every rule of `rules` in the
-/// request's namespace.
+/// `ConfirmNoEscalation`: the message when `user`, holding `owned` in the request's
+/// namespace, does not hold every rule of `rules`.
 fn confirm_no_escalation(
-    by: &Requester<'_>,
     user: &UserInfo,
+    owned: &Rules,
     rules: &[PolicyRule],
 ) -> Result<(), String> {
-    let owned = by.authorizer.rules_for(user, by.namespace);
     let missing = uncovered(&owned.rules, rules);
     if missing.is_empty() {
         return Ok(());
@@ -129,30 +113,26 @@ fn checked_user<'a>(
     (!exempt).then_some(user)
 }
 
-/// A Role or ClusterRole write (`resource`: `roles` or `clusterroles`) by `by`: `new`, over
-/// `old` for an update.
+/// A Role or ClusterRole (`info`) write by `by`: `new`, over `old` for an update.
 pub fn check_role_write(
+    info: &ResourceInfo,
     by: &Requester<'_>,
-    resource: &'static str,
     new: &Map<String, Value>,
     old: Option<&Map<String, Value>>,
 ) -> ApiResult<()> {
     let Some(user) = checked_user(by, new, old) else {
         return Ok(());
     };
-    if escalate_authorized(by, user, resource) {
+    if escalate_authorized(by, user, info.plural) {
         return Ok(());
     }
-    let gr = GroupResource {
-        group: GROUP,
-        resource,
-    };
-    let name = map_meta_str(new, "name");
-    let rules = PolicyRule::all_of(&Value::Object(new.clone()));
-    confirm_no_escalation(by, user, &rules).map_err(|m| ApiError::forbidden(gr, name, &m))?;
+    let (gr, name) = (info.group_resource(), map_meta_str(new, "name"));
+    let owned = by.authorizer.rules_for(user, by.namespace);
+    let rules = PolicyRule::all_of(new.get("rules"));
+    confirm_no_escalation(user, &owned, &rules).map_err(|m| ApiError::forbidden(gr, name, &m))?;
     let aggregates = has_aggregation_rule(new) || old.is_some_and(has_aggregation_rule);
-    if resource == "clusterroles" && aggregates {
-        confirm_no_escalation(by, user, &PolicyRule::full_authority()).map_err(|_| {
+    if !info.namespaced && aggregates {
+        confirm_no_escalation(user, &owned, &PolicyRule::full_authority()).map_err(|_| {
             ApiError::forbidden(
                 gr,
                 name,
@@ -163,44 +143,24 @@ pub fn check_role_write(
     Ok(())
 }
 
-/// A RoleBinding or ClusterRoleBinding write (`resource`: `rolebindings` or
-/// `clusterrolebindings`) by `by`: `new`, over `old` for an update.
+/// A RoleBinding or ClusterRoleBinding (`info`) write by `by`: `new`, over `old` for an
+/// update.
 pub fn check_binding_write(
+    info: &ResourceInfo,
     by: &Requester<'_>,
-    resource: &'static str,
     new: &Map<String, Value>,
     old: Option<&Map<String, Value>>,
 ) -> ApiResult<()> {
     let Some(user) = checked_user(by, new, old) else {
         return Ok(());
     };
-    let namespace = if resource == "rolebindings" {
-        by.namespace
-    } else {
-        ""
-    };
+    let namespace = if info.namespaced { by.namespace } else { "" };
     let role_ref = new.get("roleRef").unwrap_or(&Value::Null);
     if bind_authorized(by, user, role_ref, namespace) {
         return Ok(());
     }
     let rules = by.authorizer.role_ref_rules(role_ref, namespace)?;
-    let gr = GroupResource {
-        group: GROUP,
-        resource,
-    };
-    confirm_no_escalation(by, user, &rules)
-        .map_err(|m| ApiError::forbidden(gr, map_meta_str(new, "name"), &m))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn errors_aggregate_as_go_prints_them() {
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(aggregate(&s(&["a"])), "a");
-        assert_eq!(aggregate(&s(&["a", "b", "a"])), "[a, b]");
-        assert_eq!(aggregate(&s(&["a", "a"])), "a");
-    }
+    let owned = by.authorizer.rules_for(user, by.namespace);
+    confirm_no_escalation(user, &owned, &rules)
+        .map_err(|m| ApiError::forbidden(info.group_resource(), map_meta_str(new, "name"), &m))
 }

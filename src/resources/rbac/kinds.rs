@@ -131,16 +131,12 @@ impl Strategy for RoleStrategy {
 
     fn check_write(
         &self,
+        info: &ResourceInfo,
         by: &Requester<'_>,
         new: &Map<String, Value>,
         old: Option<&Map<String, Value>>,
     ) -> ApiResult<()> {
-        let resource = if self.namespaced {
-            "roles"
-        } else {
-            "clusterroles"
-        };
-        check_role_write(by, resource, new, old)
+        check_role_write(info, by, new, old)
     }
 }
 
@@ -173,16 +169,12 @@ impl Strategy for BindingStrategy {
 
     fn check_write(
         &self,
+        info: &ResourceInfo,
         by: &Requester<'_>,
         new: &Map<String, Value>,
         old: Option<&Map<String, Value>>,
     ) -> ApiResult<()> {
-        let resource = if self.namespaced {
-            "rolebindings"
-        } else {
-            "clusterrolebindings"
-        };
-        check_binding_write(by, resource, new, old)
+        check_binding_write(info, by, new, old)
     }
 
     fn printer(&self) -> Option<&'static dyn Printer> {

@@ -6,10 +6,10 @@
 //! The texts must match Go's `%q` of string slices byte for byte, so they are written here
 //! by hand.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::codec::go_quote;
-use crate::resources::meta::str_items;
+use crate::resources::meta::strings;
 
 /// One `PolicyRule`, its lists as given.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -21,14 +21,6 @@ pub struct PolicyRule {
     pub non_resource_urls: Vec<String>,
 }
 
-fn list(v: &Value, field: &str) -> Vec<String> {
-    v.get(field)
-        .into_iter()
-        .flat_map(str_items)
-        .map(str::to_string)
-        .collect()
-}
-
 fn one(s: &str) -> Vec<String> {
     vec![s.to_string()]
 }
@@ -37,17 +29,17 @@ impl PolicyRule {
     /// A rule as stored in a Role's `rules`.
     pub fn from_value(v: &Value) -> Self {
         PolicyRule {
-            verbs: list(v, "verbs"),
-            api_groups: list(v, "apiGroups"),
-            resources: list(v, "resources"),
-            resource_names: list(v, "resourceNames"),
-            non_resource_urls: list(v, "nonResourceURLs"),
+            verbs: strings(v.get("verbs")),
+            api_groups: strings(v.get("apiGroups")),
+            resources: strings(v.get("resources")),
+            resource_names: strings(v.get("resourceNames")),
+            non_resource_urls: strings(v.get("nonResourceURLs")),
         }
     }
 
-    /// Every rule of a role (its `rules`).
-    pub fn all_of(role: &Value) -> Vec<PolicyRule> {
-        role.get("rules")
+    /// Every rule of a role's `rules`.
+    pub fn all_of(rules: Option<&Value>) -> Vec<PolicyRule> {
+        rules
             .and_then(Value::as_array)
             .map(|rules| rules.iter().map(PolicyRule::from_value).collect())
             .unwrap_or_default()
@@ -69,24 +61,6 @@ impl PolicyRule {
                 ..PolicyRule::default()
             },
         ]
-    }
-
-    /// The rule as JSON, in `PolicyRule`'s field order (`verbs` always, the rest omitempty).
-    pub fn to_value(&self) -> Value {
-        let mut m = Map::new();
-        let strings = |v: &[String]| Value::from(v.to_vec());
-        m.insert("verbs".into(), strings(&self.verbs));
-        for (k, v) in [
-            ("apiGroups", &self.api_groups),
-            ("resources", &self.resources),
-            ("resourceNames", &self.resource_names),
-            ("nonResourceURLs", &self.non_resource_urls),
-        ] {
-            if !v.is_empty() {
-                m.insert(k.into(), strings(v));
-            }
-        }
-        Value::Object(m)
     }
 
     /// `CompactString`: `{APIGroups:["apps"], Resources:["deployments"], Verbs:["get"]}`,

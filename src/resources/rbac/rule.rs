@@ -15,7 +15,6 @@ pub struct Attributes {
     pub verb: String,
     pub resource_request: bool,
     pub api_group: String,
-    pub api_version: String,
     pub namespace: String,
     pub resource: String,
     pub subresource: String,

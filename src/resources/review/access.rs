@@ -24,12 +24,7 @@ const REVIEW_KIND: GroupKind<'static> = GroupKind {
 fn attributes_from(spec: &Value) -> Attributes {
     let r = &spec["resourceAttributes"];
     if r.is_object() {
-        let version = match str_at(r, "version") {
-            "" => "*",
-            v => v,
-        };
         return Attributes {
-            api_version: version.into(),
             subresource: str_at(r, "subresource").into(),
             ..Attributes::resource(
                 str_at(r, "verb"),
@@ -163,13 +158,14 @@ impl Strategy for AccessReviewStrategy {
         if !errs.is_empty() {
             return Err(invalid(&errs));
         }
+        let subject;
         let user = match self.review {
-            Review::SelfSubject => by
-                .user
-                .cloned()
-                .ok_or_else(|| ApiError::bad_request("no user present on request"))?,
-            _ => subject_from(obj.get("spec").unwrap_or(&Value::Null)),
+            Review::SelfSubject => super::identity::requester_user(by)?,
+            _ => {
+                subject = subject_from(obj.get("spec").unwrap_or(&Value::Null));
+                &subject
+            }
         };
-        Ok(answer_for(obj, &user, by))
+        Ok(answer_for(obj, user, by))
     }
 }

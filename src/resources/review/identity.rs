@@ -4,14 +4,15 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::resources::field::aggregate;
 use crate::resources::field::FieldError;
 use crate::resources::rbac::authority::Requester;
-use crate::resources::rbac::escalation::aggregate;
 use crate::resources::rbac::UserInfo;
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::{ResourceInfo, Strategy};
 
-fn requester_user<'a>(by: &Requester<'a>) -> ApiResult<&'a UserInfo> {
+/// The requester of a self review (400 without one).
+pub(super) fn requester_user<'a>(by: &Requester<'a>) -> ApiResult<&'a UserInfo> {
     by.user
         .ok_or_else(|| ApiError::bad_request("no user present on request"))
 }

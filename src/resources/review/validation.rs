@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::resources::field::{FieldError, FieldPath};
 use crate::resources::meta::str_at;
-use crate::resources::validation::label_selector::validate_requirement;
+use crate::resources::validation::label_selector::{operator_values_error, validate_requirement};
 
 /// Which review is validated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,26 +63,11 @@ fn validate_selector(selector: Option<&Value>, path: &FieldPath, label: bool) ->
         if label {
             errs.extend(validate_requirement(req, &p, true));
         } else {
-            errs.extend(field_requirement(req, &p));
+            // `ValidateFieldSelectorRequirement`, unknown operators allowed: no key rules.
+            errs.extend(operator_values_error(req, &p));
         }
     }
     errs
-}
-
-/// `ValidateFieldSelectorRequirement` with unknown operators allowed.
-fn field_requirement(req: &Value, path: &FieldPath) -> Vec<FieldError> {
-    let values = req["values"].as_array().map_or(0, Vec::len);
-    match str_at(req, "operator") {
-        "In" | "NotIn" if values == 0 => vec![FieldError::required(
-            path.child("values").as_str(),
-            "must be specified when `operator` is 'In' or 'NotIn'",
-        )],
-        "Exists" | "DoesNotExist" if values > 0 => vec![FieldError::forbidden(
-            path.child("values").as_str(),
-            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-        )],
-        _ => Vec::new(),
-    }
 }
 
 /// `ValidateSubjectAccessReviewSpec` / `ValidateSelfSubjectAccessReviewSpec`.

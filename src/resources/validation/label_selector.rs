@@ -7,6 +7,23 @@ use super::meta_fields::validate_labels;
 use super::names::is_qualified_name;
 use crate::resources::field::{FieldError, FieldPath};
 
+/// The values rule shared by label and field selector requirements: `In`/`NotIn` need
+/// values, `Exists`/`DoesNotExist` forbid them; `None` as well for any other operator.
+pub fn operator_values_error(req: &Value, path: &FieldPath) -> Option<FieldError> {
+    let values = req["values"].as_array().map_or(0, Vec::len);
+    match req["operator"].as_str().unwrap_or("") {
+        "In" | "NotIn" if values == 0 => Some(FieldError::required(
+            path.child("values").as_str(),
+            "must be specified when `operator` is 'In' or 'NotIn'",
+        )),
+        "Exists" | "DoesNotExist" if values > 0 => Some(FieldError::forbidden(
+            path.child("values").as_str(),
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        )),
+        _ => None,
+    }
+}
+
 /// `ValidateLabelSelectorRequirement`; access reviews allow operators this server does not
 /// know (`AllowUnknownOperatorInRequirement`), for newer clients.
 pub fn validate_requirement(
@@ -14,32 +31,15 @@ pub fn validate_requirement(
     path: &FieldPath,
     allow_unknown_operator: bool,
 ) -> Vec<FieldError> {
-    let mut errs = Vec::new();
+    let mut errs: Vec<FieldError> = operator_values_error(req, path).into_iter().collect();
     let op = req["operator"].as_str().unwrap_or("");
-    let values = req["values"].as_array().map_or(0, Vec::len);
-    match op {
-        "In" | "NotIn" => {
-            if values == 0 {
-                errs.push(FieldError::required(
-                    path.child("values").as_str(),
-                    "must be specified when `operator` is 'In' or 'NotIn'",
-                ));
-            }
-        }
-        "Exists" | "DoesNotExist" => {
-            if values > 0 {
-                errs.push(FieldError::forbidden(
-                    path.child("values").as_str(),
-                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                ));
-            }
-        }
-        _ if allow_unknown_operator => {}
-        _ => errs.push(FieldError::invalid(
+    let known = matches!(op, "In" | "NotIn" | "Exists" | "DoesNotExist");
+    if !known && !allow_unknown_operator {
+        errs.push(FieldError::invalid(
             path.child("operator").as_str(),
             json!(op),
             "not a valid selector operator",
-        )),
+        ));
     }
     let key = req["key"].as_str().unwrap_or("");
     for msg in is_qualified_name(key) {
