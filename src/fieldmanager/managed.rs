@@ -183,8 +183,14 @@ pub fn encode(managed: &Managed) -> Vec<Value> {
         .collect()
 }
 
-/// Fields never tracked (`stripMeta`): type meta, and the metadata the server owns.
-pub fn strip_set() -> Set {
+/// Fields never tracked (`stripMeta`): type meta, and the metadata the server owns. Built
+/// once.
+pub fn strip_set() -> &'static Set {
+    static STRIP: std::sync::LazyLock<Set> = std::sync::LazyLock::new(build_strip_set);
+    &STRIP
+}
+
+fn build_strip_set() -> Set {
     let mut s = Set::new();
     for f in ["apiVersion", "kind", "metadata"] {
         s.insert(&[PathElement::field(f)]);

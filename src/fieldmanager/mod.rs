@@ -160,7 +160,7 @@ impl FieldManager {
         let id = self.id(manager, UPDATE);
         let mut owners = self.updater.update(live, new, managed.owners, SELF);
         if let Some(mut current) = owners.remove(SELF) {
-            current.set = current.set.difference(&managed::strip_set());
+            current.set = current.set.difference(managed::strip_set());
             if !current.set.is_empty() {
                 if let Some(previous) = owners.get(&id) {
                     current.set = current.set.union(&previous.set);
@@ -205,19 +205,21 @@ impl FieldManager {
             managed =
                 self.track_update(&empty, &live_stripped, managed, BEFORE_FIRST_APPLY, req.now);
         }
-        let result =
-            match self.apply_tracked(&live_stripped, config, managed.clone(), req, req.force) {
-                Err(conflicts) if req.manager == "kubectl" => {
-                    match conflict::allowed_by_last_applied(self, &live_stripped, &conflicts) {
-                        Some(remaining) if remaining.0.is_empty() => {
-                            self.apply_tracked(&live_stripped, config, managed, req, true)
-                        }
-                        Some(remaining) => Err(remaining),
-                        None => Err(conflicts),
+        // Only kubectl's retry (below) needs the tracking a second time.
+        let retry = (req.manager == "kubectl").then(|| managed.clone());
+        let first = self.apply_tracked(&live_stripped, config, managed, req, req.force);
+        let result = match (first, retry) {
+            (Err(conflicts), Some(managed)) => {
+                match conflict::allowed_by_last_applied(self, &live_stripped, &conflicts) {
+                    Some(remaining) if remaining.0.is_empty() => {
+                        self.apply_tracked(&live_stripped, config, managed, req, true)
                     }
+                    Some(remaining) => Err(remaining),
+                    None => Err(conflicts),
                 }
-                other => other,
-            };
+            }
+            (other, _) => other,
+        };
         let (object, managed) = result.map_err(conflict::to_error)?;
         let Value::Object(mut out) = object else {
             unreachable!("an object merged into an object is an object")
@@ -281,7 +283,7 @@ impl FieldManager {
             self.updater
                 .apply(live, config, managed.owners, &id, force)?;
         if let Some(mine) = owners.get_mut(&id) {
-            mine.set = mine.set.difference(&managed::strip_set());
+            mine.set = mine.set.difference(managed::strip_set());
             if mine.set.is_empty() {
                 owners.remove(&id);
             }

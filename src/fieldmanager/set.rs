@@ -55,23 +55,8 @@ impl Set {
         self.children.get(pe).cloned().unwrap_or_default()
     }
 
-    /// The member elements at this level.
-    pub fn members(&self) -> impl Iterator<Item = &PathElement> {
-        self.members.iter()
-    }
-
-    /// The child nodes at this level.
-    pub fn children(&self) -> impl Iterator<Item = (&PathElement, &Set)> {
-        self.children.iter()
-    }
-
-    /// Adds a member at this level.
-    pub fn insert_member(&mut self, pe: PathElement) {
-        self.members.insert(pe);
-    }
-
     /// Replaces the node under `pe` (dropped when empty).
-    pub fn set_child(&mut self, pe: PathElement, child: Set) {
+    fn set_child(&mut self, pe: PathElement, child: Set) {
         if child.is_empty() {
             self.children.remove(&pe);
         } else {
@@ -82,15 +67,21 @@ impl Set {
     /// Paths in either set.
     pub fn union(&self, other: &Set) -> Set {
         let mut out = self.clone();
-        out.members.extend(other.members.iter().cloned());
-        for (pe, child) in &other.children {
-            let merged = match out.children.get(pe) {
-                Some(mine) => mine.union(child),
-                None => child.clone(),
-            };
-            out.children.insert(pe.clone(), merged);
-        }
+        out.union_with(other);
         out
+    }
+
+    /// Adds the paths of `other`, in place (no copy of what is already here).
+    pub fn union_with(&mut self, other: &Set) {
+        self.members.extend(other.members.iter().cloned());
+        for (pe, child) in &other.children {
+            match self.children.get_mut(pe) {
+                Some(mine) => mine.union_with(child),
+                None => {
+                    self.children.insert(pe.clone(), child.clone());
+                }
+            }
+        }
     }
 
     /// Paths in this set and not in `other`.

@@ -86,18 +86,12 @@ impl Updater {
     /// After a non-apply write from `old` to `new`: `manager` owns what it changed.
     pub fn update(&self, old: &Value, new: &Value, owners: Owners, manager: &str) -> Owners {
         let (mut owners, cmp, _) = self.settle(old, new, self.current(owners), manager);
-        let mine = owners
-            .get(manager)
-            .map(|o| o.set.clone())
-            .unwrap_or_default();
-        let set = mine
-            .difference(&cmp.removed)
-            .union(&cmp.modified)
-            .union(&cmp.added)
-            .recursive_difference(&self.ignored);
-        if set.is_empty() {
-            owners.remove(manager);
-        } else {
+        let mine = owners.remove(manager).map(|o| o.set).unwrap_or_default();
+        let mut set = mine.difference(&cmp.removed);
+        set.union_with(&cmp.modified);
+        set.union_with(&cmp.added);
+        let set = set.recursive_difference(&self.ignored);
+        if !set.is_empty() {
             owners.insert(
                 manager.to_string(),
                 Owned {
@@ -122,9 +116,8 @@ impl Updater {
     ) -> Result<(Option<Value>, Owners), Conflicts> {
         let mut owners = self.current(owners);
         let merged = merge(self.root, Some(live), Some(config)).unwrap_or(Value::Null);
-        let last = owners.get(manager).cloned();
         let set = to_field_set(self.root, config).recursive_difference(&self.ignored);
-        owners.insert(
+        let last = owners.insert(
             manager.to_string(),
             Owned {
                 set,
@@ -159,7 +152,10 @@ impl Updater {
     fn prune(&self, merged: &Value, owners: &Owners, last: &Set) -> Value {
         let last = self.named(last);
         let pruned = self.remove(merged, &last);
-        let managed = owners.values().fold(Set::new(), |acc, o| acc.union(&o.set));
+        let mut managed = Set::new();
+        for o in owners.values() {
+            managed.union_with(&o.set);
+        }
         let merged_set = self.named(&to_field_set(self.root, merged));
         let pruned_set = self.named(&to_field_set(self.root, &pruned));
         let unowned = merged_set.difference(&pruned_set.union(&self.named(&managed)));

@@ -14,8 +14,8 @@ pub enum Identity {
     /// `kubesim-admin` in `system:masters`: everything is allowed.
     #[default]
     Admin,
-    /// `alice`, authenticated but bound to nothing: RBAC denies all but what every
-    /// authenticated user has.
+    /// `alice`, authenticated but bound to nothing: RBAC denies her everything (the
+    /// playground's cluster has no bootstrap policy, so not even discovery).
     NoGrants,
     /// Any name and comma-separated groups.
     Custom { name: String, groups: String },
@@ -50,6 +50,18 @@ impl Identity {
             Identity::Admin => "admin",
             Identity::NoGrants => "no-grants",
             Identity::Custom { .. } => "custom",
+        }
+    }
+
+    /// The choice a `<select>` value names; a new custom identity is `bob`, in no group.
+    pub fn from_key(key: &str) -> Identity {
+        match key {
+            "no-grants" => Identity::NoGrants,
+            "custom" => Identity::Custom {
+                name: "bob".into(),
+                groups: String::new(),
+            },
+            _ => Identity::Admin,
         }
     }
 

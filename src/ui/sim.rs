@@ -232,6 +232,11 @@ impl Sim {
     /// (ended), so their events can still be read.
     pub fn restart(&mut self, wall: bool) {
         let gates = self.engine.feature_gates().clone();
+        self.restart_with(wall, gates);
+    }
+
+    /// A fresh cluster with `gates`, on a wall or simulated clock.
+    pub fn restart_with(&mut self, wall: bool, gates: FeatureGates) {
         self.replace_engine(new_engine(wall, gates));
     }
 

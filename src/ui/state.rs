@@ -293,16 +293,11 @@ impl AppState {
         };
         // Lessons run on a fresh simulated cluster, so every resourceVersion is as written,
         // and as the administrator (steps that act as someone else say so in a header).
-        self.sim.borrow_mut().restart(false);
-        if !lesson.gates.is_empty() {
-            let mut gates = self.sim.borrow().engine.feature_gates().clone();
-            for g in lesson.gates {
-                let _ = gates.set(g, true);
-            }
-            if let Err(e) = self.sim.borrow_mut().rebuild(false, gates) {
-                self.notice = Some(format!("Could not turn on the lesson's gates: {e}"));
-            }
+        let mut gates = self.sim.borrow().engine.feature_gates().clone();
+        for g in lesson.gates {
+            let _ = gates.set(g, true);
         }
+        self.sim.borrow_mut().restart_with(false, gates);
         self.sim
             .borrow_mut()
             .engine

@@ -20,25 +20,9 @@ pub fn identity_switch() -> Html {
     };
     let on_choice = {
         let d = d.clone();
-        let (name, groups) = (name.clone(), groups.clone());
         Callback::from(move |e: Event| {
-            let id = match e
-                .target_unchecked_into::<HtmlSelectElement>()
-                .value()
-                .as_str()
-            {
-                "no-grants" => Identity::NoGrants,
-                "custom" => Identity::Custom {
-                    name: if name.is_empty() {
-                        "bob".into()
-                    } else {
-                        name.clone()
-                    },
-                    groups: groups.clone(),
-                },
-                _ => Identity::Admin,
-            };
-            d.dispatch(Action::SetIdentity(id));
+            let key = e.target_unchecked_into::<HtmlSelectElement>().value();
+            d.dispatch(Action::SetIdentity(Identity::from_key(&key)));
         })
     };
     let on_name = {

@@ -20,8 +20,10 @@ pub fn inspector() -> Html {
     let ctx = use_context::<Ctx>().expect("Ctx");
     let sim = ctx.sim.borrow();
     let e = &sim.engine;
+    let objects = e.objects();
+    let links = crate::ui::links::links(&objects);
     let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for o in e.objects() {
+    for o in objects {
         let ns = o["metadata"]["namespace"]
             .as_str()
             .unwrap_or("")
@@ -29,8 +31,6 @@ pub fn inspector() -> Html {
         groups.entry(ns).or_default().push(o);
     }
     let total: usize = groups.values().map(Vec::len).sum();
-    let all: Vec<Value> = groups.values().flatten().cloned().collect();
-    let links = crate::ui::links::links(&all);
     let sections = groups.iter().map(|(ns, objs)| {
         let title = if ns.is_empty() {
             "Cluster-scoped".to_string()

@@ -21,6 +21,11 @@ use crate::ui::state::{Action, Outcome, Tab};
 pub fn response_view() -> Html {
     let ctx = use_context::<Ctx>().expect("Ctx");
     let seq = ctx.seq.to_string();
+    // The body as JSON, parsed once for the ownership table and the edit button.
+    let parsed = match &ctx.outcome {
+        Outcome::Answered(x, _) => x.json(),
+        _ => None,
+    };
     let header_count = match &ctx.outcome {
         Outcome::Answered(x, _) => x.headers.len(),
         _ => 0,
@@ -82,7 +87,7 @@ pub fn response_view() -> Html {
                     }
                 }
                 (None, None) => {
-                    let ownership = x.json().as_ref().and_then(Ownership::of).map(|table| {
+                    let ownership = parsed.as_ref().and_then(Ownership::of).map(|table| {
                         html! { <OwnershipView {table} /> }
                     });
                     html! {
@@ -110,8 +115,8 @@ pub fn response_view() -> Html {
         }
     });
     let edit = match &ctx.outcome {
-        Outcome::Answered(x, None) if x.code < 300 => x.json().and_then(|j| {
-            let self_path = object_path(&j)?;
+        Outcome::Answered(x, None) if x.code < 300 => parsed.as_ref().and_then(|j| {
+            let self_path = object_path(j)?;
             let d = ctx.dispatcher();
             let body = x.body.clone();
             let onclick = Callback::from(move |_: MouseEvent| {
