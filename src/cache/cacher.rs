@@ -18,15 +18,6 @@ pub struct Cacher {
     dispatch_stats: (u64, u64),
 }
 
-/// `/registry/<resource>/` of a storage key.
-fn resource_prefix(key: &str) -> &str {
-    let end = key
-        .match_indices('/')
-        .nth(2)
-        .map_or(key.len(), |(i, _)| i + 1);
-    &key[..end]
-}
-
 impl Cacher {
     /// A cacher whose cache starts from the store's current state.
     pub fn new(config: CacheConfig, store: &Store) -> Self {
@@ -82,9 +73,8 @@ impl Cacher {
             // The storage watch cannot decode what was deleted: the cacher for this
             // resource fails, ends every watch of it (with no event) and relists, which
             // leaves the object out.
-            let resource = resource_prefix(&ev.key);
             self.watchers
-                .retain(|w| !w.filter.prefix.starts_with(resource));
+                .retain(|w| !ev.key.starts_with(&w.filter.resource.key_prefix()));
             return;
         }
         let frames = watchers::dispatch(&mut self.watchers, ev);

@@ -65,11 +65,12 @@ impl View<'_> {
     ) -> Result<Page, StoreError> {
         match self {
             View::Store(store, rev) => {
-                let corrupt = store.corrupt_in(prefix, start);
+                let p = store.range(prefix, start, *rev, limit, keep)?;
+                // What the read met and could not decode: up to where a limited read stopped.
+                let corrupt = store.corrupt_in(prefix, start, p.last_key.as_deref(), *rev);
                 if !corrupt.is_empty() {
                     return Err(StoreError::Corrupt(corrupt));
                 }
-                let p = store.range(prefix, start, *rev, limit, keep)?;
                 let remaining = p
                     .last_key
                     .as_ref()
@@ -115,10 +116,13 @@ impl View<'_> {
     /// One object by key.
     pub fn get(&self, key: &str) -> Result<Option<Object>, StoreError> {
         match self {
-            View::Store(store, rev) => match store.corruption(key) {
-                Some(c) => Err(StoreError::Corrupt(vec![c])),
-                None => Ok(store.get_at(key, *rev)?.cloned()),
-            },
+            View::Store(store, rev) => {
+                let found = store.get_at(key, *rev)?;
+                match store.corruption(key).filter(|_| found.is_some()) {
+                    Some(c) => Err(StoreError::Corrupt(vec![c])),
+                    None => Ok(found.cloned()),
+                }
+            }
             View::Index(idx) => Ok(idx.get(key).cloned()),
         }
     }

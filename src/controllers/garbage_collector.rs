@@ -23,15 +23,16 @@ use serde_json::{json, Map, Value};
 
 use crate::codec::Object;
 use crate::registry::{DeleteOptions, Registry, Write};
-use crate::resources::meta::{meta_str, str_at, strings};
+use crate::resources::meta::{meta_mut, meta_str, set_finalizers, str_at, str_items, strings};
 use crate::resources::ResourceInfo;
 
 /// The default delay: the real collector acts within about a second.
 pub const DEFAULT_DELAY_MS: i64 = 1000;
 /// The field manager of the collector's writes (its client's User-Agent product).
 pub const MANAGER: &str = "kube-controller-manager";
-const ORPHAN: &str = "orphan";
-const FOREGROUND: &str = "foregroundDeletion";
+use crate::resources::validation::meta_fields::{
+    FINALIZER_FOREGROUND as FOREGROUND, FINALIZER_ORPHAN as ORPHAN,
+};
 /// At most this many passes per tick (a cascade deeper than this continues on later ticks).
 const MAX_PASSES: usize = 64;
 
@@ -128,9 +129,7 @@ impl Node {
         !meta_str(&self.obj, "deletionTimestamp").is_empty()
     }
     fn has_finalizer(&self, f: &str) -> bool {
-        strings(self.obj["metadata"].get("finalizers"))
-            .iter()
-            .any(|x| x == f)
+        str_items(&self.obj["metadata"]["finalizers"]).any(|x| x == f)
     }
     /// `isDeletingDependents`: being deleted in the foreground.
     fn deleting_dependents(&self) -> bool {
@@ -321,19 +320,10 @@ fn delete(reg: &mut Registry, node: &Node, policy: &str) {
 /// `removeFinalizer`: a merge patch of the finalizers, guarded by the resourceVersion.
 fn remove_finalizer(reg: &mut Registry, node: &Node, finalizer: &str) {
     edit(reg, node, |m| {
-        let meta = m.entry("metadata").or_insert_with(|| json!({}));
-        let Some(meta) = meta.as_object_mut() else {
-            return;
-        };
-        let kept: Vec<String> = strings(meta.get("finalizers"))
-            .into_iter()
-            .filter(|f| f != finalizer)
-            .collect();
-        if kept.is_empty() {
-            meta.shift_remove("finalizers");
-        } else {
-            meta.insert("finalizers".into(), json!(kept));
-        }
+        let meta = meta_mut(m);
+        let mut kept = strings(meta.get("finalizers"));
+        kept.retain(|f| f != finalizer);
+        set_finalizers(meta, kept);
     });
 }
 

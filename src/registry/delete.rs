@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::{ListOptions, Registry};
 use crate::codec::rfc3339;
-use crate::resources::meta::{map_has_finalizers, meta_mut, meta_str, strings};
+use crate::resources::meta::{map_has_finalizers, meta_mut, meta_str, set_finalizers, strings};
 use crate::resources::status::{ApiError, ApiResult, GroupKind};
 use crate::resources::{GcPolicy, ResourceInfo};
 
@@ -24,8 +24,9 @@ pub struct DeleteOptions {
     pub grace_period: Option<i64>,
 }
 
-const ORPHAN: &str = "orphan";
-const FOREGROUND: &str = "foregroundDeletion";
+use crate::resources::validation::meta_fields::{
+    FINALIZER_FOREGROUND as FOREGROUND, FINALIZER_ORPHAN as ORPHAN,
+};
 
 /// What a delete did.
 #[derive(Debug, Clone, PartialEq)]
@@ -218,14 +219,6 @@ fn apply_gc_finalizers(m: &mut Map<String, Value>, opts: &DeleteOptions, default
         fins.push(FOREGROUND.to_string());
     }
     set_finalizers(m, fins);
-}
-
-fn set_finalizers(m: &mut Map<String, Value>, fins: Vec<String>) {
-    if fins.is_empty() {
-        m.shift_remove("finalizers");
-    } else {
-        m.insert("finalizers".into(), json!(fins));
-    }
 }
 
 #[cfg(test)]

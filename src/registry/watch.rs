@@ -67,8 +67,23 @@ impl Registry {
         match opts.semantic {
             Semantic::Exact(n) if !opts.streaming => {
                 explain = sources.explain_watch(opts.semantic, n);
-                let oldest = self.cache().oldest_revision();
-                let Some(events) = self.cache().events_after(n) else {
+                let mut oldest = self.cache().oldest_revision();
+                let mut events: Option<Vec<_>> =
+                    self.cache().events_after(n).map(|evs| evs.collect());
+                // An unsafe delete made the resource's cacher relist: its window starts there,
+                // so a watch from before it is too old (it never replays that delete).
+                let resource = info.key_prefix();
+                let relisted = events.as_ref().and_then(|evs| {
+                    evs.iter()
+                        .rev()
+                        .find(|ev| ev.corrupt_prev && ev.key.starts_with(&resource))
+                        .map(|ev| ev.rev)
+                });
+                if let Some(rev) = relisted {
+                    oldest = rev;
+                    events = None;
+                }
+                let Some(events) = events else {
                     let err =
                         ApiError::expired(format!("too old resource version: {n} ({oldest})"));
                     w.send_event(EventType::Error, &err.to_status(), now);

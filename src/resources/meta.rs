@@ -16,6 +16,19 @@ pub fn meta_str<'a>(obj: &'a Value, field: &str) -> &'a str {
     meta(obj).get(field).and_then(Value::as_str).unwrap_or("")
 }
 
+/// Sets `metadata.finalizers` (in `meta`) to `fins`, dropping the field when empty (Go's
+/// omitempty).
+pub fn set_finalizers(meta: &mut Map<String, Value>, fins: Vec<String>) {
+    if fins.is_empty() {
+        meta.shift_remove("finalizers");
+    } else {
+        meta.insert(
+            "finalizers".into(),
+            Value::Array(fins.into_iter().map(Value::String).collect()),
+        );
+    }
+}
+
 /// Mutable `metadata` of an object map, created if missing.
 pub fn meta_mut(obj: &mut Map<String, Value>) -> &mut Map<String, Value> {
     let m = obj

@@ -190,12 +190,25 @@ impl Store {
         })
     }
 
-    /// The unreadable keys under `prefix`, from `start` on (what a range read meets).
-    pub fn corrupt_in(&self, prefix: &str, start: Option<&str>) -> Vec<CorruptKey> {
+    /// The unreadable keys a range read at `rev` met: under `prefix`, from `start` up to
+    /// `through` (the last key a limited read examined; `None`: to the end), holding a value
+    /// at `rev`.
+    pub fn corrupt_in(
+        &self,
+        prefix: &str,
+        start: Option<&str>,
+        through: Option<&str>,
+        rev: u64,
+    ) -> Vec<CorruptKey> {
         let from = start.unwrap_or(prefix);
+        let upto = match through {
+            Some(k) => Bound::Included(k),
+            None => Bound::Unbounded,
+        };
         self.corrupt
-            .range::<str, _>((Bound::Included(from), Bound::Unbounded))
+            .range::<str, _>((Bound::Included(from), upto))
             .take_while(|(k, _)| k.starts_with(prefix))
+            .filter(|(k, _)| self.keys.get(*k).and_then(|h| value_at(h, rev)).is_some())
             .filter_map(|(k, _)| self.corruption(k))
             .collect()
     }

@@ -55,6 +55,17 @@ fn reads_from_storage_fail_and_the_cache_serves_the_last_good_copy() {
                 "field": "/registry/configmaps/default/x"}]},
             "code": 500})
     );
+    // A limited list that stops before the unreadable key never meets it.
+    let r = get(
+        &mut e,
+        &format!("{CM}?limit=1&resourceVersion={rv}&resourceVersionMatch=Exact"),
+    );
+    assert_eq!(
+        (r.code, r.names()),
+        (200, vec!["a".to_string()]),
+        "{}",
+        r.text
+    );
     // Writes read first, and fail the same way.
     let r = send(
         &mut e,
@@ -133,6 +144,20 @@ fn the_unsafe_delete_removes_it_unread_and_ends_the_watches() {
     let (events, ended) = w.events();
     assert!(events.is_empty() && ended, "{events:?}");
     assert_eq!(get(&mut e, CM).names(), ["y"]);
+    // The cacher relisted: a watch from before the delete is too old, and never sees it.
+    let mut late = watch(
+        &mut e,
+        &format!("{CM}?watch=1&resourceVersion={}", x_rv.as_str().unwrap()),
+    );
+    let (events, _) = late.events();
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(
+        (
+            events[0]["type"].as_str(),
+            events[0]["object"]["code"].as_i64()
+        ),
+        (Some("ERROR"), Some(410))
+    );
     // The option is only for corrupt objects.
     let r = send(&mut e, "DELETE", &format!("{CM}/y?{OPT}=true"), None, &[]);
     assert_eq!(r.code, 422);
