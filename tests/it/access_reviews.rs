@@ -3,9 +3,9 @@
 
 use serde_json::{json, Value};
 
+use crate::common::auth::RBAC;
 use crate::common::auth::{admin, admin_ns, as_user, server_like};
 use crate::common::{send, Resp};
-use crate::rbac::RBAC;
 use kubesim::Engine;
 
 const AUTHZ: &str = "/apis/authorization.k8s.io/v1";

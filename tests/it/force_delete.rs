@@ -5,9 +5,9 @@
 
 use serde_json::json;
 
+use crate::common::auth::RBAC;
 use crate::common::auth::{admin, admin_ns, as_user};
 use crate::common::{engine, post, send};
-use crate::rbac::RBAC;
 use kubesim::auth::{AuthConfig, TokenFile};
 use kubesim::features::FeatureGates;
 use kubesim::{Config, Engine};

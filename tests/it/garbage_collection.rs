@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::common::{create_ns, engine, get, post, send};
+use crate::common::{create_ns, delete, engine, get, post, send};
 use kubesim::Engine;
 
 fn cms(ns: &str) -> String {
@@ -92,7 +92,7 @@ fn background_deletes_dependents_level_by_level() {
 fn foreground_waits_for_blocking_dependents() {
     let mut e = engine();
     let o = cm(&mut e, "default", "o", &[], &[]);
-    let held = cm(
+    cm(
         &mut e,
         "default",
         "held",
@@ -146,7 +146,6 @@ fn foreground_waits_for_blocking_dependents() {
     assert_eq!(names(&mut e, "default"), ["o*"]);
     second(&mut e);
     assert!(names(&mut e, "default").is_empty());
-    let _ = held;
 }
 
 #[test]
@@ -176,14 +175,8 @@ fn orphan_keeps_dependents_and_drops_their_references() {
         d["metadata"]["ownerReferences"],
         json!([owned_by(&other, false)])
     );
-    // kubectl's --cascade=orphan sends the same policy.
-    let r = send(
-        &mut e,
-        "DELETE",
-        &format!("{}/other", cms("default")),
-        None,
-        &[],
-    );
+    // The last owner deleted in the background (the default): its dependent goes.
+    let r = delete(&mut e, &format!("{}/other", cms("default")));
     assert_eq!(r.code, 200);
     second(&mut e);
     assert!(
@@ -212,13 +205,7 @@ fn dangling_references_and_several_owners() {
     second(&mut e);
     // An absent owner or a name holding another uid is gone: the dependent goes.
     assert_eq!(names(&mut e, "default"), ["a", "b", "both"]);
-    send(
-        &mut e,
-        "DELETE",
-        &format!("{}/a", cms("default")),
-        None,
-        &[],
-    );
+    assert_eq!(delete(&mut e, &format!("{}/a", cms("default"))).code, 200);
     second(&mut e);
     // A dependent with a live owner stays; the reference to the vanished one is removed.
     assert_eq!(names(&mut e, "default"), ["b", "both"]);
@@ -233,14 +220,15 @@ fn dangling_references_and_several_owners() {
         .iter()
         .filter_map(|m| m["manager"].as_str())
         .collect();
-    assert!(!managers.is_empty());
-    send(
-        &mut e,
-        "DELETE",
-        &format!("{}/b", cms("default")),
-        None,
-        &[],
+    // The collector's removal leaves no entry of its own: the creator keeps what remains.
+    assert_eq!(managers, ["unknown"]);
+    let owned = both["metadata"]["managedFields"][0]["fieldsV1"].to_string();
+    let uid = |o: &Value| o["metadata"]["uid"].as_str().unwrap_or("").to_string();
+    assert!(
+        owned.contains(&uid(&b)) && !owned.contains(&uid(&a)),
+        "{owned}"
     );
+    assert_eq!(delete(&mut e, &format!("{}/b", cms("default"))).code, 200);
     second(&mut e);
     assert!(names(&mut e, "default").is_empty());
 }
@@ -270,17 +258,8 @@ fn owners_are_looked_up_by_scope() {
     second(&mut e);
     assert_eq!(names(&mut e, "a"), ["of-ns-b", "widgets"]);
     // Deleting namespace b removes its contents, then b; then its dependent in a goes.
-    send(
-        &mut e,
-        "DELETE",
-        &elsewhere["metadata"]["name"]
-            .as_str()
-            .map(|n| format!("{}/{n}", cms("b")))
-            .unwrap(),
-        None,
-        &[],
-    );
-    send(&mut e, "DELETE", "/api/v1/namespaces/b", None, &[]);
+    assert_eq!(delete(&mut e, &format!("{}/owner", cms("b"))).code, 200);
+    assert_eq!(delete(&mut e, "/api/v1/namespaces/b").code, 200);
     for _ in 0..7 {
         second(&mut e);
     }
@@ -389,13 +368,7 @@ fn the_delay_is_configurable() {
     });
     let o = cm(&mut e, "default", "o", &[], &[]);
     cm(&mut e, "default", "d", &[owned_by(&o, false)], &[]);
-    send(
-        &mut e,
-        "DELETE",
-        &format!("{}/o", cms("default")),
-        None,
-        &[],
-    );
+    assert_eq!(delete(&mut e, &format!("{}/o", cms("default"))).code, 200);
     e.advance(0);
     assert!(names(&mut e, "default").is_empty());
 }

@@ -123,7 +123,7 @@ fn kubectl_auth_commands() {
         err,
         "Error from server (Forbidden): configmaps is forbidden: User \"alice\" cannot list resource \"configmaps\" in API group \"\" in the namespace \"default\"\n"
     );
-    // She may not grant what she does not hold, nor bind roles at all.
+    // She may not create roles at all (plain RBAC).
     let (ok, _, err) = s.kubectl(&[
         "--token",
         "t-alice",
@@ -160,4 +160,52 @@ fn kubectl_auth_commands() {
     assert!(list
         .lines()
         .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["[/version]", "[]", "[get]"]));
+
+    // Once she may create roles, she still may not grant what she does not hold.
+    s.kubectl_ok(&[
+        "create",
+        "role",
+        "role-maker",
+        "--verb=create",
+        "--resource=roles",
+        "-n",
+        "dev",
+    ]);
+    s.kubectl_ok(&[
+        "create",
+        "rolebinding",
+        "alice-makes",
+        "--role=role-maker",
+        "--user=alice",
+        "-n",
+        "dev",
+    ]);
+    let (ok, _, err) = s.kubectl(&[
+        "--token",
+        "t-alice",
+        "create",
+        "role",
+        "deleter",
+        "--verb=delete",
+        "--resource=configmaps",
+        "-n",
+        "dev",
+    ]);
+    assert!(!ok);
+    assert_eq!(
+        err,
+        "Error from server (Forbidden): roles.rbac.authorization.k8s.io \"deleter\" is forbidden: user \"alice\" (groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[\"\"], Resources:[\"configmaps\"], Verbs:[\"delete\"]}\n"
+    );
+    let out = s.kubectl_ok(&[
+        "--token",
+        "t-alice",
+        "create",
+        "role",
+        "reader",
+        "--verb=get",
+        "--resource=configmaps",
+        "-n",
+        "dev",
+    ]);
+    assert_eq!(out, "role.rbac.authorization.k8s.io/reader created\n");
 }

@@ -5,9 +5,9 @@
 
 use serde_json::{json, Value};
 
+use crate::common::auth::RBAC;
 use crate::common::auth::{admin, admin_ns, as_user, server_like};
 use crate::common::Resp;
-use crate::rbac::RBAC;
 use kubesim::Engine;
 
 const ALICE: &str = "user \"alice\" (groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n";

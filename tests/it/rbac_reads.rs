@@ -4,9 +4,9 @@
 
 use serde_json::json;
 
+use crate::common::auth::RBAC;
 use crate::common::auth::{admin, admin_ns, as_user, server_like};
 use crate::common::watch_with;
-use crate::rbac::RBAC;
 use kubesim::Engine;
 
 fn cm(ns: &str, name: &str) -> String {

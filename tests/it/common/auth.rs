@@ -7,6 +7,9 @@ use super::{send, Resp};
 use kubesim::auth::{AuthConfig, TokenFile};
 use kubesim::{Config, Engine};
 
+/// The RBAC API's path.
+pub const RBAC: &str = "/apis/rbac.authorization.k8s.io/v1";
+
 pub const TOKENS: &str = "t-alice,alice,u1\nt-bob,bob,u2,\"dev,ops\"\n";
 
 /// An engine as `kubesim serve` runs it: no default identity, the admin token plus
