@@ -11,7 +11,9 @@
 //! without a browser (`tests`; `tests/playground_web.rs` runs the same cases in one):
 //! [`exchange`] (form ⇄ HTTP), [`query`] (parameters in the path), [`curl`] (copy as
 //! curl/kubectl/fetch), [`share`] (links), [`history`], [`badge`] (`x-kubesim-read`),
-//! [`hexdump`], [`ownership`] (managedFields as a table), [`watchlog`], [`discovery`], [`semantics`], [`script`] and [`lesson_data`]
+//! [`hexdump`], [`ownership`] (managedFields as a table), [`links`] (owners, dependents,
+//! what a terminating object waits for), [`identity`] (who requests act as), [`watchlog`],
+//! [`discovery`], [`semantics`], [`script`] and [`lesson_data`]
 //! (lessons), [`templates`], [`sim`] (engine + watches) and [`state`] (the reducer every
 //! control dispatches to; it returns [`state::Effect`]s instead of touching the browser).
 //! The components and all browser I/O are in `web` (wasm32 only). Element ids (`#method`,

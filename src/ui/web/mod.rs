@@ -3,7 +3,8 @@
 //!
 //! The page's logic (`super::state` and the modules it uses) never does I/O: its reducer
 //! returns [`Effect`]s, and the [`Reducible`] impl here performs them. Components:
-//! [`app`], [`builder`], [`params`], [`copy_as`], [`response`] (with [`ownership`]), [`watches`], [`inspector`],
+//! [`app`], [`builder`], [`params`], [`copy_as`], [`identity`], [`response`] (with
+//! [`ownership`]), [`watches`], [`inspector`],
 //! [`timeline`], [`clock`], [`lessons`], [`semantics_table`], [`recent`].
 
 pub mod app;
