@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::continue_token::{encode_continue, expired_token, ContinueToken};
+use super::continue_token::{encode_next_page, expired_token, ContinueToken};
 use super::Registry;
 use crate::cache::planner::Semantic;
 use crate::codec::Object;
@@ -136,7 +136,7 @@ impl Registry {
             })?;
         let continue_token = page.last_key.as_ref().map(|last| {
             let rel = last.strip_prefix(&prefix).unwrap_or(last);
-            encode_continue(plan.rv as i64, &format!("{rel}\u{0}"))
+            encode_next_page(plan.rv as i64, rel)
         });
         let remaining = match (&page.last_key, opts.filtering()) {
             (Some(_), false) => page.remaining,

@@ -86,6 +86,27 @@ fn limit_zero_or_negative_means_no_limit() {
     }
 }
 
+/// The JSON inside a token, as a client that peeks at it sees it.
+fn token_json(t: &str) -> String {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(t)
+        .unwrap();
+    String::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn a_namespaced_page_token_starts_below_the_namespace_with_a_slash() {
+    let mut e = five();
+    let p1 = page(&mut e, "limit=2");
+    let t = p1.json["metadata"]["continue"].as_str().unwrap();
+    let rv = rv_of(&p1.json);
+    assert_eq!(
+        token_json(t),
+        format!(r#"{{"v":"meta.k8s.io/v1","rv":{rv},"start":"/b\u0000"}}"#)
+    );
+}
+
 #[test]
 fn expired_token_offers_an_inconsistent_continuation() {
     let mut e = five();
@@ -107,9 +128,11 @@ fn expired_token_offers_an_inconsistent_continuation() {
         .as_str()
         .expect("a new token in the error")
         .to_string();
-    let decoded = kubesim::api::handlers::decode_continue(&fresh).unwrap();
-    assert_eq!(decoded.rv, -1);
-    assert_eq!(decoded.start, "b\u{0}");
+    // etcd builds this one relative to the prefix with its trailing slash: no leading slash.
+    assert_eq!(
+        token_json(&fresh),
+        r#"{"v":"meta.k8s.io/v1","rv":-1,"start":"b\u0000"}"#
+    );
     // Continuing with it shows the latest state from the same position: c2 appears.
     let r = page(&mut e, &format!("limit=2&continue={fresh}"));
     assert_eq!(r.names(), ["c", "c2"]);
@@ -139,6 +162,11 @@ fn malformed_tokens_are_400() {
         ("%21%21", "invalid continue token: continue key is not valid: illegal base64 data at input byte 0"),
         ("eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MCwic3RhcnQiOiJhIn0",
          "invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)"),
+        // base64url of `nope`: Go's encoding/json text.
+        ("bm9wZQ", "invalid continue token: continue key is not valid: invalid character 'o' in literal null (expecting 'u')"),
+        // base64url of {"v":"meta.k8s.io/v0","rv":1,"start":"a"}: the version unquoted.
+        ("eyJ2IjoibWV0YS5rOHMuaW8vdjAiLCJydiI6MSwic3RhcnQiOiJhIn0",
+         "invalid continue token: continue key is not valid: server does not recognize this encoded version meta.k8s.io/v0"),
     ] {
         let r = get(&mut e, &format!("{}?limit=2&continue={tok}", crs("default")));
         assert_eq!(r.code, 400, "{tok}: {}", r.text);
@@ -156,9 +184,10 @@ fn all_namespaces_pages_follow_storage_keys() {
     let r = get(&mut e, "/apis/apps/v1/controllerrevisions?limit=1");
     assert_eq!(r.names(), ["two"]);
     let t = r.json["metadata"]["continue"].as_str().unwrap();
+    let rv = rv_of(&r.json);
     assert_eq!(
-        kubesim::api::handlers::decode_continue(t).unwrap().start,
-        "x-b/two\u{0}"
+        token_json(t),
+        format!(r#"{{"v":"meta.k8s.io/v1","rv":{rv},"start":"/x-b/two\u0000"}}"#)
     );
     let r2 = get(
         &mut e,
