@@ -194,7 +194,7 @@ pub fn watch_frame(kind: EventType, object: &Value, enc: Encoding, scheme: &dyn 
 #[derive(Debug)]
 pub struct JsonBody<'a> {
     pub json: Cow<'a, [u8]>,
-    /// `error converting YAML to JSON: yaml: unmarshal errors:\n  line N: ...`.
+    /// `yaml: unmarshal errors:\n  line N: ...`.
     pub yaml_strict: Option<String>,
 }
 

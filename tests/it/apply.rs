@@ -113,7 +113,7 @@ fn apply_errors_are_the_real_servers() {
         ("?fieldManager=m", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  managedFields: []\n", 400, "metadata.managedFields must be nil"),
         ("?fieldManager=m", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nfoo: 1\n", 500, "failed to create typed patch object (/c; /v1, Kind=ConfigMap): .foo: field not declared in schema"),
         ("?fieldManager=m", "- a\n", 400, "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"),
-        ("?fieldManager=m", "a: [\n", 400, "error encoding patch: yaml: line 2: while parsing a node, did not find expected node content"),
+        ("?fieldManager=m", "a: [\n", 400, "error encoding patch: yaml: line 1: did not find expected node content"),
         ("?fieldManager=m&fieldValidation=Strict", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: \"1\"\n  a: \"2\"\n", 400, "error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key \"a\" already set in map"),
     ];
     for (query, body, code, msg) in cases {

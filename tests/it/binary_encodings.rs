@@ -239,3 +239,67 @@ fn cbor_behind_its_gate() {
     assert_eq!(items[0]["type"], "ADDED");
     assert_eq!(items[0]["object"]["metadata"]["name"], json!("c1"));
 }
+
+/// The message of a JSON Status answer.
+fn message_of(bytes: &[u8]) -> String {
+    let status: Value = serde_json::from_slice(bytes).unwrap();
+    status["message"].as_str().unwrap_or("").to_string()
+}
+
+#[test]
+fn undecodable_bodies_carry_each_decoders_text() {
+    let mut e = cbor_engine();
+    let post = |e: &mut Engine, query: &str, body: Vec<u8>, ct: &str| {
+        let (code, _, bytes) = raw(
+            e,
+            "POST",
+            &format!("{}{query}", crs("default")),
+            body,
+            &[("content-type", ct), ("accept", "application/json")],
+        );
+        (code, message_of(&bytes))
+    };
+    let unrecognized = "the object provided is unrecognized (must be of type ControllerRevision): ";
+    // A Protobuf envelope holding a field of wire type 7.
+    assert_eq!(
+        post(&mut e, "", b"k8s\x00\x0f\x01".to_vec(), PROTOBUF),
+        (
+            400,
+            format!("{unrecognized}proto: illegal wireType 7 (6b3873000f01)")
+        )
+    );
+    // CBOR: TypeMeta is read first, so malformed documents and duplicate keys fail there.
+    assert_eq!(
+        post(&mut e, "", vec![0xa1, 0x61], CBOR),
+        (
+            400,
+            format!("{unrecognized}unable to determine group/version/kind: unexpected EOF (a161)")
+        )
+    );
+    assert_eq!(
+        post(&mut e, "", b"\xd9\xd9\xf7\xa2\x61a\x01\x61a\x02".to_vec(), CBOR),
+        (
+            400,
+            format!("{unrecognized}unable to determine group/version/kind: cbor: found duplicate map key \"a\" at map element index 1 (d9d9f7a2616101616102)")
+        )
+    );
+    // An unknown field under Strict: the first one, by its index in its map. The encoder
+    // sorts keys (data, kind, bogus, ...), so `bogus` is element 2.
+    let mut body = cr_body("cbx", 1);
+    body["bogus"] = json!(1);
+    assert_eq!(
+        post(&mut e, "?fieldValidation=Strict", cbor::encode(&body), CBOR),
+        (
+            400,
+            "ControllerRevision in version \"v1\" cannot be handled as a ControllerRevision: strict decoding error: cbor: found unknown field at map element index 2".to_string()
+        )
+    );
+    let (code, _, _) = raw(
+        &mut e,
+        "POST",
+        &format!("{}?fieldValidation=Warn", crs("default")),
+        cbor::encode(&body),
+        &[("content-type", CBOR)],
+    );
+    assert_eq!(code, 201);
+}

@@ -135,9 +135,10 @@ fn yaml_bodies_follow_go_yaml_v2_typing() {
     // Syntax errors are the unrecognized-object 400 with a hex summary of the body.
     let r = post_yaml(&mut e, &crs("default"), "a: b: c\n");
     assert_eq!(r.code, 400);
+    // YAMLToJSON's error as it is: no "error converting YAML to JSON: " in front.
     assert!(
         r.message().starts_with(
-            "the object provided is unrecognized (must be of type ControllerRevision): error converting YAML to JSON: yaml: line 1: "
+            "the object provided is unrecognized (must be of type ControllerRevision): yaml: line 1: mapping values are not allowed in this context ("
         ),
         "{}",
         r.message()
@@ -172,7 +173,7 @@ fn duplicate_keys_and_unknown_fields() {
     assert_eq!(r.code, 400);
     assert_eq!(
         r.message(),
-        "ControllerRevision in version \"v1\" cannot be handled as a ControllerRevision: strict decoding error: error converting YAML to JSON: yaml: unmarshal errors:\n  line 5: key \"name\" already set in map, unknown field \"spec\""
+        "ControllerRevision in version \"v1\" cannot be handled as a ControllerRevision: strict decoding error: yaml: unmarshal errors:\n  line 5: key \"name\" already set in map, unknown field \"spec\""
     );
     let r = send(
         &mut e,
@@ -183,4 +184,21 @@ fn duplicate_keys_and_unknown_fields() {
     );
     assert_eq!(r.code, 201);
     assert!(r.header_all("warning").is_empty());
+}
+
+/// go-yaml names a parser error by its 0-based line: the bracket on line 3 reads "line 2".
+#[test]
+fn yaml_syntax_errors_are_the_converters_own_text() {
+    let mut e = engine();
+    let body =
+        "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: [a, b}\nrevision: 1\n";
+    let r = post_yaml(&mut e, &crs("default"), body);
+    assert_eq!(r.code, 400, "{}", r.text);
+    assert!(
+        r.message().starts_with(
+            "the object provided is unrecognized (must be of type ControllerRevision): yaml: line 2: did not find expected ',' or ']' ("
+        ),
+        "{}",
+        r.message()
+    );
 }

@@ -36,16 +36,19 @@ fn decode_config(req: &Request<'_>, cbor: bool) -> ApiResult<Config> {
     // `yaml.ToJSON` (which passes a body starting with `{` through untouched) fails as
     // "error encoding patch" without the converter's prefix; `yaml.Unmarshal` then fails as
     // "error decoding patch" with it.
-    const PREFIX: &str = "error converting YAML to JSON: ";
+    const PREFIX: &str = yaml::UNMARSHAL_PREFIX;
     let converted = yaml::to_json(body).map_err(|e| {
-        ApiError::bad_request(match e.strip_prefix(PREFIX) {
-            Some(bare) if !body.starts_with(b"{") => format!("error encoding patch: {bare}"),
-            _ => format!("error decoding patch: {e}"),
+        ApiError::bad_request(match body.starts_with(b"{") {
+            false => format!("error encoding patch: {e}"),
+            true => format!("error decoding patch: {PREFIX}{e}"),
         })
     })?;
     let parsed = gojson::parse(&converted.json)
         .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;
-    as_map(parsed.value, converted.strict)
+    as_map(
+        parsed.value,
+        converted.strict.map(|s| format!("{PREFIX}{s}")),
+    )
 }
 
 fn as_map(value: Value, strict: Option<String>) -> ApiResult<Config> {

@@ -14,6 +14,7 @@ pub use crate::registry::continue_token::{decode_continue, encode_continue, Cont
 
 use serde_json::{Map, Value};
 
+use super::negotiation::Encoding;
 use super::route::{ResourceRequest, Verb};
 use super::{Reply, Request};
 use crate::codec::{decode, json};
@@ -181,8 +182,19 @@ pub fn decode_body(
 ) -> ApiResult<DecodedBody> {
     let original = req.body.as_ref();
     let encoding = super::negotiation::input_encoding(req.header("content-type"), &req.served)?;
-    let converted = super::encode::body_to_json(original, encoding, &*req.kinds)
-        .map_err(|e| unrecognized(info, &e, original))?;
+    let converted =
+        super::encode::body_to_json(original, encoding, &*req.kinds).map_err(
+            |e| match encoding {
+                // The CBOR serializer first reads TypeMeta (`Interpret`), which any malformed
+                // document or duplicate key fails.
+                Encoding::Cbor => unrecognized(
+                    info,
+                    &format!("unable to determine group/version/kind: {e}"),
+                    original,
+                ),
+                _ => unrecognized(info, &e, original),
+            },
+        )?;
     let body: &[u8] = &converted.json;
     // The serializer first reads apiVersion/kind (syntax errors surface here), then decodes
     // into the typed object.
@@ -205,7 +217,17 @@ pub fn decode_body(
     })?;
     // Strict findings in the serializer's order: the YAML pass's error, then the JSON ones.
     let mut errors: Vec<String> = converted.yaml_strict.iter().cloned().collect();
-    errors.extend(decoded.strict.iter().map(|p| p.message()));
+    match encoding {
+        // fxamacker/cbor names only the first unknown field, by its index in its map (a
+        // duplicate key never gets here: the CBOR decoder rejects it).
+        Encoding::Cbor => errors.extend(
+            decoded
+                .strict
+                .first()
+                .map(|p| crate::codec::cbor::unknown_field_message(&parsed.value, &p.path)),
+        ),
+        _ => errors.extend(decoded.strict.iter().map(|p| p.message())),
+    }
     let mut warnings = Vec::new();
     match level {
         FieldValidation::Strict if !errors.is_empty() => {

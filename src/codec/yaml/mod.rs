@@ -16,9 +16,10 @@ mod float;
 pub mod parse;
 mod resolve;
 mod sort;
+mod syntax_error;
 
 pub use emit::{to_vec, write_document, Node};
-pub use parse::{strict_warnings, to_json, Converted};
+pub use parse::{strict_warnings, to_json, Converted, UNMARSHAL_PREFIX};
 
 /// The media type of YAML bodies.
 pub const MEDIA_TYPE: &str = "application/yaml";

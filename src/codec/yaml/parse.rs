@@ -20,34 +20,30 @@ use crate::codec::json;
 pub struct Converted {
     /// The JSON `YAMLToJSON` produces.
     pub json: Vec<u8>,
-    /// The strict pass's error (`error converting YAML to JSON: yaml: unmarshal errors:\n  line
-    /// 3: key "a" already set in map`), when the document has duplicate keys.
+    /// The strict pass's error (`yaml: unmarshal errors:\n  line 3: key "a" already set in
+    /// map`), when the document has duplicate keys.
     pub strict: Option<String>,
 }
 
-/// The prefix of every conversion error.
-const PREFIX: &str = "error converting YAML to JSON: ";
+/// The prefix sigs.k8s.io/yaml's `Unmarshal` and `UnmarshalStrict` put before a conversion
+/// error; `YAMLToJSON` and `YAMLToJSONStrict`, which the body decoder calls, do not.
+pub const UNMARSHAL_PREFIX: &str = "error converting YAML to JSON: ";
 
-/// Converts a YAML body. `Err` carries the full Go error text
-/// (`error converting YAML to JSON: yaml: line 2: ...`).
+/// Converts a YAML body. `Err` carries `YAMLToJSON`'s error text (`yaml: line 2: ...`).
 pub fn to_json(bytes: &[u8]) -> Result<Converted, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|_| format!("{PREFIX}yaml: invalid leading UTF-8 octet"))?;
-    let root = parse_first_document(text).map_err(|e| format!("{PREFIX}{e}"))?;
+    let text =
+        std::str::from_utf8(bytes).map_err(|_| "yaml: invalid leading UTF-8 octet".to_string())?;
+    let root = parse_first_document(text)?;
     let mut conv = Converter {
         dups: Vec::new(),
         out: Vec::new(),
     };
     match &root {
-        Some(node) => conv.write(node).map_err(|e| format!("{PREFIX}{e}"))?,
+        Some(node) => conv.write(node)?,
         None => conv.out.extend_from_slice(b"null"),
     }
-    let strict = (!conv.dups.is_empty()).then(|| {
-        format!(
-            "{PREFIX}yaml: unmarshal errors:\n  {}",
-            conv.dups.join("\n  ")
-        )
-    });
+    let strict = (!conv.dups.is_empty())
+        .then(|| format!("yaml: unmarshal errors:\n  {}", conv.dups.join("\n  ")));
     Ok(Converted {
         json: conv.out,
         strict,
@@ -59,7 +55,7 @@ pub fn to_json(bytes: &[u8]) -> Result<Converted, String> {
 pub fn strict_warnings(err: &str) -> Vec<String> {
     const SHORT: &str = "yaml: unmarshal errors:\n";
     let trimmed = err
-        .strip_prefix(PREFIX)
+        .strip_prefix(UNMARSHAL_PREFIX)
         .and_then(|e| e.strip_prefix(SHORT))
         .or_else(|| err.strip_prefix(SHORT));
     match trimmed {
@@ -103,7 +99,7 @@ fn parse_first_document(text: &str) -> Result<Option<Node>, String> {
     let mut in_document = false;
     while let Some(ev) = parser.next_event() {
         let (event, span): (Event<'_>, Span) =
-            ev.map_err(|e| format!("yaml: line {}: {}", e.marker().line(), e.info()))?;
+            ev.map_err(|e| super::syntax_error::go_yaml_text(&e))?;
         let line = span.start.line();
         let done = match event {
             Event::DocumentStart(_) => {
@@ -422,7 +418,7 @@ mod tests {
         let strict = c.strict.unwrap();
         assert_eq!(
             strict,
-            "error converting YAML to JSON: yaml: unmarshal errors:\n  line 3: key \"name\" already set in map"
+            "yaml: unmarshal errors:\n  line 3: key \"name\" already set in map"
         );
         assert_eq!(
             strict_warnings(&strict),
@@ -434,14 +430,14 @@ mod tests {
     fn errors() {
         assert!(to_json(b"a: b: c")
             .unwrap_err()
-            .starts_with("error converting YAML to JSON: yaml: line 1: "));
+            .starts_with("yaml: line 1: "));
         assert_eq!(
             to_json(b"a: .inf").unwrap_err(),
-            "error converting YAML to JSON: json: unsupported value: +Inf"
+            "json: unsupported value: +Inf"
         );
         assert_eq!(
             to_json(b"a: !!int x").unwrap_err(),
-            "error converting YAML to JSON: yaml: cannot decode !!str `x` as a !!int"
+            "yaml: cannot decode !!str `x` as a !!int"
         );
     }
 }
