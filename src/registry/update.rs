@@ -8,7 +8,9 @@ use serde_json::{Map, Value};
 use super::Registry;
 use crate::codec::decode;
 use crate::resources::field::FieldError;
-use crate::resources::meta::{has_finalizers, invalid_rv_text, meta, meta_mut, meta_str, parse_rv};
+use crate::resources::meta::{
+    has_finalizers, meta, meta_mut, meta_str, parse_rv, parse_uint_error,
+};
 use crate::resources::status::{ApiError, ApiResult, OPTIMISTIC_LOCK_MSG};
 use crate::resources::validation::reset_update_system_fields;
 use crate::resources::ResourceInfo;
@@ -40,8 +42,9 @@ impl Registry {
             .unwrap_or("")
             .to_string();
         if !rv.is_empty() {
+            // The versioner's `ObjectResourceVersion`: Go's bare `ParseUint` error, a 500.
             let Some(n) = parse_rv(&rv) else {
-                return Err(ApiError::untyped(500, invalid_rv_text(&rv)));
+                return Err(ApiError::untyped(500, parse_uint_error(&rv)));
             };
             if n.to_string() != meta_str(&current, "resourceVersion") {
                 return Err(ApiError::conflict(
@@ -75,6 +78,32 @@ impl Registry {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));
         }
         self.write_update(info, key, &current, obj, dry_run)
+    }
+
+    /// A PUT's storage precondition: a uid in the body (`defaultUpdatedObjectInfo`) must be
+    /// the stored object's (an absent object has none); checked before anything else of the
+    /// update. Patches carry no precondition.
+    pub fn check_uid_precondition(
+        &self,
+        info: &'static ResourceInfo,
+        key: &str,
+        obj: &Map<String, Value>,
+    ) -> ApiResult<()> {
+        let uid = crate::resources::meta::map_meta_str(obj, "uid");
+        if uid.is_empty() {
+            return Ok(());
+        }
+        let current = self.read_current(key)?;
+        let live_uid = current.as_ref().map_or("", |c| meta_str(c, "uid"));
+        if uid == live_uid {
+            return Ok(());
+        }
+        let name = crate::resources::meta::map_meta_str(obj, "name");
+        Err(ApiError::conflict(
+            info.group_resource(),
+            name,
+            &format!("StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {live_uid}"),
+        ))
     }
 
     /// Writes an already validated update: no-op detection, deletion of a terminating object

@@ -102,12 +102,26 @@ pub fn strip_type_meta(obj: &Value) -> Value {
     o
 }
 
-/// Go's `ParseUint` failure for a resourceVersion, as the storage versioner reports it.
+/// Go's `ParseUint` failure for a resourceVersion, as the storage versioner's
+/// `ParseResourceVersion` reports it (a field error around [`parse_uint_error`]).
 pub fn invalid_rv_text(rv: &str) -> String {
     format!(
-        "resourceVersion: Invalid value: {}: strconv.ParseUint: parsing {}: invalid syntax",
+        "resourceVersion: Invalid value: {}: {}",
         crate::codec::go_quote(rv),
-        crate::codec::go_quote(rv)
+        parse_uint_error(rv)
+    )
+}
+
+/// Go's `strconv.ParseUint(s, 10, 64)` error for a string that does not parse: a value out of
+/// range when it is all digits, invalid syntax otherwise.
+pub fn parse_uint_error(s: &str) -> String {
+    let why = match !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        true => "value out of range",
+        false => "invalid syntax",
+    };
+    format!(
+        "strconv.ParseUint: parsing {}: {why}",
+        crate::codec::go_quote(s)
     )
 }
 

@@ -7,6 +7,7 @@
 pub mod configmap;
 pub(crate) mod controllerrevision;
 pub mod field;
+pub(crate) mod legacy_scheme;
 pub(crate) mod meta;
 pub(crate) mod namespace;
 pub mod rbac;

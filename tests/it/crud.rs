@@ -410,7 +410,15 @@ fn request_errors_table() {
     let mut other_ns = cr_body("o", 1);
     other_ns["metadata"]["namespace"] = json!("kube-system");
     let mut wrong_gv = cr_body("g", 1);
-    wrong_gv["apiVersion"] = json!("apps/v1beta9");
+    wrong_gv["apiVersion"] = json!("apps/v1beta2");
+    let mut unknown_gv = cr_body("u", 1);
+    unknown_gv["apiVersion"] = json!("example.com/v1");
+    let mut deployment = cr_body("d", 1);
+    deployment["kind"] = json!("Deployment");
+    let mut nameless = cr_body("", 1);
+    nameless["metadata"] = json!({});
+    let mut bad_rv = cr_body("exists", 1);
+    bad_rv["metadata"]["resourceVersion"] = json!("abc");
     let mut wrong_kind = cr_body("k", 1);
     wrong_kind["kind"] = json!("Widget");
     let rows: Vec<ErrorRow> = vec![
@@ -429,7 +437,18 @@ fn request_errors_table() {
         ("POST", crs("default"), Some(cr_json(other_ns)), 400, "BadRequest",
          "the namespace of the provided object does not match the namespace sent on the request"),
         ("POST", crs("default"), Some(cr_json(wrong_gv)), 400, "BadRequest",
-         "the API version in the data (apps/v1beta9) does not match the expected API version (apps/v1)"),
+         "the API version in the data (apps/v1beta2) does not match the expected API version (apps/v1)"),
+        // A group version the scheme does not know cannot even be decoded.
+        ("POST", crs("default"), Some(cr_json(unknown_gv)), 400, "BadRequest",
+         "ControllerRevision in version \"v1\" cannot be handled as a ControllerRevision: no kind \"ControllerRevision\" is registered for version \"example.com/v1\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""),
+        // A kind the scheme knows decodes, then cannot be converted.
+        ("POST", crs("default"), Some(cr_json(deployment)), 400, "BadRequest",
+         "Deployment in version \"v1\" cannot be handled as a ControllerRevision: converting (v1.Deployment) to (apps.ControllerRevision): unknown conversion"),
+        ("PUT", cr("default", "exists"), Some(cr_json(nameless)), 400, "BadRequest",
+         "the name of the object (exists based on URL) was undeterminable: name must be provided"),
+        // The versioner's bare ParseUint error, a 500 without a reason.
+        ("PUT", cr("default", "exists"), Some(cr_json(bad_rv)), 500, "",
+         "strconv.ParseUint: parsing \"abc\": invalid syntax"),
         ("POST", crs("default"), Some(cr_json(wrong_kind)), 400, "BadRequest",
          "Widget in version \"v1\" cannot be handled as a ControllerRevision: no kind \"Widget\" is registered for version \"apps/v1\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""),
         ("POST", crs("default"), Some(cr_json(with_rv)), 500, "",

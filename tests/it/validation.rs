@@ -137,9 +137,25 @@ fn data_is_immutable_revision_is_not() {
 fn metadata_immutability_on_update() {
     let mut e = engine();
     let c = create_cr(&mut e, "default", &cr_body("x", 1));
+    let uid = c["metadata"]["uid"].as_str().unwrap().to_string();
     let mut changed = c.clone();
     changed["metadata"]["uid"] = json!("00000000-0000-0000-0000-000000000000");
+    // On PUT a uid is a storage precondition: 409 before validation.
     let r = put(&mut e, &cr("default", "x"), &changed);
+    assert_eq!(r.code, 409, "{}", r.text);
+    assert_eq!(
+        r.message(),
+        format!("Operation cannot be fulfilled on controllerrevisions.apps \"x\": StorageError: invalid object, Code: 4, Key: /registry/controllerrevisions/default/x, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: 00000000-0000-0000-0000-000000000000, UID in object meta: {uid}")
+    );
+    assert_eq!(r.json["details"]["kind"], "controllerrevisions");
+    // A patch has no precondition: the change is refused by validation.
+    let r = send(
+        &mut e,
+        "PATCH",
+        &cr("default", "x"),
+        Some(r#"{"metadata":{"uid":"00000000-0000-0000-0000-000000000000"}}"#),
+        &[("content-type", "application/merge-patch+json")],
+    );
     assert_eq!(r.code, 422, "{}", r.text);
     assert!(
         r.message().contains("metadata.uid: Invalid value: \"00000000-0000-0000-0000-000000000000\": field is immutable"),

@@ -287,42 +287,48 @@ fn summarize(body: &[u8], max: usize) -> String {
     }
 }
 
-/// The body's `apiVersion` and `kind` must name this endpoint's type (missing ones default
-/// to it).
+/// The decoder's group/version/kind rules (the body's, defaulted from the URL's): a kind the
+/// real scheme does not register cannot be created, another registered kind cannot be
+/// converted, and the right kind in another registered version decodes but is refused
+/// (`AcceptsGroupVersion`).
 fn check_group_version_kind(
     kinds: &Kinds,
     api_version: &str,
     kind: &str,
     info: &ResourceInfo,
 ) -> ApiResult<()> {
+    use crate::resources::legacy_scheme;
     let expected = info.api_version();
-    if !api_version.is_empty() && api_version != expected {
+    let gv = if api_version.is_empty() {
+        &expected
+    } else {
+        api_version
+    };
+    let kind = if kind.is_empty() { info.kind } else { kind };
+    let (group, version) = gv.rsplit_once('/').unwrap_or(("", gv));
+    // Kinds registered at run time are in the scheme too.
+    let registered = legacy_scheme::is_registered(gv, kind) || kinds.by_kind(gv, kind).is_some();
+    let cause = if !registered {
+        format!(
+            "no kind \"{kind}\" is registered for version \"{gv}\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""
+        )
+    } else if kind != info.kind || group != info.group {
+        format!(
+            "converting ({}) to ({}): unknown conversion",
+            legacy_scheme::versioned_type_name(gv, kind),
+            legacy_scheme::internal_type_name(info.group, info.kind)
+        )
+    } else if *gv != expected {
         return Err(ApiError::bad_request(format!(
-            "the API version in the data ({api_version}) does not match the expected API version ({expected})"
+            "the API version in the data ({gv}) does not match the expected API version ({expected})"
         )));
-    }
-    if !kind.is_empty() && kind != info.kind {
-        let known = kinds.by_kind(&expected, kind);
-        let internal_group = if info.group.is_empty() {
-            "core"
-        } else {
-            info.group
-        };
-        let cause = match known {
-            Some(_) => format!(
-                "converting ({internal_group}.{kind}) to ({internal_group}.{}): unknown conversion",
-                info.kind
-            ),
-            None => format!(
-                "no kind \"{kind}\" is registered for version \"{expected}\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""
-            ),
-        };
-        return Err(ApiError::bad_request(format!(
-            "{kind} in version \"{}\" cannot be handled as a {}: {cause}",
-            info.version, info.kind
-        )));
-    }
-    Ok(())
+    } else {
+        return Ok(());
+    };
+    Err(ApiError::bad_request(format!(
+        "{kind} in version \"{version}\" cannot be handled as a {}: {cause}",
+        info.kind
+    )))
 }
 
 /// The namespace a request targets, checked against the object's (which it fills in).

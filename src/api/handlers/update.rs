@@ -20,25 +20,36 @@ pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     let opts = write_options(req, "UpdateOptions")?;
     let body = decode_body(req, info, opts.field_validation)?;
     let mut obj = body.object;
+    reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
     let url_name = rr.name.as_deref().unwrap_or("");
-    let body_name = meta_mut(&mut obj)
+    check_name(&mut obj, url_name)?;
+    let key = info.key(rr.namespace.as_deref().unwrap_or(""), url_name);
+    let subresource = rr.subresource.as_deref().unwrap_or("");
+    let write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
+    reg.check_uid_precondition(info, &key, &obj)?;
+    let updated = reg.update(info, &key, obj, &write)?;
+    let mut reply = Reply::new(200, updated);
+    reply.warnings = body.warnings;
+    Ok(reply)
+}
+
+/// `checkName`: the body must name the object the URL names.
+fn check_name(obj: &mut serde_json::Map<String, Value>, url_name: &str) -> ApiResult<()> {
+    let body_name = meta_mut(obj)
         .get("name")
         .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
+        .unwrap_or("");
+    if body_name.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({url_name} based on URL) was undeterminable: name must be provided"
+        )));
+    }
     if body_name != url_name {
         return Err(ApiError::bad_request(format!(
             "the name of the object ({body_name}) does not match the name on the URL ({url_name})"
         )));
     }
-    reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
-    let key = info.key(rr.namespace.as_deref().unwrap_or(""), url_name);
-    let subresource = rr.subresource.as_deref().unwrap_or("");
-    let write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
-    let updated = reg.update(info, &key, obj, &write)?;
-    let mut reply = Reply::new(200, updated);
-    reply.warnings = body.warnings;
-    Ok(reply)
+    Ok(())
 }
 
 /// PUT to a subresource the kind stores itself (a Namespace's `finalize`): the kind's
