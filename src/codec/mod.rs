@@ -11,6 +11,7 @@ pub(crate) mod decode;
 mod goquote;
 mod gotypes;
 pub(crate) mod json;
+mod json_member;
 mod json_parse;
 pub mod protobuf;
 pub(crate) mod rfc3339;

@@ -54,7 +54,6 @@ impl Registry {
         raw: &Map<String, Value>,
         w: &super::Write,
     ) -> ApiResult<Value> {
-        let dry_run = w.dry_run;
         // The field manager sees the object as the client sent it (name not yet generated,
         // no defaults from the kind's preparation), as in kube-apiserver's create handler.
         let obj = self.track(info, None, obj, w);
@@ -67,13 +66,13 @@ impl Registry {
         let generates =
             !map_meta_str(&obj, "generateName").is_empty() && map_meta_str(&obj, "name").is_empty();
         if !generates {
-            return self.create_attempt(info, obj, raw, dry_run);
+            return self.create_attempt(info, obj, raw, w);
         }
-        let mut result = self.create_attempt(info, obj.clone(), raw, dry_run);
+        let mut result = self.create_attempt(info, obj.clone(), raw, w);
         for _ in 1..MAX_NAME_GENERATION_ATTEMPTS {
             match &result {
                 Err(e) if e.reason == "AlreadyExists" => {
-                    result = self.create_attempt(info, obj.clone(), raw, dry_run);
+                    result = self.create_attempt(info, obj.clone(), raw, w);
                 }
                 _ => break,
             }
@@ -86,8 +85,9 @@ impl Registry {
         info: &'static ResourceInfo,
         mut obj: Map<String, Value>,
         raw: &Map<String, Value>,
-        dry_run: bool,
+        w: &super::Write,
     ) -> ApiResult<Value> {
+        let dry_run = w.dry_run;
         let now = self.now_text();
         // A client-set resourceVersion is refused by the storage layer with a plain error,
         // which kube-apiserver answers as a 500 (reference, appendix B).
@@ -169,6 +169,7 @@ impl Registry {
         meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(rev.to_string()));
         let obj = Value::Object(decode::canonicalize(&obj, info.schema));
         self.commit_put(&key, obj.clone());
+        self.keep_raw_text(info, &key, &obj, w);
         Ok(obj)
     }
 }

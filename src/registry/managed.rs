@@ -30,6 +30,12 @@ pub struct Write {
     /// The name in the request's URL, when a create has one (server-side apply creating an
     /// object); a POST has none.
     pub request_name: Option<String>,
+    /// The bytes of the kind's raw field ([`Strategy::raw_field`]) as a JSON body wrote them;
+    /// `None` when the object was built by the server (patches, apply), whose encoding is
+    /// compact.
+    ///
+    /// [`Strategy::raw_field`]: crate::resources::Strategy::raw_field
+    pub raw_text: Option<String>,
 }
 
 impl Write {

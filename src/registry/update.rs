@@ -73,11 +73,66 @@ impl Registry {
         }
         info.strategy
             .prepare_for_update(&mut obj, &old, &w.subresource);
-        let errs = validate_update(info, &obj, &old);
+        let mut errs = validate_update(info, &obj, &old);
+        errs.extend(self.raw_field_change(info, key, &obj, &old, w));
         if !errs.is_empty() {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));
         }
-        self.write_update(info, key, &current, obj, dry_run)
+        let out = self.write_update(info, key, &current, obj, dry_run)?;
+        if !dry_run {
+            self.keep_raw_text(info, key, &out, w);
+        }
+        Ok(out)
+    }
+
+    /// The immutability of the kind's raw field, byte for byte: the stored bytes (the
+    /// client's, or the compact JSON the server wrote) against the update's.
+    fn raw_field_change(
+        &self,
+        info: &ResourceInfo,
+        key: &str,
+        new: &Map<String, Value>,
+        old: &Map<String, Value>,
+        w: &super::Write,
+    ) -> Option<FieldError> {
+        let field = info.strategy.raw_field()?;
+        let compact = |m: &Map<String, Value>| match m.get(field) {
+            None | Some(Value::Null) => String::new(),
+            Some(v) => crate::codec::json::to_compact_string(v),
+        };
+        // Recorded bytes count while they still stand for the stored value.
+        let stored = self
+            .store()
+            .raw_text(key)
+            .filter(|t| serde_json::from_str::<Value>(t).ok().as_ref() == old.get(field))
+            .map_or_else(|| compact(old), str::to_string);
+        let sent = w.raw_text.clone().unwrap_or_else(|| compact(new));
+        (stored != sent).then(|| {
+            let value = new.get(field).cloned().unwrap_or(Value::Null);
+            FieldError::invalid(field, value, "field is immutable")
+        })
+    }
+
+    /// Records the client's bytes of the kind's raw field for the value a client just wrote
+    /// at `key` when they are not its compact JSON, and forgets older bytes otherwise.
+    pub(super) fn keep_raw_text(
+        &mut self,
+        info: &ResourceInfo,
+        key: &str,
+        written: &Value,
+        w: &super::Write,
+    ) {
+        let Some(field) = info.strategy.raw_field() else {
+            return;
+        };
+        let compact = written
+            .get(field)
+            .map(crate::codec::json::to_compact_string);
+        let text = w
+            .raw_text
+            .as_deref()
+            .filter(|t| Some(*t) != compact.as_deref());
+        self.store.set_raw_text(key, text);
     }
 
     /// A PUT's storage precondition: a uid in the body (`defaultUpdatedObjectInfo`) must be

@@ -49,6 +49,12 @@ pub trait Strategy: Sync {
         obj: &Map<String, Value>,
         raw: &Map<String, Value>,
     ) -> Vec<FieldError>;
+    /// A field kept as the client's bytes (`runtime.RawExtension`), immutable byte for byte:
+    /// the registry compares what was stored with what an update brings (a
+    /// ControllerRevision's `data`, where the same JSON with other whitespace is a change).
+    fn raw_field(&self) -> Option<&'static str> {
+        None
+    }
     /// Kind-specific update validation (ObjectMeta update rules are generic).
     fn validate_update(
         &self,

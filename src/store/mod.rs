@@ -65,6 +65,12 @@ pub struct Store {
     events: Vec<Event>,
     /// Keys whose current value cannot be read, and how.
     corrupt: BTreeMap<String, Corruption>,
+    /// The bytes of a value's raw field (a ControllerRevision's `data`) as the client wrote
+    /// them, where they differ from its compact JSON: etcd keeps the bytes, and the real
+    /// server compares them. Kept across the server's own rewrites of the object (a deletion
+    /// mark keeps the bytes it decoded); the registry sets or drops them on every client
+    /// write, and readers check they still stand for the value.
+    raw_texts: BTreeMap<String, Arc<str>>,
 }
 
 impl Store {
@@ -143,6 +149,25 @@ impl Store {
         rev
     }
 
+    /// Records (or, with `None`, drops) the client's bytes of the raw field of `key`'s value
+    /// (see [`Store::raw_text`]).
+    pub fn set_raw_text(&mut self, key: &str, text: Option<&str>) {
+        match text {
+            Some(t) if self.get(key).is_some() => {
+                self.raw_texts.insert(key.to_string(), Arc::from(t));
+            }
+            _ => {
+                self.raw_texts.remove(key);
+            }
+        }
+    }
+
+    /// The client's bytes of the raw field of `key`'s value, when they are not its compact
+    /// JSON and were recorded.
+    pub fn raw_text(&self, key: &str) -> Option<&str> {
+        self.raw_texts.get(key).map(|t| &**t)
+    }
+
     /// Deletes `key` at the next revision; returns that revision, or `None` if absent.
     pub fn delete(&mut self, key: &str, time_ms: i64) -> Option<u64> {
         let prev = self.get(key)?.clone();
@@ -162,6 +187,7 @@ impl Store {
             prev: Some(prev),
             corrupt_prev: self.corrupt.remove(key).is_some(),
         });
+        self.raw_texts.remove(key);
         Some(rev)
     }
 

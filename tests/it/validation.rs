@@ -133,6 +133,95 @@ fn data_is_immutable_revision_is_not() {
     assert_eq!(put(&mut e, &cr("default", "x"), &rev).code, 200);
 }
 
+/// `data` is kept as the client's bytes and compared byte for byte (appendix B).
+#[test]
+fn data_immutability_compares_the_stored_bytes() {
+    let mut e = engine();
+    let body = |name: &str, data: &str, extra: &str| {
+        format!(
+            r#"{{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{{"name":"{name}"{extra}}},"data":{data},"revision":1}}"#
+        )
+    };
+    let send_json = |e: &mut kubesim::Engine, method: &str, uri: &str, b: &str| {
+        send(
+            e,
+            method,
+            uri,
+            Some(b),
+            &[("content-type", "application/json")],
+        )
+    };
+    // Stored compact: the same JSON with other whitespace is a change.
+    assert_eq!(
+        send_json(
+            &mut e,
+            "POST",
+            &crs("default"),
+            &body("c", r#"{"a":1}"#, "")
+        )
+        .code,
+        201
+    );
+    let r = send_json(
+        &mut e,
+        "PUT",
+        &cr("default", "c"),
+        &body("c", r#"{"a" : 1}"#, ""),
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.message(),
+        "ControllerRevision.apps \"c\" is invalid: data: Invalid value: {\"a\":1}: field is immutable"
+    );
+    // A merge patch re-encodes the object compactly: repeating the data passes.
+    let r = send(
+        &mut e,
+        "PATCH",
+        &cr("default", "c"),
+        Some(r#"{"data":{"a":1}}"#),
+        &[("content-type", "application/merge-patch+json")],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    // Stored with spaces: the same bytes pass (a label changes), compact ones do not.
+    assert_eq!(
+        send_json(
+            &mut e,
+            "POST",
+            &crs("default"),
+            &body("s", r#"{"a" : 1}"#, "")
+        )
+        .code,
+        201
+    );
+    let r = send_json(
+        &mut e,
+        "PUT",
+        &cr("default", "s"),
+        &body("s", r#"{"a" : 1}"#, r#","labels":{"x":"y"}"#),
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["data"], json!({"a": 1}), "served compact");
+    let r = send_json(
+        &mut e,
+        "PUT",
+        &cr("default", "s"),
+        &body("s", r#"{"a":1}"#, ""),
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    // A PUT without data: only the immutable change, not "data is mandatory".
+    let r = send_json(
+        &mut e,
+        "PUT",
+        &cr("default", "c"),
+        r#"{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"c"},"revision":1}"#,
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.message(),
+        "ControllerRevision.apps \"c\" is invalid: data: Invalid value: null: field is immutable"
+    );
+}
+
 #[test]
 fn metadata_immutability_on_update() {
     let mut e = engine();

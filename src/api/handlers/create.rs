@@ -26,12 +26,9 @@ pub fn create(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
         .unwrap_or("")
         .to_string();
     reg.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
-    let created = reg.create(
-        info,
-        obj,
-        &body.raw,
-        &opts.write(req, "", super::sent_managed_fields(&body.raw)),
-    )?;
+    let mut write = opts.write(req, "", super::sent_managed_fields(&body.raw));
+    write.raw_text = body.raw_text;
+    let created = reg.create(info, obj, &body.raw, &write)?;
     let mut reply = Reply::new(201, created);
     reply.warnings = body.warnings;
     Ok(reply)

@@ -78,6 +78,7 @@ impl WriteOptions {
             reset_managed_fields: crate::fieldmanager::managed::is_reset(sent),
             user: req.user.clone(),
             request_name: None,
+            raw_text: None,
         }
     }
 }
@@ -170,6 +171,8 @@ pub struct DecodedBody {
     /// The body as sent (for rules about omitted fields).
     pub raw: Map<String, Value>,
     pub warnings: Vec<String>,
+    /// The bytes of the kind's raw field as a JSON body wrote them.
+    pub raw_text: Option<String>,
 }
 
 /// Decodes a write body for `info`, as the real handler's decoder does: content type (JSON,
@@ -248,6 +251,13 @@ pub fn decode_body(
         }
         _ => {}
     }
+    // `RawExtension` keeps a JSON body's bytes; other decoders hand over compact JSON.
+    let raw_text = match (encoding, info.strategy.raw_field()) {
+        (Encoding::Json, Some(f)) => json::top_level_member(body, f)
+            .filter(|t| *t != b"null")
+            .map(|t| String::from_utf8_lossy(t).into_owned()),
+        _ => None,
+    };
     let mut object = decoded.object;
     object.insert("kind".into(), Value::String(info.kind.to_string()));
     object.insert("apiVersion".into(), Value::String(info.api_version()));
@@ -255,6 +265,7 @@ pub fn decode_body(
         object: decode::canonicalize(&object, info.schema),
         raw,
         warnings,
+        raw_text,
     })
 }
 

@@ -25,7 +25,8 @@ pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     check_name(&mut obj, url_name)?;
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), url_name);
     let subresource = rr.subresource.as_deref().unwrap_or("");
-    let write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
+    let mut write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
+    write.raw_text = body.raw_text;
     reg.check_uid_precondition(info, &key, &obj)?;
     let updated = reg.update(info, &key, obj, &write)?;
     let mut reply = Reply::new(200, updated);
