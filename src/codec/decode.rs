@@ -96,11 +96,10 @@ impl StrictError {
     }
 }
 
-/// apimachinery's strict decoding error text:
-/// `strict decoding error: unknown field "foo", duplicate field "metadata.name"`.
-pub fn strict_decoding_message(errors: &[StrictError]) -> String {
-    let items: Vec<String> = errors.iter().map(StrictError::message).collect();
-    format!("strict decoding error: {}", items.join(", "))
+/// apimachinery's strict decoding error text (`runtime.NewStrictDecodingError`) for findings
+/// already worded: `strict decoding error: unknown field "foo", duplicate field "metadata.name"`.
+pub fn strict_decoding_message(findings: &[String]) -> String {
+    format!("strict decoding error: {}", findings.join(", "))
 }
 
 /// The result of [`decode_bytes`]: the canonical object and every strict finding in order.

@@ -257,7 +257,12 @@ fn strict_messages() {
     assert_eq!(errs[1].message(), r#"duplicate field "metadata.name""#);
     assert_eq!(errs[2].message(), r#"unknown field "a\"b\n""#);
     assert_eq!(
-        strict_decoding_message(&errs[..2]),
+        strict_decoding_message(
+            &errs[..2]
+                .iter()
+                .map(StrictError::message)
+                .collect::<Vec<_>>()
+        ),
         r#"strict decoding error: unknown field "foo", duplicate field "metadata.name""#
     );
 }

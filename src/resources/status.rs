@@ -245,6 +245,13 @@ impl ApiError {
         e
     }
 
+    /// 415 from the router: a PATCH whose Content-Type its route does not consume.
+    pub fn unsupported_media_type_route() -> Self {
+        let mut e = Self::new(415, "UnsupportedMediaType", "415: Unsupported Media Type");
+        e.details = Some(Box::new(Details::default()));
+        e
+    }
+
     /// 405 from the router: no route for this HTTP method.
     pub fn method_not_allowed_route() -> Self {
         let mut e = Self::new(

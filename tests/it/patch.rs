@@ -115,17 +115,62 @@ fn patch_errors_table() {
     let mut e = engine();
     create_cr(&mut e, "default", &cr_body("x", 1));
     let rows: Vec<(&str, &str, String, u16, &str, &str)> = vec![
-        ("application/json", "{}", cr("default", "x"), 415, "UnsupportedMediaType",
-         "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml"),
-        (MERGE, "{}", cr("default", "missing"), 404, "NotFound", "controllerrevisions.apps \"missing\" not found"),
-        (JSON, r#"[{"op":"test","path":"/revision","value":9}]"#, cr("default", "x"), 422, "Invalid",
-         "the server rejected our request due to an error in our request"),
-        (MERGE, "{", cr("default", "x"), 400, "BadRequest", "Invalid JSON Patch"),
-        (SMP, r#"{"$patch":"bogus"}"#, cr("default", "x"), 500, "", ""),
-        (SMP, r#"{"data":{"spec":{"replicas":2}}}"#, cr("default", "x"), 500, "",
-         "unable to find api field in struct RawExtension for the json field \"spec\""),
-        (MERGE, r#"{"metadata":{"name":"y"}}"#, cr("default", "x"), 400, "BadRequest",
-         "the name of the object (y) does not match the name on the URL (x)"),
+        (
+            "application/json",
+            "{}",
+            cr("default", "x"),
+            415,
+            "UnsupportedMediaType",
+            "415: Unsupported Media Type",
+        ),
+        (
+            MERGE,
+            "{}",
+            cr("default", "missing"),
+            404,
+            "NotFound",
+            "controllerrevisions.apps \"missing\" not found",
+        ),
+        (
+            JSON,
+            r#"[{"op":"test","path":"/revision","value":9}]"#,
+            cr("default", "x"),
+            422,
+            "Invalid",
+            "the server rejected our request due to an error in our request",
+        ),
+        (
+            MERGE,
+            "{",
+            cr("default", "x"),
+            400,
+            "BadRequest",
+            "error decoding patch: unexpected end of JSON input",
+        ),
+        (
+            SMP,
+            r#"{"$patch":"bogus"}"#,
+            cr("default", "x"),
+            500,
+            "",
+            "",
+        ),
+        (
+            SMP,
+            r#"{"data":{"spec":{"replicas":2}}}"#,
+            cr("default", "x"),
+            500,
+            "",
+            "unable to find api field in struct RawExtension for the json field \"spec\"",
+        ),
+        (
+            MERGE,
+            r#"{"metadata":{"name":"y"}}"#,
+            cr("default", "x"),
+            400,
+            "BadRequest",
+            "the name of the object (y) does not match the name on the URL (x)",
+        ),
     ];
     for (ct, body, uri, code, reason, msg) in rows {
         let r = patch(&mut e, &uri, ct, body);
@@ -168,6 +213,79 @@ fn patch_errors_table() {
         r.header_all("warning"),
         ["299 - \"unknown field \\\"foo\\\"\""]
     );
+}
+
+/// The patchers' own texts (patch.go): the strict pass over the patch bytes, the JSON Patch
+/// library's failures as a bare 422, the patched object quoted as the patcher holds it.
+#[test]
+fn patch_decoding_and_application_errors() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("x", 1));
+    let x = cr("default", "x");
+    let strict = format!("{x}?fieldValidation=Strict");
+    let ignore = format!("{x}?fieldValidation=Ignore");
+    let rows: Vec<(&str, &str, &str, u16, &str)> = vec![
+        (JSON, &x, r#"[{"op":"test","path":"/revision","value":9}]"#, 422,
+         "the server rejected our request due to an error in our request"),
+        (JSON, &x, r#"[{"op":"remove","path":"/nope"}]"#, 422,
+         "the server rejected our request due to an error in our request"),
+        (JSON, &x, r#"[{"op":"bogus","path":"/revision"}]"#, 422,
+         "the server rejected our request due to an error in our request"),
+        (JSON, &x, r#"{"op":"add"}"#, 400,
+         "error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"),
+        (JSON, &ignore, r#"{"op":"add"}"#, 400,
+         "json: cannot unmarshal object into Go value of type jsonpatch.Patch"),
+        (JSON, &x, "[", 400, "error decoding patch: unexpected end of JSON input"),
+        (MERGE, &x, "null", 400, "Invalid JSON Patch"),
+        (MERGE, &x, "[1]", 400,
+         "error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"),
+        (SMP, &x, "[1]", 400,
+         "json: cannot unmarshal array into Go value of type map[string]interface {}"),
+        // The kind cannot change: the patched JSON (keys sorted where the patcher opened it)
+        // fails to decode as the resource's kind.
+        (MERGE, &x, r#"{"kind":"Pod"}"#, 422, "no kind \"Pod\" is registered for version \"apps/v1\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""),
+        (MERGE, &strict, r#"{"bogusField":1}"#, 422, "strict decoding error: unknown field \"bogusField\""),
+        (JSON, &strict, r#"[{"op":"add","path":"/bogusField","value":1}]"#, 422,
+         "strict decoding error: unknown field \"bogusField\""),
+        (SMP, &strict, r#"{"bogusField":1}"#, 422, "strict decoding error: unknown field \"bogusField\""),
+        (MERGE, &strict, r#"{"revision":2,"revision":3}"#, 422,
+         "strict decoding error: duplicate field \"revision\""),
+    ];
+    for (ct, uri, body, code, want) in rows {
+        let r = patch(&mut e, uri, ct, body);
+        assert_eq!(r.code, code, "{ct} {body}: {}", r.text);
+        if code == 422 && r.message().starts_with(" \"\" is invalid") {
+            assert!(r.message().ends_with(want), "{ct} {body}: {}", r.message());
+        } else {
+            assert_eq!(r.message(), want, "{ct} {body}");
+        }
+        if r.message() == "the server rejected our request due to an error in our request" {
+            assert_eq!(r.json["details"], json!({}), "{ct} {body}");
+        }
+    }
+    // What the 422s quote: evanphx's JSON (top-level keys sorted; objects it did not open as
+    // encoded), or Go's %+v of the strategic patch map.
+    let stored = get(&mut e, &x).json;
+    let meta = serde_json::to_string(&stored["metadata"]).unwrap();
+    let r = patch(&mut e, &x, MERGE, r#"{"kind":"Pod"}"#);
+    let sorted = format!(
+        r#"{{"apiVersion":"apps/v1","data":{},"kind":"Pod","metadata":{meta},"revision":1}}"#,
+        serde_json::to_string(&stored["data"]).unwrap()
+    );
+    assert_eq!(
+        r.json["details"]["causes"][0]["message"],
+        format!(
+            "Invalid value: {}: no kind \"Pod\" is registered for version \"apps/v1\" in scheme \"pkg/api/legacyscheme/scheme.go:30\"",
+            serde_json::to_string(&sorted).unwrap()
+        )
+    );
+    let r = patch(&mut e, &strict, SMP, r#"{"bogusField":1}"#);
+    assert_eq!(
+        r.message(),
+        " \"\" is invalid: patch: Invalid value: \"map[bogusField:1]\": strict decoding error: unknown field \"bogusField\""
+    );
+    // Nothing changed.
+    assert_eq!(rv_of(&get(&mut e, &x).json), rv_of(&stored));
 }
 
 #[test]

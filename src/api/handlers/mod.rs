@@ -6,6 +6,7 @@ mod create;
 pub(crate) mod delete;
 pub(crate) mod list;
 pub(crate) mod patch;
+mod patch_body;
 mod read;
 mod update;
 pub(crate) mod watch;
@@ -235,11 +236,11 @@ pub fn decode_body(
     match level {
         FieldValidation::Strict if !errors.is_empty() => {
             return Err(ApiError::bad_request(format!(
-                "{} in version \"{}\" cannot be handled as a {}: strict decoding error: {}",
+                "{} in version \"{}\" cannot be handled as a {}: {}",
                 info.kind,
                 info.version,
                 info.kind,
-                errors.join(", ")
+                decode::strict_decoding_message(&errors)
             )));
         }
         // `addStrictDecodingWarnings`: a YAML error becomes one warning per line.
@@ -298,16 +299,28 @@ fn summarize(body: &[u8], max: usize) -> String {
     }
 }
 
+/// Why the decoder cannot turn a body of `apiVersion`/`kind` into the kind at hand.
+pub(super) enum GvkMismatch {
+    /// Decoding fails (`kind` and `version` as the body gives them, and Go's cause).
+    Decode {
+        kind: String,
+        version: String,
+        cause: String,
+    },
+    /// The right kind in another registered version: decodes, then refused by a create or
+    /// update handler (`AcceptsGroupVersion`); a patch takes it.
+    OtherVersion(String),
+}
+
 /// The decoder's group/version/kind rules (the body's, defaulted from the URL's): a kind the
 /// real scheme does not register cannot be created, another registered kind cannot be
-/// converted, and the right kind in another registered version decodes but is refused
-/// (`AcceptsGroupVersion`).
-fn check_group_version_kind(
+/// converted, and the right kind in another registered version decodes.
+pub(super) fn group_version_kind_mismatch(
     kinds: &Kinds,
     api_version: &str,
     kind: &str,
     info: &ResourceInfo,
-) -> ApiResult<()> {
+) -> Option<GvkMismatch> {
     use crate::resources::legacy_scheme;
     let expected = info.api_version();
     let gv = if api_version.is_empty() {
@@ -330,16 +343,38 @@ fn check_group_version_kind(
             legacy_scheme::internal_type_name(info.group, info.kind)
         )
     } else if *gv != expected {
-        return Err(ApiError::bad_request(format!(
+        return Some(GvkMismatch::OtherVersion(format!(
             "the API version in the data ({gv}) does not match the expected API version ({expected})"
         )));
     } else {
-        return Ok(());
+        return None;
     };
-    Err(ApiError::bad_request(format!(
-        "{kind} in version \"{version}\" cannot be handled as a {}: {cause}",
-        info.kind
-    )))
+    Some(GvkMismatch::Decode {
+        kind: kind.to_string(),
+        version: version.to_string(),
+        cause,
+    })
+}
+
+/// [`group_version_kind_mismatch`] as the create and update handlers answer it.
+fn check_group_version_kind(
+    kinds: &Kinds,
+    api_version: &str,
+    kind: &str,
+    info: &ResourceInfo,
+) -> ApiResult<()> {
+    match group_version_kind_mismatch(kinds, api_version, kind, info) {
+        None => Ok(()),
+        Some(GvkMismatch::OtherVersion(m)) => Err(ApiError::bad_request(m)),
+        Some(GvkMismatch::Decode {
+            kind,
+            version,
+            cause,
+        }) => Err(ApiError::bad_request(format!(
+            "{kind} in version \"{version}\" cannot be handled as a {}: {cause}",
+            info.kind
+        ))),
+    }
 }
 
 /// The namespace a request targets, checked against the object's (which it fills in).

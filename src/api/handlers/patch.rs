@@ -5,6 +5,7 @@
 
 use serde_json::{json, Value};
 
+use super::patch_body::{self, PatchKind};
 use super::FieldValidation;
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
@@ -13,48 +14,27 @@ use crate::patch::{json_patch, merge_patch, strategic, PatchError};
 use crate::registry::Registry;
 use crate::resources::field::FieldError;
 use crate::resources::meta::meta_mut;
-use crate::resources::status::{ApiError, ApiResult, Cause, Details};
-
-/// The patch media types kubesim accepts, in the order the 415 lists them
-/// (`application/apply-patch+cbor` follows when CBOR is served).
-pub const PATCH_TYPES: &[&str] = &[
-    "application/json-patch+json",
-    "application/merge-patch+json",
-    "application/strategic-merge-patch+json",
-    "application/apply-patch+yaml",
-];
+use crate::resources::status::{ApiError, ApiResult, Details};
 
 /// The apply media type for CBOR bodies.
 pub const APPLY_CBOR: &str = "application/apply-patch+cbor";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Json,
-    Merge,
-    Strategic,
-}
-
-fn unprocessable(msg: String) -> ApiError {
+/// `NewGenericServerResponse(422, ...)`: the generic message, the patch library's text
+/// nowhere but in the server's log, `details: {}`.
+fn unprocessable() -> ApiError {
     let mut e = ApiError::untyped(
         422,
         "the server rejected our request due to an error in our request",
     );
     e.reason = "Invalid";
-    e.details = Some(Box::new(Details {
-        causes: vec![Cause {
-            reason: "UnexpectedServerResponse".into(),
-            message: msg,
-            field: None,
-        }],
-        ..Details::default()
-    }));
+    e.details = Some(Box::new(Details::default()));
     e
 }
 
 fn map_err(e: PatchError) -> ApiError {
     match e {
         PatchError::BadRequest(m) => ApiError::bad_request(m),
-        PatchError::Unprocessable(m) => unprocessable(m),
+        PatchError::Unprocessable(_) => unprocessable(),
         PatchError::TooLarge(m) => {
             let mut e = ApiError::untyped(413, format!("Request entity too large: {m}"));
             e.reason = "RequestEntityTooLarge";
@@ -90,21 +70,13 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
         .served
         .contains(&crate::api::negotiation::Encoding::Cbor);
     let kind = match media.as_str() {
-        "application/json-patch+json" => Kind::Json,
-        "application/merge-patch+json" => Kind::Merge,
-        "application/strategic-merge-patch+json" => Kind::Strategic,
+        "application/json-patch+json" => PatchKind::Json,
+        "application/merge-patch+json" => PatchKind::Merge,
+        "application/strategic-merge-patch+json" => PatchKind::Strategic,
         "application/apply-patch+yaml" => return super::apply::apply(reg, req, rr, false),
         APPLY_CBOR if cbor => return super::apply::apply(reg, req, rr, true),
-        _ => {
-            let mut types = PATCH_TYPES.to_vec();
-            if cbor {
-                types.push(APPLY_CBOR);
-            }
-            return Err(ApiError::unsupported_media_type(format!(
-                "the body of the request was in an unknown format - accepted media types include: {}",
-                types.join(", ")
-            )));
-        }
+        // The PATCH route consumes only the patch types: go-restful answers the rest.
+        _ => return Err(ApiError::unsupported_media_type_route()),
     };
     // `ValidatePatchOptions`: `force` (even `false`) is only for apply patches.
     let mut first = Vec::new();
@@ -120,37 +92,46 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let Some(current) = reg.read_current(&key)? else {
         return Err(ApiError::not_found(info.group_resource(), name));
     };
-    let parsed = gojson::parse(req.body).map_err(|e| match kind {
-        Kind::Merge => ApiError::bad_request("Invalid JSON Patch"),
-        _ => ApiError::bad_request(e.message),
-    })?;
+    let patch = patch_body::decode(kind, req.body, opts.field_validation)?;
     let mut patched = (*current).clone();
     match kind {
-        Kind::Json => {
-            let ops = json_patch::parse(&parsed.value).map_err(map_err)?;
+        PatchKind::Json => {
+            let ops = json_patch::parse(&patch.value).map_err(map_err)?;
             json_patch::apply(&mut patched, &ops).map_err(map_err)?;
         }
-        Kind::Merge => merge_patch::apply(&mut patched, &parsed.value),
-        Kind::Strategic => {
-            patched = strategic::apply(&patched, &parsed.value).map_err(map_err)?;
+        PatchKind::Merge => merge_patch::apply(&mut patched, &patch.value),
+        PatchKind::Strategic => {
+            patched = strategic::apply(&patched, &patch.value).map_err(map_err)?;
+        }
+    }
+    let invalid = |detail: &str| {
+        patch_invalid(
+            patch_body::quoted_value(kind, &patched, &patch.value),
+            detail,
+        )
+    };
+    // JSON and merge patches decode the patched JSON, kind and version included; a strategic
+    // merge fills the typed object from the map, whose kind it ignores.
+    if kind != PatchKind::Strategic {
+        let meta = |f: &str| patched.get(f).and_then(Value::as_str).unwrap_or("");
+        let mismatch =
+            super::group_version_kind_mismatch(&req.kinds, meta("apiVersion"), meta("kind"), info);
+        if let Some(super::GvkMismatch::Decode { cause, .. }) = mismatch {
+            return Err(invalid(&cause));
         }
     }
     // Decode the patched object as the typed object it must be (unknown fields per level).
     let bytes = gojson::to_vec(&patched);
-    let decoded = decode::decode_bytes(&bytes, info.schema)
-        .map_err(|e| patch_invalid(gojson::to_compact_string(&patched), &e.to_string()))?;
+    let decoded = decode::decode_bytes(&bytes, info.schema).map_err(|e| invalid(&e.to_string()))?;
+    let mut findings = patch.strict;
+    findings.extend(decoded.strict.iter().map(|s| s.message()));
     let mut warnings = Vec::new();
-    if !decoded.strict.is_empty() {
+    if !findings.is_empty() {
         match opts.field_validation {
             FieldValidation::Strict => {
-                return Err(patch_invalid(
-                    gojson::to_compact_string(&patched),
-                    &decode::strict_decoding_message(&decoded.strict),
-                ))
+                return Err(invalid(&decode::strict_decoding_message(&findings)))
             }
-            FieldValidation::Warn => {
-                warnings = decoded.strict.iter().map(|s| s.message()).collect();
-            }
+            FieldValidation::Warn => warnings = findings,
             FieldValidation::Ignore => {}
         }
     }
