@@ -271,6 +271,58 @@ fn propagation_policy_orphan_keeps_object_until_gc() {
     assert_eq!(r.code, 202, "{}", r.text);
 }
 
+/// DeleteOptions bodies go through the meta scheme's decoder: DeleteOptions of any
+/// apiVersion, nothing else.
+#[test]
+fn delete_option_bodies_are_decoded_by_the_meta_scheme() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("d", 1));
+    let rows = [
+        (r#"{"kind":"Pod","apiVersion":"v1"}"#, 400,
+         "no kind \"Pod\" is registered for version \"v1\" in scheme \"pkg/apis/meta/internalversion/scheme/register.go:27\""),
+        ("{", 400, "couldn't get version/kind; json parse error: unexpected end of JSON input"),
+        (r#"{"kind":"DeleteOptions","apiVersion":"apps/v1","gracePeriodSeconds":"x"}"#, 400,
+         "json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64"),
+    ];
+    for (body, code, msg) in rows {
+        let r = send(&mut e, "DELETE", &cr("default", "d"), Some(body), &[]);
+        assert_eq!((r.code, r.message()), (code, msg), "{body}");
+    }
+    // Still there; a per-group DeleteOptions deletes it.
+    let r = send(
+        &mut e,
+        "DELETE",
+        &cr("default", "d"),
+        Some(r#"{"kind":"DeleteOptions","apiVersion":"apps/v1"}"#),
+        &[],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+}
+
+/// deletecollection answers with each object as it was before deletion: no deletion marks
+/// on those removed at once, the terminating state for those with finalizers.
+#[test]
+fn delete_collection_returns_objects_as_before_deletion() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("a", 1));
+    let mut held = cr_body("b", 1);
+    held["metadata"]["finalizers"] = json!(["example.com/x"]);
+    create_cr(&mut e, "default", &held);
+    let r = send(&mut e, "DELETE", &crs("default"), None, &[]);
+    assert_eq!(r.code, 200, "{}", r.text);
+    let items = r.json["items"].as_array().unwrap();
+    assert_eq!(r.names(), ["a", "b"]);
+    assert!(
+        items[0]["metadata"].get("deletionTimestamp").is_none(),
+        "{}",
+        r.text
+    );
+    assert!(items[0]["metadata"]
+        .get("deletionGracePeriodSeconds")
+        .is_none());
+    assert!(items[1]["metadata"].get("deletionTimestamp").is_some());
+}
+
 #[test]
 fn delete_preconditions() {
     let mut e = engine();

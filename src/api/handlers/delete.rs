@@ -40,12 +40,31 @@ fn delete_options(req: &Request<'_>, unsafe_deletion: bool) -> ApiResult<Options
     if !req.body.iter().all(u8::is_ascii_whitespace) {
         let converted = crate::api::encode::body_to_json(req.body, encoding, &*req.kinds)
             .map_err(ApiError::bad_request)?;
-        let parsed = crate::codec::json::parse(&converted.json)
-            .map_err(|e| ApiError::bad_request(e.message))?;
-        let Value::Object(raw) = parsed.value else {
-            return Err(ApiError::bad_request(
-                "json: cannot unmarshal non-object into Go value of type v1.DeleteOptions",
-            ));
+        // The meta scheme's decoder: apiVersion and kind first (DeleteOptions is unversioned
+        // there, so any apiVersion names it), then the struct.
+        let parsed = crate::codec::json::parse(&converted.json).map_err(|e| {
+            ApiError::bad_request(format!(
+                "couldn't get version/kind; json parse error: {}",
+                e.message
+            ))
+        })?;
+        let type_meta =
+            decode::interpret_type_meta(&parsed.value).map_err(ApiError::bad_request)?;
+        if !type_meta.kind.is_empty() && type_meta.kind != "DeleteOptions" {
+            let gv = match type_meta.api_version.as_str() {
+                "" => "meta.k8s.io/v1",
+                gv => gv,
+            };
+            return Err(ApiError::bad_request(format!(
+                "no kind {} is registered for version {} in scheme \"pkg/apis/meta/internalversion/scheme/register.go:27\"",
+                crate::codec::go_quote(&type_meta.kind),
+                crate::codec::go_quote(gv)
+            )));
+        }
+        let raw = match parsed.value {
+            Value::Object(raw) => raw,
+            // `null` leaves the options as they are.
+            _ => Map::new(),
         };
         body = decode::decode_struct(&Value::Object(raw), &schema::DELETE_OPTIONS)
             .map_err(|e| ApiError::bad_request(e.message))?
