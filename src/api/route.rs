@@ -124,9 +124,20 @@ fn non_resource(method: &str, nr: NonResource) -> Route {
     }
 }
 
+/// Outside the served group versions: a served group's (or the core API's) webservice still
+/// claims the path and go-restful answers a NotFound Status; anything else falls through to
+/// the plain-text 404.
+fn unserved_version(kinds: &Kinds, group: &str) -> Route {
+    if group.is_empty() || kinds.serves_group(group) {
+        Route::ResourceNotFound
+    } else {
+        Route::PageNotFound
+    }
+}
+
 fn resource_list(kinds: &Kinds, method: &str, group: &str, version: &str) -> Route {
     if !kinds.serves_group_version(group, version) {
-        return Route::PageNotFound;
+        return unserved_version(kinds, group);
     }
     non_resource(
         method,
@@ -146,7 +157,7 @@ fn resource_path(
     watch_param: bool,
 ) -> Route {
     if !kinds.serves_group_version(group, version) {
-        return Route::PageNotFound;
+        return unserved_version(kinds, group);
     }
     let (watch_prefix, rest) = match rest {
         ["watch", tail @ ..] => (true, tail),
@@ -171,6 +182,11 @@ fn resource_path(
         return Route::ResourceNotFound;
     };
     if namespace.is_some() && !info.namespaced {
+        return Route::ResourceNotFound;
+    }
+    // A namespaced resource has only its collection at cluster scope (the all-namespaces
+    // list and watch): no route names an object there.
+    if namespace.is_none() && info.namespaced && name.is_some() {
         return Route::ResourceNotFound;
     }
     if let Some(s) = sub {
@@ -361,7 +377,9 @@ mod tests {
     fn unknown_and_unroutable_paths() {
         let cases = [
             ("GET", "/apis/nope.example.com/v1/things", "page"),
-            ("GET", "/apis/apps/v2/controllerrevisions", "page"),
+            ("GET", "/apis/apps/v2/controllerrevisions", "resource"),
+            ("GET", "/apis/example.com/v1/things", "page"),
+            ("GET", "/apis/apps/v1/controllerrevisions/x", "resource"),
             ("GET", "/foo", "page"),
             ("GET", "/apis/apps/v1/deployments", "resource"),
             (

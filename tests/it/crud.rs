@@ -542,7 +542,7 @@ fn unknown_group_is_a_plain_404_page() {
     let mut e = engine();
     for path in [
         "/apis/example.com/v1/things",
-        "/apis/apps/v2/controllerrevisions",
+        "/apis/example.com/v1",
         "/nope",
     ] {
         let r = get(&mut e, path);
@@ -550,6 +550,33 @@ fn unknown_group_is_a_plain_404_page() {
         assert_eq!(r.text, "404 page not found\n");
         assert!(r.header("content-type").starts_with("text/plain"));
     }
+}
+
+/// Paths a served group's webservice claims but no route matches: go-restful's NotFound
+/// Status with empty details (an unknown version of a served group, an object of a
+/// namespaced resource named without its namespace).
+#[test]
+fn unrouted_paths_inside_served_groups_are_a_not_found_status() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("cr-a", 1));
+    for (method, path) in [
+        ("GET", "/apis/apps/v9/controllerrevisions"),
+        ("GET", "/apis/apps/v2"),
+        ("GET", "/api/v2"),
+        ("GET", "/apis/apps/v1/controllerrevisions/cr-a"),
+        ("DELETE", "/apis/apps/v1/controllerrevisions/cr-a"),
+    ] {
+        let r = send(&mut e, method, path, None, &[]);
+        assert_eq!(r.code, 404, "{path}");
+        assert_eq!(
+            r.json,
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                "message": "the server could not find the requested resource", "reason": "NotFound",
+                "details": {}, "code": 404}),
+            "{method} {path}"
+        );
+    }
+    assert_eq!(get(&mut e, &cr("default", "cr-a")).code, 200);
 }
 
 #[test]
