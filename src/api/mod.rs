@@ -135,7 +135,15 @@ pub fn serve(
         Route::PageNotFound => return response::page_not_found(),
         Route::ResourceNotFound => Err(resource_not_found()),
         Route::MethodNotAllowed => Err(ApiError::method_not_allowed_route()),
-        Route::NonResource(nr) => serve_non_resource(reg, server_address, &request, &nr),
+        Route::NonResource(nr) => {
+            let reply = serve_non_resource(reg, server_address, &request, &nr);
+            if let (Ok(r), true) = (&reply, nr.is_legacy_discovery()) {
+                if let Some(resp) = negotiated_discovery(r, &request, pretty) {
+                    return resp;
+                }
+            }
+            reply
+        }
         Route::Resource(rr) => return serve_resource(reg, &mut request, &rr, pretty),
     };
     match result {
@@ -214,6 +222,33 @@ fn wants_aggregated(req: &Request<'_>) -> bool {
             && params.contains(&"g=apidiscovery.k8s.io")
             && params.contains(&"v=v2")
     })
+}
+
+/// A legacy discovery document in the encoding `Accept` names, when that is not JSON: the
+/// discovery handlers write them negotiated (`WriteObjectNegotiated`), Protobuf and YAML
+/// included.
+fn negotiated_discovery(
+    reply: &Reply,
+    request: &Request<'_>,
+    pretty: bool,
+) -> Option<Response<Body>> {
+    if reply.code != 200 || reply.content_type.is_some() {
+        return None;
+    }
+    let n = negotiation::negotiate(
+        request.header("accept"),
+        &request.served,
+        Restrictions::Default,
+    )?;
+    if n.encoding == Encoding::Json {
+        return None;
+    }
+    let out = response::Output {
+        negotiated: n,
+        pretty,
+        gzip: false,
+    };
+    Some(response::resource_reply(reply, &out, request))
 }
 
 fn serve_non_resource(

@@ -31,6 +31,20 @@ pub enum NonResource {
     Health,
 }
 
+impl NonResource {
+    /// `/api`, `/apis`, `/apis/<group>` and a group version's resource list: the documents
+    /// served in any of the server's encodings.
+    pub fn is_legacy_discovery(&self) -> bool {
+        matches!(
+            self,
+            NonResource::CoreVersions
+                | NonResource::Groups
+                | NonResource::Group(_)
+                | NonResource::ResourceList { .. }
+        )
+    }
+}
+
 /// The verb a resource request maps to (authorization's vocabulary).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verb {

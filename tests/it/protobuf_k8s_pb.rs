@@ -529,3 +529,90 @@ fn sparse_prost_messages_decode_canonically() {
         json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "code": 500})
     );
 }
+
+/// Discovery documents are served as Protobuf when asked, and decode as the upstream
+/// messages (`APIVersions`, `APIGroupList`, `APIGroup`, `APIResourceList`).
+#[test]
+fn discovery_documents_as_protobuf() {
+    use crate::common::engine;
+    let mut e = engine();
+    let mut fetch = |path: &str| {
+        let req = http::Request::builder()
+            .uri(path)
+            .header("accept", "application/vnd.kubernetes.protobuf")
+            .body(bytes::Bytes::new())
+            .unwrap();
+        let resp = e.handle(req);
+        assert_eq!(resp.status().as_u16(), 200, "{path}");
+        assert_eq!(
+            resp.headers()["content-type"],
+            "application/vnd.kubernetes.protobuf",
+            "{path}"
+        );
+        let json = {
+            let req = http::Request::builder()
+                .uri(path)
+                .body(bytes::Bytes::new())
+                .unwrap();
+            serde_json::from_slice::<Value>(e.handle(req).body().bytes()).unwrap()
+        };
+        (strip(resp.body().bytes()), json)
+    };
+    let ((_, kind, raw), json) = fetch("/api");
+    assert_eq!(kind, "APIVersions");
+    let versions = meta::APIVersions::decode(&raw[..]).unwrap();
+    assert_eq!(versions.versions, ["v1"]);
+    assert_eq!(
+        versions.server_address_by_client_cid_rs[0]
+            .client_cidr
+            .as_deref(),
+        Some("0.0.0.0/0")
+    );
+    // Like its JSON, the document carries no apiVersion.
+    assert_eq!(json.get("apiVersion"), None);
+
+    let ((api_version, kind, raw), json) = fetch("/apis");
+    assert_eq!(
+        (api_version.as_str(), kind.as_str()),
+        ("v1", "APIGroupList")
+    );
+    let groups = meta::APIGroupList::decode(&raw[..]).unwrap();
+    let names: Vec<&str> = groups
+        .groups
+        .iter()
+        .filter_map(|g| g.name.as_deref())
+        .collect();
+    let want: Vec<&str> = json["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, want);
+
+    let ((_, kind, raw), json) = fetch("/apis/apps");
+    assert_eq!(kind, "APIGroup");
+    let group = meta::APIGroup::decode(&raw[..]).unwrap();
+    assert_eq!(
+        group.preferred_version.unwrap().group_version.as_deref(),
+        json["preferredVersion"]["groupVersion"].as_str()
+    );
+
+    let ((_, kind, raw), json) = fetch("/apis/apps/v1");
+    assert_eq!(kind, "APIResourceList");
+    let list = meta::APIResourceList::decode(&raw[..]).unwrap();
+    assert_eq!(list.group_version.as_deref(), Some("apps/v1"));
+    let first = &list.resources[0];
+    assert_eq!(first.name.as_deref(), json["resources"][0]["name"].as_str());
+    assert_eq!(
+        first.verbs.as_ref().unwrap().items,
+        json["resources"][0]["verbs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    );
+    // kubesim reads its own bytes back to the JSON document.
+    assert_eq!(decode(&encode(&json).unwrap()).unwrap(), json);
+}

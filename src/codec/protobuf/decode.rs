@@ -186,6 +186,18 @@ fn value(f: &Field, slot: &Slot<'_>, ctx: Ctx<'_>) -> Result<Value, String> {
             Value::Object(map.into_iter().collect())
         }
         Ty::Strings => Value::Array(items.iter().map(|b| Value::String(text(b))).collect()),
+        Ty::Verbs => match slot {
+            Slot::Last(b) => {
+                let mut verbs = Vec::new();
+                for wf in read_fields(b, "Verbs")? {
+                    if let (1, WireValue::Len(b)) = (wf.num, wf.value) {
+                        verbs.push(Value::String(text(b)));
+                    }
+                }
+                Value::Array(verbs)
+            }
+            _ => Value::Null,
+        },
         Ty::Messages(m, typed) => {
             let mut out = Vec::with_capacity(items.len());
             for item in items {

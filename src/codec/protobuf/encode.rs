@@ -132,6 +132,16 @@ fn write_field(
                 w.bytes(num, &e.buf);
             }
         }
+        Ty::Verbs => {
+            if v.is_some() {
+                let mut items = Writer::new();
+                for (i, item) in array(v, at)?.iter().enumerate() {
+                    let s = string(Some(item).filter(|v| !v.is_null()), &format!("{at}[{i}]"))?;
+                    items.string(1, s);
+                }
+                w.bytes(num, &items.buf);
+            }
+        }
         Ty::Strings => {
             for (i, item) in array(v, at)?.iter().enumerate() {
                 let s = string(Some(item).filter(|v| !v.is_null()), &format!("{at}[{i}]"))?;

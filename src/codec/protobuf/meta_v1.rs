@@ -1,5 +1,5 @@
 //! meta/v1 messages (`k8s.io.apimachinery.pkg.apis.meta.v1`): object and list metadata, Status,
-//! DeleteOptions, PartialObjectMetadata and WatchEvent.
+//! DeleteOptions, PartialObjectMetadata, WatchEvent and the legacy discovery documents.
 //!
 //! Rows follow the Go structs in `pkg/apis/meta/v1/types.go` (JSON order); numbers are from
 //! `generated.proto` (reference §5.2). Pointer fields (`*int64`, `*Time`, `*bool`,
@@ -8,7 +8,9 @@
 use super::schema::{field, Msg, Rule, Ty};
 
 use Rule::{Always, OmitEmpty, OmitZero, Pointer};
-use Ty::{Bool, Int32, Int64, Message, Messages, RawJson, RawObject, Str, StrMap, Strings, Time};
+use Ty::{
+    Bool, Int32, Int64, Message, Messages, RawJson, RawObject, Str, StrMap, Strings, Time, Verbs,
+};
 
 /// `metav1.OwnerReference`: JSON order differs from the numbers (apiVersion is 5).
 pub(crate) static OWNER_REFERENCE: Msg = Msg {
@@ -224,5 +226,117 @@ pub(crate) static WATCH_EVENT: Msg = Msg {
     fields: &[
         field("type", "Type", 1, Str, Always),
         field("object", "Object", 2, RawObject, Always),
+    ],
+};
+
+/// `metav1.ServerAddressByClientCIDR`.
+pub(crate) static SERVER_ADDRESS_BY_CLIENT_CIDR: Msg = Msg {
+    name: "ServerAddressByClientCIDR",
+    fields: &[
+        field("clientCIDR", "ClientCIDR", 1, Str, Always),
+        field("serverAddress", "ServerAddress", 2, Str, Always),
+    ],
+};
+
+/// `metav1.APIVersions` (`GET /api`).
+pub(crate) static API_VERSIONS: Msg = Msg {
+    name: "APIVersions",
+    fields: &[
+        field("versions", "Versions", 1, Strings, Always),
+        field(
+            "serverAddressByClientCIDRs",
+            "ServerAddressByClientCIDRs",
+            2,
+            Messages(&SERVER_ADDRESS_BY_CLIENT_CIDR, None),
+            Always,
+        ),
+    ],
+};
+
+/// `metav1.GroupVersionForDiscovery`.
+pub(crate) static GROUP_VERSION_FOR_DISCOVERY: Msg = Msg {
+    name: "GroupVersionForDiscovery",
+    fields: &[
+        field("groupVersion", "GroupVersion", 1, Str, Always),
+        field("version", "Version", 2, Str, Always),
+    ],
+};
+
+/// `metav1.APIGroup` (`GET /apis/<group>`, and each item of an `APIGroupList`).
+pub(crate) static API_GROUP: Msg = Msg {
+    name: "APIGroup",
+    fields: &[
+        field("name", "Name", 1, Str, Always),
+        field(
+            "versions",
+            "Versions",
+            2,
+            Messages(&GROUP_VERSION_FOR_DISCOVERY, None),
+            Always,
+        ),
+        field(
+            "preferredVersion",
+            "PreferredVersion",
+            3,
+            Message(&GROUP_VERSION_FOR_DISCOVERY),
+            OmitEmpty,
+        ),
+        field(
+            "serverAddressByClientCIDRs",
+            "ServerAddressByClientCIDRs",
+            4,
+            Messages(&SERVER_ADDRESS_BY_CLIENT_CIDR, None),
+            OmitEmpty,
+        ),
+    ],
+};
+
+/// `metav1.APIGroupList` (`GET /apis`).
+pub(crate) static API_GROUP_LIST: Msg = Msg {
+    name: "APIGroupList",
+    fields: &[field(
+        "groups",
+        "Groups",
+        1,
+        Messages(&API_GROUP, None),
+        Always,
+    )],
+};
+
+/// `metav1.APIResource`: JSON order differs from the numbers.
+pub(crate) static API_RESOURCE: Msg = Msg {
+    name: "APIResource",
+    fields: &[
+        field("name", "Name", 1, Str, Always),
+        field("singularName", "SingularName", 6, Str, Always),
+        field("namespaced", "Namespaced", 2, Bool, Always),
+        field("group", "Group", 8, Str, OmitEmpty),
+        field("version", "Version", 9, Str, OmitEmpty),
+        field("kind", "Kind", 3, Str, Always),
+        field("verbs", "Verbs", 4, Verbs, Pointer),
+        field("shortNames", "ShortNames", 5, Strings, OmitEmpty),
+        field("categories", "Categories", 7, Strings, OmitEmpty),
+        field(
+            "storageVersionHash",
+            "StorageVersionHash",
+            10,
+            Str,
+            OmitEmpty,
+        ),
+    ],
+};
+
+/// `metav1.APIResourceList` (`GET /api/v1`, `/apis/<group>/<version>`).
+pub(crate) static API_RESOURCE_LIST: Msg = Msg {
+    name: "APIResourceList",
+    fields: &[
+        field("groupVersion", "GroupVersion", 1, Str, Always),
+        field(
+            "resources",
+            "APIResources",
+            2,
+            Messages(&API_RESOURCE, None),
+            Always,
+        ),
     ],
 };

@@ -85,6 +85,10 @@ fn message_for(api_version: &str, kind: &str, scheme: &dyn Scheme) -> Option<&'s
         "PartialObjectMetadata" => &meta_v1::PARTIAL_OBJECT_METADATA,
         "PartialObjectMetadataList" => &meta_v1::PARTIAL_OBJECT_METADATA_LIST,
         "WatchEvent" => &meta_v1::WATCH_EVENT,
+        "APIVersions" => &meta_v1::API_VERSIONS,
+        "APIGroupList" => &meta_v1::API_GROUP_LIST,
+        "APIGroup" => &meta_v1::API_GROUP,
+        "APIResourceList" => &meta_v1::API_RESOURCE_LIST,
         _ => return scheme.message(api_version, kind),
     })
 }

@@ -32,6 +32,9 @@ pub enum Ty {
     StringsMap,
     /// `[]string`.
     Strings,
+    /// `metav1.Verbs`: a `[]string` that is one message `{repeated string items = 1}` in
+    /// proto, written when non-nil.
+    Verbs,
     /// `[]T` of structs. `typed` names the kind each item carries in JSON (only
     /// `PartialObjectMetadata`: the server sets TypeMeta on those items, protobuf drops it).
     Messages(&'static Msg, Option<&'static str>),
