@@ -55,7 +55,8 @@ impl Cacher {
         for w in &mut self.watchers {
             if w.pending_initial.is_some_and(|t| t <= cache_rv) {
                 w.pending_initial = None;
-                watchers::send_initial(w, self.cache.state(), cache_rv, now_ms, true);
+                let streaming = w.streaming;
+                watchers::send_initial(w, self.cache.state(), cache_rv, now_ms, streaming);
             }
         }
     }

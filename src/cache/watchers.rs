@@ -160,9 +160,12 @@ pub struct Watcher {
     pub last_bookmark_ms: i64,
     /// Whether the ~2 s-before-deadline bookmark went out.
     pub final_bookmark_sent: bool,
-    /// A streaming-list watch still waiting for the cache to reach this revision before it
-    /// sends its initial events.
+    /// A watch still waiting for the cache to reach this revision before it sends its
+    /// initial events.
     pub pending_initial: Option<u64>,
+    /// A streaming list (`sendInitialEvents=true`): its initial events end with the
+    /// initial-events-end bookmark, which no other watch gets.
+    pub streaming: bool,
 }
 
 /// Interval between periodic bookmarks (apiserver: about a minute).
@@ -194,6 +197,7 @@ impl Watcher {
                 last_bookmark_ms: now_ms,
                 final_bookmark_sent: false,
                 pending_initial: None,
+                streaming: false,
             },
             receiver,
         )

@@ -59,6 +59,7 @@ impl Registry {
         let id = self.cacher_mut().next_watch_id();
         let (w, receiver) = Watcher::new(id, filter, 0, opts.deadline_ms, opts.bookmarks, now);
         let mut w = w.with_output(opts.output);
+        w.streaming = opts.streaming;
         let sources = self.sources();
         let cache_rv = self.cache().revision();
         let store_rv = self.store().revision();

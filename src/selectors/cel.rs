@@ -46,6 +46,13 @@ enum Tok {
 /// A token, its source text and its position (in chars).
 struct Token(Tok, String, usize);
 
+/// The tokens that may start an expression, as cel-go's ANTLR parser lists them when it
+/// finds something else.
+const EXPRESSION_START: &str = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+
+/// [`EXPRESSION_START`] where an argument list may also end (just after a call's `(`).
+const ARGUMENT_START: &str = "{'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
+
 const PUNCT: &str = "== != <= >= && || < > ! - + * / % ? : . , ( ) [ ] { }";
 const RESERVED: &str = "as break const continue else for function if import let loop package \
                         namespace return var void while";
@@ -374,12 +381,24 @@ impl Parser {
     fn args(&mut self) -> Result<Vec<Expr>, Fail> {
         let mut out = Vec::new();
         while !self.eat(")") {
+            if out.is_empty() && !self.starts_expression() {
+                return Err(self.mismatch(ARGUMENT_START));
+            }
             if !out.is_empty() && !self.eat(",") {
                 return Err(self.mismatch("{',', ')'}"));
             }
             out.push(self.expr()?);
         }
         Ok(out)
+    }
+
+    /// Whether the next token can begin an expression.
+    fn starts_expression(&self) -> bool {
+        match self.peek() {
+            Tok::P(p) => ["[", "{", "(", ".", "-", "!"].contains(p),
+            Tok::Eof => false,
+            _ => true,
+        }
     }
 
     fn operand(&mut self) -> PRes {
@@ -411,7 +430,7 @@ impl Parser {
             Tok::Int => (Kind::Lit("int64"), int_error(text, neg)),
             Tok::Str(s) => (Kind::Str(s), None),
             Tok::Lit(ty, err) => (Kind::Lit(ty), err),
-            _ => return Err(self.mismatch("an expression")),
+            _ => return Err(self.mismatch(EXPRESSION_START)),
         };
         self.pos += 1;
         if let Some(e) = err {

@@ -131,7 +131,9 @@ shardRange($U, $A, 18446744073709551616u) => CEL parse error: invalid uint liter
 shardRange($U, $A, b'\u0041') => CEL parse error: unable to unescape string
 shardRange($U, $A, '\U00110000') => CEL parse error: unable to unescape string
 shardRange($U, $A, $H => CEL parse error: Syntax error: mismatched input '<EOF>' expecting {',', ')'}
-shardRange($U, $A, $H,) => CEL parse error: Syntax error: mismatched input ')' expecting an expression
+shardRange($U, $A, $H,) => CEL parse error: Syntax error: mismatched input ')' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+shardRange( => CEL parse error: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
+shardRange($U, $A, $H) || => CEL parse error: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}
 shardRange($U, $A, $H) = x => CEL parse error: Syntax error: token recognition error at: '='
 shardRange($U, $A, '0x\q') => CEL parse error: Syntax error: token recognition error at: ''0x\'
 shardRange($U, $A, 'abc => CEL parse error: Syntax error: token recognition error at: ''abc'

@@ -145,4 +145,14 @@ fn namespace_field_and_malformed_selectors() {
             r.message()
         );
     }
+    // A syntax error lists what ANTLR expected there.
+    let r = get(
+        &mut e,
+        &format!("{}?shardSelector={}", crs("default"), enc("shardRange(")),
+    );
+    assert!(
+        r.message().ends_with("CEL parse error: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', ')', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"),
+        "{}",
+        r.message()
+    );
 }

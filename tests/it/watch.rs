@@ -264,6 +264,29 @@ fn streaming_list_waits_for_a_lagging_cache() {
     assert_eq!(w.summary(), ["ADDED a", "BOOKMARK"]);
 }
 
+/// A plain watch from "now" (no resourceVersion) with bookmarks gets its synthetic ADDED
+/// events and later periodic bookmarks, never the initial-events-end annotation, even when it
+/// had to wait for the cache.
+#[test]
+fn a_plain_watch_never_gets_the_initial_events_end_bookmark() {
+    let mut e = engine();
+    e.set_cache_lag(4_000);
+    create_cr(&mut e, "default", &cr_body("a", 1));
+    let mut w = watch(&mut e, &ws("default", "allowWatchBookmarks=true"));
+    e.advance(4_000);
+    assert_eq!(w.summary(), ["ADDED a"]);
+    e.advance(61_000);
+    let (events, _) = w.events();
+    assert!(!events.is_empty(), "a periodic bookmark");
+    for ev in events {
+        assert_eq!(ev["type"], "BOOKMARK");
+        assert!(
+            ev["object"]["metadata"].get("annotations").is_none(),
+            "{ev}"
+        );
+    }
+}
+
 #[test]
 fn watch_option_errors() {
     let mut e = engine();

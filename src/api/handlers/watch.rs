@@ -105,7 +105,10 @@ pub fn watch(
         encoding,
         transform: WatchTransform::from_target(req.output.target, include),
     };
-    let streaming = send_initial_events == Some(true);
+    // Only a client's own `sendInitialEvents=true` makes a streaming list with its
+    // initial-events-end bookmark: a plain watch defaulted to one above gets its ADDED events
+    // and periodic bookmarks only, as a real 1.36 server answers it.
+    let streaming = q.flag("sendInitialEvents") == Some(true);
     let semantic = match rv.as_str() {
         // `sendInitialEvents=false` without a resourceVersion: from the current revision
         // (the store's, which the cache is waited on to reach), with no initial state.
