@@ -49,6 +49,11 @@ pub trait Strategy: Sync {
         obj: &Map<String, Value>,
         raw: &Map<String, Value>,
     ) -> Vec<FieldError>;
+    /// Whether a PUT of a missing object creates it (`AllowCreateOnUpdate`: the RBAC kinds,
+    /// which `kubectl auth reconcile` relies on); otherwise it is a 404.
+    fn allow_create_on_update(&self) -> bool {
+        false
+    }
     /// A field kept as the client's bytes (`runtime.RawExtension`), immutable byte for byte:
     /// the registry compares what was stored with what an update brings (a
     /// ControllerRevision's `data`, where the same JSON with other whitespace is a change).

@@ -209,3 +209,51 @@ fn kubectl_auth_commands() {
     ]);
     assert_eq!(out, "role.rbac.authorization.k8s.io/reader created\n");
 }
+
+/// `kubectl auth reconcile` creates missing roles and bindings, then adds missing rules to
+/// existing ones.
+#[test]
+fn kubectl_auth_reconcile() {
+    let (s, dir) = server();
+    s.kubectl_ok(&["create", "namespace", "rec"]);
+    let file = dir.path().join("rbac.yaml");
+    let doc = "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r\n  namespace: rec\nrules:\n- apiGroups: [\"\"]\n  resources: [\"configmaps\"]\n  verbs: [\"get\"]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: rb\n  namespace: rec\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: r\nsubjects:\n- kind: User\n  name: alice\n";
+    std::fs::write(&file, doc).expect("manifest");
+    let out = s.kubectl_ok(&["auth", "reconcile", "-f", file.to_str().expect("path")]);
+    assert!(
+        out.contains("role.rbac.authorization.k8s.io/r reconciled"),
+        "{out}"
+    );
+    assert!(
+        out.contains("rolebinding.rbac.authorization.k8s.io/rb reconciled"),
+        "{out}"
+    );
+    let (ok, out, _) = s.kubectl(&[
+        "auth",
+        "can-i",
+        "get",
+        "configmaps",
+        "-n",
+        "rec",
+        "--as",
+        "alice",
+    ]);
+    assert_eq!((ok, out.as_str()), (true, "yes\n"));
+    std::fs::write(
+        &file,
+        doc.replace("verbs: [\"get\"]", "verbs: [\"get\", \"list\"]"),
+    )
+    .expect("manifest");
+    s.kubectl_ok(&["auth", "reconcile", "-f", file.to_str().expect("path")]);
+    let (ok, out, _) = s.kubectl(&[
+        "auth",
+        "can-i",
+        "list",
+        "configmaps",
+        "-n",
+        "rec",
+        "--as",
+        "alice",
+    ]);
+    assert_eq!((ok, out.as_str()), (true, "yes\n"));
+}

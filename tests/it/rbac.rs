@@ -424,3 +424,43 @@ fn a_new_aggregated_role_reaches_view_edit_and_admin() {
         );
     }
 }
+
+/// The RBAC kinds allow create on update (`kubectl auth reconcile` relies on it): a PUT of a
+/// missing one creates it (201, any resourceVersion in the body ignored); other kinds 404.
+#[test]
+fn a_put_creates_a_missing_role_or_binding() {
+    let mut e = server_like();
+    crate::common::auth::admin_ns(&mut e, "team");
+    let role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role",
+        "metadata": {"name": "reader", "namespace": "team", "resourceVersion": "7"},
+        "rules": [{"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get"]}]});
+    let uri = format!("{RBAC}/namespaces/team/roles/reader");
+    let r = admin(&mut e, "PUT", &uri, &role);
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(r.json["metadata"]["name"], "reader");
+    let mut again = r.json.clone();
+    again["rules"][0]["verbs"] = json!(["get", "list"]);
+    let r = admin(&mut e, "PUT", &uri, &again);
+    assert_eq!(r.code, 200, "{}", r.text);
+    let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+        "metadata": {"name": "b"},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"},
+        "subjects": [{"kind": "User", "name": "alice"}]});
+    let r = admin(
+        &mut e,
+        "PUT",
+        &format!("{RBAC}/clusterrolebindings/b"),
+        &binding,
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    // A ConfigMap is not created by PUT.
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "team"}});
+    let r = as_user(
+        &mut e,
+        "kubesim",
+        "PUT",
+        "/api/v1/namespaces/team/configmaps/c",
+        Some(&cm),
+    );
+    assert_eq!(r.code, 404, "{}", r.text);
+}

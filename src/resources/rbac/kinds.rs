@@ -113,6 +113,10 @@ pub struct RoleStrategy {
 }
 
 impl Strategy for RoleStrategy {
+    fn allow_create_on_update(&self) -> bool {
+        true
+    }
+
     fn validate_create(
         &self,
         obj: &Map<String, Value>,
@@ -147,6 +151,10 @@ pub struct BindingStrategy {
 }
 
 impl Strategy for BindingStrategy {
+    fn allow_create_on_update(&self) -> bool {
+        true
+    }
+
     fn default(&self, obj: &mut Map<String, Value>) {
         default_binding(obj);
     }
