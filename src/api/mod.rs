@@ -97,6 +97,22 @@ pub fn serve(
     server_address: &str,
     req: &http::Request<Bytes>,
 ) -> Response<Body> {
+    let mut resp = serve_authenticated(reg, auth, server_address, req);
+    // Warnings the filters recorded go on whatever answer the request gets.
+    if let Some(text) = crate::auth::credential_warning(req.headers()) {
+        if let Ok(v) = http::HeaderValue::from_str(&response::warning_header(text)) {
+            resp.headers_mut().append("warning", v);
+        }
+    }
+    resp
+}
+
+fn serve_authenticated(
+    reg: &mut Registry,
+    auth: &AuthConfig,
+    server_address: &str,
+    req: &http::Request<Bytes>,
+) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
     let path = req.uri().path();
     let uri = req.uri().path_and_query().map_or(path, |p| p.as_str());

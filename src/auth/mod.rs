@@ -105,6 +105,22 @@ fn bearer_user(cfg: &AuthConfig, headers: &HeaderMap) -> Result<Option<UserInfo>
     }
 }
 
+/// `bearertoken`'s warning for `Authorization: Bearer  <token>` (an empty token after the
+/// scheme, then more): the header is ignored, and the client is told why.
+pub fn credential_warning(headers: &HeaderMap) -> Option<&'static str> {
+    let auth = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .trim();
+    let parts: Vec<&str> = auth.splitn(3, ' ').collect();
+    let extra_space =
+        parts.len() == 3 && parts[0].eq_ignore_ascii_case("bearer") && parts[1].is_empty();
+    extra_space.then_some(
+        "the provided Authorization header contains extra space before the bearer token, and is ignored",
+    )
+}
+
 /// Authentication as kube-apiserver composes it: the token authenticator; failing that
 /// with no error, anonymous (if enabled); every non-anonymous user gains
 /// `system:authenticated`.

@@ -464,3 +464,27 @@ fn a_put_creates_a_missing_role_or_binding() {
     );
     assert_eq!(r.code, 404, "{}", r.text);
 }
+
+/// `Authorization: Bearer  <token>` (two spaces) is no credential at all, and the answer says
+/// why in a Warning header.
+#[test]
+fn an_extra_space_before_the_bearer_token_is_warned_about() {
+    let mut e = server_like();
+    let r = send(
+        &mut e,
+        "GET",
+        "/api/v1/namespaces",
+        None,
+        &[("authorization", "Bearer  kubesim")],
+    );
+    assert_eq!(r.code, 403, "anonymous: {}", r.text);
+    assert_eq!(
+        r.header_all("warning"),
+        [
+            r#"299 - "the provided Authorization header contains extra space before the bearer token, and is ignored""#
+        ]
+    );
+    let r = as_user(&mut e, "kubesim", "GET", "/api/v1/namespaces", None);
+    assert_eq!(r.code, 200);
+    assert!(r.header_all("warning").is_empty());
+}
