@@ -3,8 +3,9 @@
 //!
 //! Each CSV record is `token,user,uid[,"group1,group2"]`; further columns are ignored, an
 //! empty token is skipped and a repeated token replaces the earlier one (the real loader only
-//! warns on both). The CSV reader follows Go's `encoding/csv` for what token files use:
-//! quoted fields with `""` escapes, blank lines skipped.
+//! warns on both). The CSV reader follows Go's `encoding/csv` (written here because its
+//! error texts name Go's line and byte column): quoted fields with `""` escapes that may span
+//! lines, blank lines skipped.
 
 use std::collections::HashMap;
 
@@ -16,66 +17,116 @@ pub struct TokenFile {
     users: HashMap<String, UserInfo>,
 }
 
-/// One CSV record's fields (`encoding/csv`, comma separated, `"` quoting).
-fn record(line: &str, number: usize) -> Result<Vec<String>, String> {
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut chars = line.chars().peekable();
-    let mut quoted = false;
-    let mut at_start = true;
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if at_start => {
-                quoted = true;
-                at_start = false;
-            }
-            '"' if quoted => {
-                if chars.peek() == Some(&'"') {
-                    chars.next();
-                    field.push('"');
-                } else {
-                    quoted = false;
-                    if !matches!(chars.peek(), None | Some(',')) {
-                        return Err(format!(
-                            "parse error on line {number}: extraneous or missing \" in quoted-field"
-                        ));
+/// Go's `csv.ParseError` text: the record's line, and where a quote went wrong (1-based
+/// line and byte column).
+fn parse_error(start_line: usize, line: usize, column: usize, err: &str) -> String {
+    match start_line == line {
+        true => format!("parse error on line {line}, column {column}: {err}"),
+        false => format!(
+            "record on line {start_line}; parse error on line {line}, column {column}: {err}"
+        ),
+    }
+}
+
+const ERR_BARE_QUOTE: &str = "bare \" in non-quoted-field";
+const ERR_QUOTE: &str = "extraneous or missing \" in quoted-field";
+
+/// Go's `encoding/csv` reader (comma separated, `FieldsPerRecord = -1`): records with their
+/// starting line numbers, blank lines skipped, quoted fields (with `""`) that may span lines.
+fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
+    // Lines with their terminators, `\r\n` read as `\n` (Go's `readLine`).
+    let lines: Vec<String> = text
+        .split_inclusive('\n')
+        .map(|l| match l.strip_suffix("\r\n") {
+            Some(body) => format!("{body}\n"),
+            None => l.to_string(),
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut n = 0;
+    while n < lines.len() {
+        let start = n + 1;
+        let mut line: &str = &lines[n];
+        n += 1;
+        if line == "\n" || line.is_empty() {
+            continue;
+        }
+        let (mut at_line, mut col) = (start, 1usize);
+        let mut fields = Vec::new();
+        'field: loop {
+            if !line.starts_with('"') {
+                let end = line.find(',');
+                let raw = match end {
+                    Some(i) => &line[..i],
+                    None => line.trim_end_matches('\n'),
+                };
+                if let Some(j) = raw.find('"') {
+                    return Err(parse_error(start, at_line, col + j, ERR_BARE_QUOTE));
+                }
+                fields.push(raw.to_string());
+                match end {
+                    Some(i) => {
+                        line = &line[i + 1..];
+                        col += i + 1;
+                        continue 'field;
                     }
+                    None => break 'field,
                 }
             }
-            '"' => {
-                return Err(format!(
-                    "parse error on line {number}: bare \" in non-quoted-field"
-                ))
-            }
-            ',' if !quoted => {
-                fields.push(std::mem::take(&mut field));
-                at_start = true;
-            }
-            c => {
-                field.push(c);
-                at_start = false;
+            // A quoted field, possibly continued on the next lines.
+            let mut field = String::new();
+            line = &line[1..];
+            col += 1;
+            loop {
+                if let Some(i) = line.find('"') {
+                    field.push_str(&line[..i]);
+                    line = &line[i + 1..];
+                    col += i + 1;
+                    match line.chars().next() {
+                        Some('"') => {
+                            field.push('"');
+                            line = &line[1..];
+                            col += 1;
+                        }
+                        Some(',') => {
+                            line = &line[1..];
+                            col += 1;
+                            fields.push(field);
+                            continue 'field;
+                        }
+                        None | Some('\n') => {
+                            fields.push(field);
+                            break 'field;
+                        }
+                        Some(_) => return Err(parse_error(start, at_line, col - 1, ERR_QUOTE)),
+                    }
+                } else if !line.is_empty() {
+                    field.push_str(line);
+                    col += line.len();
+                    match lines.get(n) {
+                        Some(next) => {
+                            line = next;
+                            n += 1;
+                            at_line += 1;
+                            col = 1;
+                        }
+                        None => line = "",
+                    }
+                } else {
+                    return Err(parse_error(start, at_line, col, ERR_QUOTE));
+                }
             }
         }
+        out.push((start, fields));
     }
-    if quoted {
-        return Err(format!(
-            "parse error on line {number}: extraneous or missing \" in quoted-field"
-        ));
-    }
-    fields.push(field);
-    Ok(fields)
+    Ok(out)
 }
 
 impl TokenFile {
     /// Parses a token file's text; `path` is named in errors as the real loader does.
     pub fn parse(path: &str, text: &str) -> Result<TokenFile, String> {
         let mut users = HashMap::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.strip_suffix('\r').unwrap_or(line);
-            if line.is_empty() {
-                continue;
-            }
-            let fields = record(line, i + 1)?;
+        for (_, fields) in records(text)? {
             if fields.len() < 3 {
                 return Err(format!(
                     "token file '{path}' must have at least 3 columns (token, user name, user uid), found {}",
@@ -130,5 +181,29 @@ mod tests {
             "token file 'f' must have at least 3 columns (token, user name, user uid), found 2"
         );
         assert!(TokenFile::parse("f", "t,\"a,u\n").is_err());
+    }
+
+    #[test]
+    fn csv_errors_carry_go_positions() {
+        let err = |text: &str| TokenFile::parse("f", text).unwrap_err();
+        assert_eq!(
+            err("t,al\"ice,u\n"),
+            "parse error on line 1, column 5: bare \" in non-quoted-field"
+        );
+        assert_eq!(
+            err("ok,a,u\nt,\"alice\"x,u\n"),
+            "parse error on line 2, column 9: extraneous or missing \" in quoted-field"
+        );
+        assert_eq!(
+            err("t,\"alice,u\n"),
+            "parse error on line 1, column 12: extraneous or missing \" in quoted-field"
+        );
+        assert_eq!(
+            err("t,\"a\nb,u\nc\"x\n"),
+            "record on line 1; parse error on line 3, column 2: extraneous or missing \" in quoted-field"
+        );
+        // A quoted field may span lines.
+        let f = TokenFile::parse("f", "t,\"a\nb\",u\n").unwrap();
+        assert_eq!(f.user("t").unwrap().name, "a\nb");
     }
 }
