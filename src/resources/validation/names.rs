@@ -263,7 +263,7 @@ fn mask_trailing_dash(name: &str) -> Vec<u8> {
         out.push(b'a');
         out
     } else {
-        // Includes "-" itself, where Go panics (kubesim answers that as an invalid name).
+        // Includes "-" itself, which Go's length check leaves as it is.
         b.to_vec()
     }
 }

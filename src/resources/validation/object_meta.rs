@@ -54,8 +54,9 @@ fn invalid(path: &FieldPath, value: Value, detail: &str) -> FieldError {
 /// (required and a DNS label when `requires_namespace`, else forbidden), generation ≥ 0, labels,
 /// annotations, ownerReferences, finalizers, managedFields.
 ///
-/// The caller must have generated the name from generateName already. (For generateName `-`
-/// the real server's `maskTrailingDash` panics, a 500; kubesim reports the invalid name.)
+/// The caller must have generated the name from generateName already. (A generateName of
+/// `-` is checked unmasked, as 1.36's `maskTrailingDash` leaves a one-byte name alone: both it
+/// and the generated name are invalid.)
 pub fn validate_object_meta_accessor(
     meta: &Map<String, Value>,
     requires_namespace: bool,
