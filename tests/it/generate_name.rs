@@ -69,3 +69,26 @@ fn an_explicit_name_is_never_retried() {
     let r = post(&mut e, &crs("default"), &body);
     assert_eq!(r.code, 409, "{}", r.text);
 }
+
+/// A generateName of `-`: 1.36's `maskTrailingDash` leaves one byte alone, so the prefix and
+/// the generated name are both invalid.
+#[test]
+fn a_lone_dash_prefix_is_invalid_twice() {
+    let mut e = engine();
+    let mut body = cr_body("", 1);
+    body["metadata"] = json!({"generateName": "-"});
+    let r = post(&mut e, &crs("default"), &body);
+    assert_eq!(r.code, 422, "{}", r.text);
+    let fields: Vec<&str> = r.json["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        ["metadata.generateName", "metadata.name"],
+        "{}",
+        r.text
+    );
+}
