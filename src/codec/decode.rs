@@ -233,7 +233,8 @@ pub fn interpret_type_meta(value: &Value) -> Result<TypeMeta, String> {
     }
 }
 
-fn kind_desc(v: &Value) -> &'static str {
+/// Go's name for the kind of a JSON value in `json: cannot unmarshal <kind> into ...`.
+pub(crate) fn kind_desc(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "bool",

@@ -56,14 +56,9 @@ fn as_map(value: Value, strict: Option<String>) -> ApiResult<Config> {
         Value::Null => Value::Object(Map::new()),
         Value::Object(m) => Value::Object(m),
         other => {
-            let what = match other {
-                Value::Array(_) => "array",
-                Value::String(_) => "string",
-                Value::Number(_) => "number",
-                _ => "bool",
-            };
             return Err(ApiError::bad_request(format!(
-                "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {what} into Go value of type map[string]interface {{}}"
+                "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                crate::codec::decode::kind_desc(&other)
             )));
         }
     };

@@ -329,6 +329,9 @@ pub(super) fn group_version_kind_mismatch(
         api_version
     };
     let kind = if kind.is_empty() { info.kind } else { kind };
+    if *gv == expected && kind == info.kind {
+        return None;
+    }
     let (group, version) = gv.rsplit_once('/').unwrap_or(("", gv));
     // Kinds registered at run time are in the scheme too.
     let registered = legacy_scheme::is_registered(gv, kind) || kinds.by_kind(gv, kind).is_some();
@@ -342,12 +345,11 @@ pub(super) fn group_version_kind_mismatch(
             legacy_scheme::versioned_type_name(gv, kind),
             legacy_scheme::internal_type_name(info.group, info.kind)
         )
-    } else if *gv != expected {
+    } else {
+        // The right kind, registered in another version of the group.
         return Some(GvkMismatch::OtherVersion(format!(
             "the API version in the data ({gv}) does not match the expected API version ({expected})"
         )));
-    } else {
-        return None;
     };
     Some(GvkMismatch::Decode {
         kind: kind.to_string(),

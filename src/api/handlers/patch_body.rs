@@ -8,6 +8,7 @@
 use serde_json::Value;
 
 use super::FieldValidation;
+use crate::codec::decode::kind_desc;
 use crate::codec::{go_sprint, json as gojson};
 use crate::resources::status::ApiError;
 
@@ -24,18 +25,6 @@ pub(super) enum PatchKind {
 pub(super) struct PatchBody {
     pub value: Value,
     pub strict: Vec<String>,
-}
-
-/// Go's name of a JSON value's type in `cannot unmarshal <type> into ...`.
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-        Value::String(_) => "string",
-        Value::Number(_) => "number",
-        Value::Bool(_) => "bool",
-        Value::Null => "null",
-    }
 }
 
 /// Decodes the body of a patch of `kind`.
@@ -82,7 +71,7 @@ pub(super) fn decode(
             if !value.is_array() {
                 return Err(bad(format!(
                     "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
-                    json_type(&value)
+                    kind_desc(&value)
                 )));
             }
         }
@@ -90,7 +79,7 @@ pub(super) fn decode(
             if !matches!(value, Value::Object(_) | Value::Null) {
                 let m = format!(
                     "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
-                    json_type(&value)
+                    kind_desc(&value)
                 );
                 return Err(match (kind, strict) {
                     (PatchKind::Merge, false) => bad("Invalid JSON Patch".into()),
@@ -124,7 +113,7 @@ fn json_patch_findings(value: &Value) -> Result<Vec<String>, String> {
         other => {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type []handlers.jsonPatchOp",
-                json_type(other)
+                kind_desc(other)
             ))
         }
     };
@@ -136,7 +125,7 @@ fn json_patch_findings(value: &Value) -> Result<Vec<String>, String> {
             other => {
                 return Err(format!(
                     "json: cannot unmarshal {} into Go value of type handlers.jsonPatchOp",
-                    json_type(other)
+                    kind_desc(other)
                 ))
             }
         };
@@ -145,7 +134,7 @@ fn json_patch_findings(value: &Value) -> Result<Vec<String>, String> {
                 "op" | "path" | "from" if !matches!(v, Value::String(_) | Value::Null) => {
                     return Err(format!(
                         "json: cannot unmarshal {} into Go struct field jsonPatchOp.{k} of type string",
-                        json_type(v)
+                        kind_desc(v)
                     ))
                 }
                 "op" | "path" | "from" | "value" => {}
