@@ -73,13 +73,14 @@ impl Registry {
         name: &str,
         opts: &DeleteOptions,
     ) -> ApiResult<Deleted> {
-        // Admission first, for every deleter (the garbage collector's deletes are admitted
-        // as a client's are).
-        self.admit_delete(info, name)?;
         let Some(current) = self.read_current(key)? else {
             return Err(ApiError::not_found(info.group_resource(), name));
         };
         check_preconditions(info, name, &current, opts)?;
+        // Admission runs as the storage's delete validation, after the read and the
+        // preconditions, for every deleter (the garbage collector's deletes are admitted as a
+        // client's are).
+        self.admit_delete(info, name)?;
         let mut obj = current.as_object().cloned().unwrap_or_default();
         let now = self.now_text();
         if info.strategy.delete_marks_terminating(&current) {

@@ -24,11 +24,67 @@ impl Registry {
         obj: Map<String, Value>,
         w: &super::Write,
     ) -> ApiResult<Value> {
+        let Some(current) = self.read_current(key)? else {
+            let name = crate::resources::meta::map_meta_str(&obj, "name");
+            return Err(ApiError::not_found(info.group_resource(), name));
+        };
+        self.update_current(info, key, current, obj, w)
+    }
+
+    /// A PUT (`Store.Update` with the request's object info): the storage precondition a uid
+    /// in the body makes (`defaultUpdatedObjectInfo`), checked against the stored object (an
+    /// absent one has no uid); then create on update for the kinds that allow it (`raw` is the
+    /// body as sent, for create validation), else [`Registry::update`]. `true` when it created.
+    pub fn put(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        mut obj: Map<String, Value>,
+        raw: &Map<String, Value>,
+        w: &super::Write,
+    ) -> ApiResult<(Value, bool)> {
+        let current = self.read_current(key)?;
+        let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
+        let uid = crate::resources::meta::map_meta_str(&obj, "uid");
+        let live_uid = current.as_ref().map_or("", |c| meta_str(c, "uid"));
+        if !uid.is_empty() && uid != live_uid {
+            return Err(ApiError::conflict(
+                info.group_resource(),
+                &name,
+                &format!("StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {live_uid}"),
+            ));
+        }
+        match current {
+            Some(current) => Ok((self.update_current(info, key, current, obj, w)?, false)),
+            None if info.strategy.allow_create_on_update() => {
+                // The storage reads the body's resourceVersion first (a bad one is the bare
+                // ParseUint 500), then creates as a POST would, ignoring it.
+                let rv = meta_mut(&mut obj)
+                    .shift_remove("resourceVersion")
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                if !rv.is_empty() && parse_rv(&rv).is_none() {
+                    return Err(ApiError::untyped(500, parse_uint_error(&rv)));
+                }
+                let ns = crate::resources::meta::map_meta_str(&obj, "namespace").to_string();
+                self.admit_namespace_write(info, &ns, &name)?;
+                Ok((self.create(info, obj, raw, w)?, true))
+            }
+            None => Err(ApiError::not_found(info.group_resource(), &name)),
+        }
+    }
+
+    /// [`Registry::update`] of the object read as `current`.
+    fn update_current(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        current: crate::codec::Object,
+        obj: Map<String, Value>,
+        w: &super::Write,
+    ) -> ApiResult<Value> {
         let dry_run = w.dry_run;
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
-        let Some(current) = self.read_current(key)? else {
-            return Err(ApiError::not_found(info.group_resource(), &name));
-        };
         // Field management runs first, on the request's object against the live one.
         let mut obj = self.track(info, Some(&current), obj, w);
         if let Some(old) = current.as_object() {
@@ -100,11 +156,9 @@ impl Registry {
             None | Some(Value::Null) => String::new(),
             Some(v) => crate::codec::json::to_compact_string(v),
         };
-        // Recorded bytes count while they still stand for the stored value.
         let stored = self
             .store()
             .raw_text(key)
-            .filter(|t| serde_json::from_str::<Value>(t).ok().as_ref() == old.get(field))
             .map_or_else(|| compact(old), str::to_string);
         let sent = w.raw_text.clone().unwrap_or_else(|| compact(new));
         (stored != sent).then(|| {
@@ -133,32 +187,6 @@ impl Registry {
             .as_deref()
             .filter(|t| Some(*t) != compact.as_deref());
         self.store.set_raw_text(key, text);
-    }
-
-    /// A PUT's storage precondition: a uid in the body (`defaultUpdatedObjectInfo`) must be
-    /// the stored object's (an absent object has none); checked before anything else of the
-    /// update. Patches carry no precondition.
-    pub fn check_uid_precondition(
-        &self,
-        info: &'static ResourceInfo,
-        key: &str,
-        obj: &Map<String, Value>,
-    ) -> ApiResult<()> {
-        let uid = crate::resources::meta::map_meta_str(obj, "uid");
-        if uid.is_empty() {
-            return Ok(());
-        }
-        let current = self.read_current(key)?;
-        let live_uid = current.as_ref().map_or("", |c| meta_str(c, "uid"));
-        if uid == live_uid {
-            return Ok(());
-        }
-        let name = crate::resources::meta::map_meta_str(obj, "name");
-        Err(ApiError::conflict(
-            info.group_resource(),
-            name,
-            &format!("StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: {uid}, UID in object meta: {live_uid}"),
-        ))
     }
 
     /// Writes an already validated update: no-op detection, deletion of a terminating object

@@ -69,7 +69,7 @@ pub struct Store {
     /// them, where they differ from its compact JSON: etcd keeps the bytes, and the real
     /// server compares them. Kept across the server's own rewrites of the object (a deletion
     /// mark keeps the bytes it decoded); the registry sets or drops them on every client
-    /// write, and readers check they still stand for the value.
+    /// write, a delete or a load drops them.
     raw_texts: BTreeMap<String, Arc<str>>,
 }
 

@@ -90,6 +90,8 @@ impl Store {
         for (key, mut obj) in objects {
             obj["metadata"]["resourceVersion"] = json!((self.rev + 1).to_string());
             self.put(&key, obj, time_ms);
+            // A loaded value was not written by a client: no raw bytes stand for it.
+            self.set_raw_text(&key, None);
         }
     }
 }

@@ -442,6 +442,21 @@ fn a_put_creates_a_missing_role_or_binding() {
     again["rules"][0]["verbs"] = json!(["get", "list"]);
     let r = admin(&mut e, "PUT", &uri, &again);
     assert_eq!(r.code, 200, "{}", r.text);
+    // The resourceVersion is read before the create: a bad one is the bare ParseUint 500.
+    let mut bad = role.clone();
+    bad["metadata"]["name"] = json!("bad");
+    bad["metadata"]["resourceVersion"] = json!("abc");
+    let r = as_user(
+        &mut e,
+        "kubesim",
+        "PUT",
+        &format!("{RBAC}/namespaces/team/roles/bad"),
+        Some(&bad),
+    );
+    assert_eq!(
+        (r.code, r.message()),
+        (500, "strconv.ParseUint: parsing \"abc\": invalid syntax")
+    );
     let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
         "metadata": {"name": "b"},
         "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"},

@@ -35,7 +35,7 @@ fn engine() -> Engine {
     let manager = role(
         "manager",
         json!([
-            {"verbs": ["create", "update", "get"], "apiGroups": ["rbac.authorization.k8s.io"],
+            {"verbs": ["create", "update", "patch", "get"], "apiGroups": ["rbac.authorization.k8s.io"],
              "resources": ["roles", "rolebindings"]},
             cm_rule(&["get", "list"]),
         ]),
@@ -153,6 +153,42 @@ fn a_role_may_hold_only_what_its_writer_holds() {
         ],
     );
     assert_eq!(r.code, 403, "{}", r.text);
+    assert_eq!(
+        r.message(),
+        format!("roles.rbac.authorization.k8s.io \"w\" is forbidden: {ALICE}{{APIGroups:[\"\"], Resources:[\"configmaps\"], Verbs:[\"delete\"]}}")
+    );
+}
+
+/// A PUT that creates a role is authorized by the URL's name: `escalate` granted for that
+/// name lets it hold more than its writer.
+#[test]
+fn a_put_create_escalates_by_the_urls_name() {
+    let mut e = engine();
+    let grant = role(
+        "escalate-named",
+        json!([{"verbs": ["escalate"], "apiGroups": ["rbac.authorization.k8s.io"],
+                "resources": ["roles"], "resourceNames": ["named"]}]),
+    );
+    admin(&mut e, "POST", &roles(), &grant);
+    let mut b = binding("RoleBinding", "escalate-named", "Role", "escalate-named");
+    b["subjects"][0]["name"] = json!("alice");
+    admin(&mut e, "POST", &rolebindings(), &b);
+    let rules = json!([cm_rule(&["delete"])]);
+    let r = alice(
+        &mut e,
+        "PUT",
+        &format!("{}/named", roles()),
+        &role("named", rules.clone()),
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    let r = alice(
+        &mut e,
+        "PUT",
+        &format!("{}/other", roles()),
+        &role("other", rules),
+    );
+    assert_eq!(r.code, 403, "{}", r.text);
+    assert!(r.message().contains(ALICE), "{}", r.text);
 }
 
 #[test]
@@ -168,6 +204,19 @@ fn updates_check_the_whole_new_rule_set() {
     // A write that changes nothing passes (`IsOnlyMutatingGCFields`) ...
     let r = alice(&mut e, "PUT", &format!("{}/big", roles()), &current);
     assert_eq!(r.code, 200, "{}", r.text);
+    // ... and so does one that changes only finalizers (its managedFields change with it).
+    let mut finalized = r.json.clone();
+    finalized["metadata"]["finalizers"] = json!(["example.com/keep"]);
+    let r = alice(&mut e, "PUT", &format!("{}/big", roles()), &finalized);
+    assert_eq!(r.code, 200, "{}", r.text);
+    let mut current = r.json.clone();
+    current["metadata"]
+        .as_object_mut()
+        .unwrap()
+        .remove("finalizers");
+    let r = alice(&mut e, "PUT", &format!("{}/big", roles()), &current);
+    assert_eq!(r.code, 200, "{}", r.text);
+    let current = r.json.clone();
     // ... any other change needs every rule of the new object.
     let mut labelled = current.clone();
     labelled["metadata"]["labels"] = json!({"a": "b"});

@@ -151,28 +151,21 @@ fn data_immutability_compares_the_stored_bytes() {
             &[("content-type", "application/json")],
         )
     };
+    let create = |e: &mut kubesim::Engine, name: &str, data: &str| {
+        let r = send_json(e, "POST", &crs("default"), &body(name, data, ""));
+        assert_eq!(r.code, 201, "{}", r.text);
+    };
+    let replace = |e: &mut kubesim::Engine, name: &str, data: &str, extra: &str| {
+        send_json(e, "PUT", &cr("default", name), &body(name, data, extra))
+    };
+    let immutable = |name: &str, shown: &str| {
+        format!("ControllerRevision.apps \"{name}\" is invalid: data: Invalid value: {shown}: field is immutable")
+    };
     // Stored compact: the same JSON with other whitespace is a change.
-    assert_eq!(
-        send_json(
-            &mut e,
-            "POST",
-            &crs("default"),
-            &body("c", r#"{"a":1}"#, "")
-        )
-        .code,
-        201
-    );
-    let r = send_json(
-        &mut e,
-        "PUT",
-        &cr("default", "c"),
-        &body("c", r#"{"a" : 1}"#, ""),
-    );
+    create(&mut e, "c", r#"{"a":1}"#);
+    let r = replace(&mut e, "c", r#"{"a" : 1}"#, "");
     assert_eq!(r.code, 422, "{}", r.text);
-    assert_eq!(
-        r.message(),
-        "ControllerRevision.apps \"c\" is invalid: data: Invalid value: {\"a\":1}: field is immutable"
-    );
+    assert_eq!(r.message(), immutable("c", r#"{"a":1}"#));
     // A merge patch re-encodes the object compactly: repeating the data passes.
     let r = send(
         &mut e,
@@ -183,31 +176,17 @@ fn data_immutability_compares_the_stored_bytes() {
     );
     assert_eq!(r.code, 200, "{}", r.text);
     // Stored with spaces: the same bytes pass (a label changes), compact ones do not.
-    assert_eq!(
-        send_json(
-            &mut e,
-            "POST",
-            &crs("default"),
-            &body("s", r#"{"a" : 1}"#, "")
-        )
-        .code,
-        201
-    );
-    let r = send_json(
-        &mut e,
-        "PUT",
-        &cr("default", "s"),
-        &body("s", r#"{"a" : 1}"#, r#","labels":{"x":"y"}"#),
-    );
+    create(&mut e, "s", r#"{"a" : 1}"#);
+    let r = replace(&mut e, "s", r#"{"a" : 1}"#, r#","labels":{"x":"y"}"#);
     assert_eq!(r.code, 200, "{}", r.text);
     assert_eq!(r.json["data"], json!({"a": 1}), "served compact");
-    let r = send_json(
-        &mut e,
-        "PUT",
-        &cr("default", "s"),
-        &body("s", r#"{"a":1}"#, ""),
-    );
+    let r = replace(&mut e, "s", r#"{"a":1}"#, "");
     assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(r.message(), immutable("s", r#"{"a":1}"#));
+    // Bytes, not numbers: `1.0` repeated passes, `1` for it does not.
+    create(&mut e, "f", r#"{"a":1.0}"#);
+    assert_eq!(replace(&mut e, "f", r#"{"a":1.0}"#, "").code, 200);
+    assert_eq!(replace(&mut e, "f", r#"{"a":1}"#, "").code, 422);
     // A PUT without data: only the immutable change, not "data is mandatory".
     let r = send_json(
         &mut e,

@@ -46,13 +46,14 @@ fn bind_authorized(by: &Requester<'_>, user: &UserInfo, role_ref: &Value, namesp
     by.authorizer.authorize(user, &attrs).allowed
 }
 
-/// `IsOnlyMutatingGCFields`: the write changes nothing but ownerReferences, finalizers and
-/// selfLink (the garbage collector's own writes pass unchecked).
+/// `IsOnlyMutatingGCFields`: the write changes nothing but ownerReferences, finalizers,
+/// selfLink and managedFields (the garbage collector's own writes pass unchecked; the field
+/// manager has already recorded the write, so its entries differ too).
 fn only_gc_fields(new: &Map<String, Value>, old: &Map<String, Value>) -> bool {
     let mut copy = new.clone();
     let old_meta = old.get("metadata").and_then(Value::as_object);
     if let Some(m) = copy.get_mut("metadata").and_then(Value::as_object_mut) {
-        for f in ["ownerReferences", "finalizers", "selfLink"] {
+        for f in ["ownerReferences", "finalizers", "selfLink", "managedFields"] {
             match old_meta.and_then(|o| o.get(f)) {
                 Some(v) => m.insert(f.into(), v.clone()),
                 None => m.shift_remove(f),
