@@ -240,9 +240,9 @@ fn wants_aggregated(req: &Request<'_>) -> bool {
     })
 }
 
-/// A legacy discovery document in the encoding `Accept` names, when that is not JSON: the
-/// discovery handlers write them negotiated (`WriteObjectNegotiated`), Protobuf and YAML
-/// included.
+/// A legacy discovery document as the discovery handlers write it (`WriteObjectNegotiated`):
+/// the route's `Accept` check and the negotiation's 406s, then the negotiated encoding
+/// (Protobuf and YAML included); `None` when plain JSON is the answer.
 fn negotiated_discovery(
     reply: &Reply,
     request: &Request<'_>,
@@ -251,11 +251,15 @@ fn negotiated_discovery(
     if reply.code != 200 || reply.content_type.is_some() {
         return None;
     }
-    let n = negotiation::negotiate(
-        request.header("accept"),
-        &request.served,
-        Restrictions::Default,
-    )?;
+    let accept = request.header("accept");
+    let fail = |e: ApiError| Some(response::negotiated_error(&e, request, pretty, false));
+    let produces = negotiation::produces(&request.served, false);
+    if let Err(e) = negotiation::route_accepts(accept, &produces) {
+        return fail(e);
+    }
+    let Some(n) = negotiation::negotiate(accept, &request.served, Restrictions::Default) else {
+        return fail(negotiation::not_acceptable(&request.served));
+    };
     if n.encoding == Encoding::Json {
         return None;
     }

@@ -283,20 +283,29 @@ fn delete_option_bodies_are_decoded_by_the_meta_scheme() {
         ("{", 400, "couldn't get version/kind; json parse error: unexpected end of JSON input"),
         (r#"{"kind":"DeleteOptions","apiVersion":"apps/v1","gracePeriodSeconds":"x"}"#, 400,
          "json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64"),
+        // Kinds the meta scheme knows decode, then do not convert.
+        (r#"{"kind":"Status","apiVersion":"v1"}"#, 400,
+         "converting (v1.Status) to (v1.DeleteOptions): unknown conversion"),
+        (r#"{"kind":"ListOptions","apiVersion":"meta.k8s.io/v1"}"#, 400,
+         "converting (v1.ListOptions) to (v1.DeleteOptions): unknown conversion"),
+        (r#"{"kind":"ListOptions","apiVersion":"v1"}"#, 400,
+         "no kind \"ListOptions\" is registered for version \"v1\" in scheme \"pkg/apis/meta/internalversion/scheme/register.go:27\""),
     ];
     for (body, code, msg) in rows {
         let r = send(&mut e, "DELETE", &cr("default", "d"), Some(body), &[]);
         assert_eq!((r.code, r.message()), (code, msg), "{body}");
     }
-    // Still there; a per-group DeleteOptions deletes it.
+    // Still there; a per-group DeleteOptions deletes it, the query unread beside a body
+    // (the dry run asked there does not happen).
     let r = send(
         &mut e,
         "DELETE",
-        &cr("default", "d"),
+        &format!("{}?dryRun=All", cr("default", "d")),
         Some(r#"{"kind":"DeleteOptions","apiVersion":"apps/v1"}"#),
         &[],
     );
     assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(get(&mut e, &cr("default", "d")).code, 404);
 }
 
 /// deletecollection answers with each object as it was before deletion: no deletion marks

@@ -207,3 +207,43 @@ fn openapi_stale_hash_redirects() {
         .header("location")
         .starts_with("/openapi/v3/apis/apps/v1?hash="));
 }
+
+/// Legacy discovery is negotiated: an Accept the route does not produce is the router's 406,
+/// a transform it does not serve the handler's.
+#[test]
+fn legacy_discovery_refuses_what_it_cannot_write() {
+    let mut e = engine();
+    let r = send(
+        &mut e,
+        "GET",
+        "/apis/apps/v1",
+        None,
+        &[("accept", "text/plain")],
+    );
+    assert_eq!(r.code, 406, "{}", r.text);
+    assert!(r.message().starts_with("406: Not Acceptable"), "{}", r.text);
+    let r = send(
+        &mut e,
+        "GET",
+        "/apis/apps",
+        None,
+        &[("accept", "application/json;as=Table;g=meta.k8s.io;v=v1")],
+    );
+    assert_eq!(r.code, 406, "{}", r.text);
+    assert_eq!(
+        r.message(),
+        "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf"
+    );
+    let r = send(
+        &mut e,
+        "GET",
+        "/api",
+        None,
+        &[("accept", "application/yaml")],
+    );
+    assert_eq!(
+        (r.code, r.header("content-type")),
+        (200, "application/yaml")
+    );
+    assert!(r.text.starts_with("kind: APIVersions\n"), "{}", r.text);
+}

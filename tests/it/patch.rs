@@ -237,6 +237,9 @@ fn patch_decoding_and_application_errors() {
          "json: cannot unmarshal object into Go value of type jsonpatch.Patch"),
         (JSON, &x, "[", 400, "error decoding patch: unexpected end of JSON input"),
         (MERGE, &x, "null", 400, "Invalid JSON Patch"),
+        // A `null` JSON or strategic patch decodes as nothing to do.
+        (JSON, &x, "null", 200, ""),
+        (SMP, &x, "null", 200, ""),
         (MERGE, &x, "[1]", 400,
          "error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"),
         (SMP, &x, "[1]", 400,

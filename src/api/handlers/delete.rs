@@ -27,66 +27,128 @@ struct Options {
     ignore_read_errors: bool,
 }
 
-/// Reads DeleteOptions from the body (any apiVersion) or the query, then validates them as
-/// `ValidateDeleteOptions` does (422 `DeleteOptions.meta.k8s.io "" is invalid`).
-fn delete_options(req: &Request<'_>, unsafe_deletion: bool) -> ApiResult<Options> {
-    let mut body = Map::new();
-    // A body is read by its Content-Type (415 for an unknown one), YAML converted to JSON.
-    let encoding = if req.body.is_empty() {
-        crate::api::negotiation::Encoding::Json
-    } else {
-        crate::api::negotiation::input_encoding(req.header("content-type"), &req.served)?
-    };
-    if !req.body.iter().all(u8::is_ascii_whitespace) {
-        let converted = crate::api::encode::body_to_json(req.body, encoding, &*req.kinds)
-            .map_err(ApiError::bad_request)?;
-        // The meta scheme's decoder: apiVersion and kind first (DeleteOptions is unversioned
-        // there, so any apiVersion names it), then the struct.
-        let parsed = crate::codec::json::parse(&converted.json).map_err(|e| {
-            ApiError::bad_request(format!(
-                "couldn't get version/kind; json parse error: {}",
-                e.message
-            ))
-        })?;
-        let type_meta =
-            decode::interpret_type_meta(&parsed.value).map_err(ApiError::bad_request)?;
-        if !type_meta.kind.is_empty() && type_meta.kind != "DeleteOptions" {
-            let gv = match type_meta.api_version.as_str() {
-                "" => "meta.k8s.io/v1",
-                gv => gv,
-            };
-            return Err(ApiError::bad_request(format!(
-                "no kind {} is registered for version {} in scheme \"pkg/apis/meta/internalversion/scheme/register.go:27\"",
-                crate::codec::go_quote(&type_meta.kind),
-                crate::codec::go_quote(gv)
-            )));
+const IGNORE: &str = "ignoreStoreReadErrorWithClusterBreakingPotential";
+
+/// DeleteOptions from the query, as the parameter codec fills them when there is no body.
+fn options_from_query(q: &crate::api::query::Query) -> ApiResult<Map<String, Value>> {
+    let mut out = Map::new();
+    let dry: Vec<Value> = q.all("dryRun").iter().map(|s| Value::from(*s)).collect();
+    if !dry.is_empty() {
+        out.insert("dryRun".into(), Value::Array(dry));
+    }
+    if let Some(p) = q.string("propagationPolicy") {
+        out.insert("propagationPolicy".into(), Value::from(p));
+    }
+    for flag in ["orphanDependents", IGNORE] {
+        if let Some(b) = q.string(flag).and_then(parse_go_bool) {
+            out.insert(flag.into(), Value::Bool(b));
         }
-        let raw = match parsed.value {
-            Value::Object(raw) => raw,
-            // `null` leaves the options as they are.
-            _ => Map::new(),
-        };
-        body = decode::decode_struct(&Value::Object(raw), &schema::DELETE_OPTIONS)
+    }
+    if let Some(g) = q.string("gracePeriodSeconds") {
+        let n = g.parse::<i64>().map_err(|_| {
+            ApiError::bad_request(format!("strconv.ParseInt: parsing {g:?}: invalid syntax"))
+        })?;
+        out.insert("gracePeriodSeconds".into(), Value::from(n));
+    }
+    Ok(out)
+}
+
+/// Why a DeleteOptions body naming another kind fails in the meta scheme: a kind it knows
+/// (the unversioned ones in any version, the meta/v1 and v1beta1 ones in theirs) is decoded
+/// and cannot be converted; any other is not registered.
+fn other_meta_kind(api_version: &str, kind: &str) -> String {
+    const UNVERSIONED: &[&str] = &[
+        "CreateOptions",
+        "UpdateOptions",
+        "Status",
+        "APIVersions",
+        "APIGroupList",
+        "APIGroup",
+        "APIResourceList",
+    ];
+    const META_V1: &[&str] = &[
+        "ListOptions",
+        "GetOptions",
+        "PatchOptions",
+        "WatchEvent",
+        "Table",
+        "TableOptions",
+        "PartialObjectMetadata",
+        "PartialObjectMetadataList",
+    ];
+    const META_V1BETA1: &[&str] = &[
+        "Table",
+        "TableOptions",
+        "PartialObjectMetadata",
+        "PartialObjectMetadataList",
+    ];
+    let gv = match api_version {
+        "" => "meta.k8s.io/v1",
+        gv => gv,
+    };
+    let known = UNVERSIONED.contains(&kind)
+        || (gv == "meta.k8s.io/v1" && META_V1.contains(&kind))
+        || (gv == "meta.k8s.io/v1beta1" && META_V1BETA1.contains(&kind));
+    match known {
+        true => format!("converting (v1.{kind}) to (v1.DeleteOptions): unknown conversion"),
+        false => format!(
+            "no kind {} is registered for version {} in scheme \"pkg/apis/meta/internalversion/scheme/register.go:27\"",
+            crate::codec::go_quote(kind),
+            crate::codec::go_quote(gv)
+        ),
+    }
+}
+
+/// DeleteOptions from a body, read by its Content-Type (415 for an unknown one, YAML
+/// converted to JSON) with the meta scheme's decoder: apiVersion and kind first
+/// (DeleteOptions is unversioned there, so any apiVersion names it), then the struct.
+fn options_from_body(req: &Request<'_>) -> ApiResult<Map<String, Value>> {
+    let encoding =
+        crate::api::negotiation::input_encoding(req.header("content-type"), &req.served)?;
+    let converted = crate::api::encode::body_to_json(req.body, encoding, &*req.kinds)
+        .map_err(ApiError::bad_request)?;
+    let parsed = crate::codec::json::parse(&converted.json).map_err(|e| {
+        ApiError::bad_request(format!(
+            "couldn't get version/kind; json parse error: {}",
+            e.message
+        ))
+    })?;
+    let type_meta = decode::interpret_type_meta(&parsed.value).map_err(ApiError::bad_request)?;
+    if !type_meta.kind.is_empty() && type_meta.kind != "DeleteOptions" {
+        return Err(ApiError::bad_request(other_meta_kind(
+            &type_meta.api_version,
+            &type_meta.kind,
+        )));
+    }
+    let raw = match parsed.value {
+        Value::Object(raw) => raw,
+        // `null` leaves the options as they are.
+        _ => Map::new(),
+    };
+    Ok(
+        decode::decode_struct(&Value::Object(raw), &schema::DELETE_OPTIONS)
             .map_err(|e| ApiError::bad_request(e.message))?
-            .object;
-    }
-    let q = &req.query;
+            .object,
+    )
+}
+
+/// Reads DeleteOptions from the body (any apiVersion) or, without a body, the query; then
+/// validates them as `ValidateDeleteOptions` does (422 `DeleteOptions.meta.k8s.io "" is
+/// invalid`).
+fn delete_options(req: &Request<'_>, unsafe_deletion: bool) -> ApiResult<Options> {
+    let body = match req.body.iter().all(u8::is_ascii_whitespace) {
+        true => options_from_query(&req.query)?,
+        false => options_from_body(req)?,
+    };
     let mut errs = Vec::new();
-    let mut dry_values = strings(body.get("dryRun"));
-    if dry_values.is_empty() {
-        dry_values = q.all("dryRun").iter().map(|s| s.to_string()).collect();
-    }
+    let dry_values = strings(body.get("dryRun"));
     let refs: Vec<&str> = dry_values.iter().map(String::as_str).collect();
     let dry_run = validate_dry_run(&refs, &mut errs);
     let propagation = body
         .get("propagationPolicy")
         .and_then(Value::as_str)
-        .map(str::to_string)
-        .or_else(|| q.string("propagationPolicy").map(str::to_string));
-    let orphan_dependents = match body.get("orphanDependents").and_then(Value::as_bool) {
-        Some(b) => Some(b),
-        None => q.string("orphanDependents").and_then(parse_go_bool),
-    };
+        .map(str::to_string);
+    let orphan_dependents = body.get("orphanDependents").and_then(Value::as_bool);
     if let Some(p) = &propagation {
         if orphan_dependents.is_some() {
             errs.push(FieldError::invalid(
@@ -103,23 +165,9 @@ fn delete_options(req: &Request<'_>, unsafe_deletion: bool) -> ApiResult<Options
             ));
         }
     }
-    let mut grace_period = body.get("gracePeriodSeconds").and_then(Value::as_i64);
-    if let Some(g) = q.string("gracePeriodSeconds") {
-        match g.parse::<i64>() {
-            Ok(n) => grace_period = grace_period.or(Some(n)),
-            Err(_) => {
-                return Err(ApiError::bad_request(format!(
-                    "strconv.ParseInt: parsing {g:?}: invalid syntax"
-                )))
-            }
-        }
-    }
-    const IGNORE: &str = "ignoreStoreReadErrorWithClusterBreakingPotential";
-    let ignore_read_errors = unsafe_deletion
-        && match body.get(IGNORE).and_then(Value::as_bool) {
-            Some(b) => b,
-            None => q.string(IGNORE).and_then(parse_go_bool).unwrap_or(false),
-        };
+    let grace_period = body.get("gracePeriodSeconds").and_then(Value::as_i64);
+    let ignore_read_errors =
+        unsafe_deletion && body.get(IGNORE).and_then(Value::as_bool) == Some(true);
     if ignore_read_errors {
         let set = [
             ("dryRun", !dry_values.is_empty()),

@@ -5,7 +5,7 @@
 //! evanphx/json-patch writes it (keys sorted in every object it had to open) for JSON and
 //! merge patches, Go's `%+v` of the patch map for strategic merge.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::FieldValidation;
 use crate::codec::decode::kind_desc;
@@ -50,54 +50,59 @@ pub(super) fn decode(
             })
         }
     };
-    let value = parsed.value;
-    let mut findings: Vec<String> = Vec::new();
-    match kind {
+    let mut value = parsed.value;
+    let duplicates = || -> Vec<String> {
+        match strict {
+            true => parsed
+                .duplicates
+                .iter()
+                .map(|d| format!("duplicate field {}", crate::codec::go_quote(d)))
+                .collect(),
+            false => Vec::new(),
+        }
+    };
+    let findings = match kind {
         PatchKind::Json => {
-            if strict {
-                findings = json_patch_findings(&value).map_err(decoding)?;
+            let mut found = match strict {
+                true => json_patch_findings(&value).map_err(decoding)?,
+                false => Vec::new(),
+            };
+            found.extend(duplicates());
+            // `null` decodes as a patch of no operations.
+            if value.is_null() {
+                value = Value::Array(Vec::new());
             }
-            findings.extend(
-                strict
-                    .then_some(parsed.duplicates.iter())
-                    .into_iter()
-                    .flatten()
-                    .map(|d| format!("duplicate field {}", crate::codec::go_quote(d))),
-            );
-            findings = findings
-                .into_iter()
-                .map(|f| format!("json patch {f}"))
-                .collect();
             if !value.is_array() {
                 return Err(bad(format!(
                     "json: cannot unmarshal {} into Go value of type jsonpatch.Patch",
                     kind_desc(&value)
                 )));
             }
+            found
+                .into_iter()
+                .map(|f| format!("json patch {f}"))
+                .collect()
         }
         PatchKind::Merge | PatchKind::Strategic => {
-            if !matches!(value, Value::Object(_) | Value::Null) {
-                let m = format!(
-                    "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
-                    kind_desc(&value)
-                );
-                return Err(match (kind, strict) {
-                    (PatchKind::Merge, false) => bad("Invalid JSON Patch".into()),
-                    _ => decoding(m),
-                });
+            match (&value, kind) {
+                (Value::Object(_), _) => {}
+                // A nil map merges nothing; evanphx refuses a `null` merge patch.
+                (Value::Null, PatchKind::Strategic) => value = Value::Object(Map::new()),
+                (Value::Null, _) => return Err(bad("Invalid JSON Patch".into())),
+                (other, _) => {
+                    let m = format!(
+                        "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+                        kind_desc(other)
+                    );
+                    return Err(match (kind, strict) {
+                        (PatchKind::Merge, false) => bad("Invalid JSON Patch".into()),
+                        _ => decoding(m),
+                    });
+                }
             }
-            if value.is_null() && kind == PatchKind::Merge {
-                return Err(bad("Invalid JSON Patch".into()));
-            }
-            if strict {
-                findings = parsed
-                    .duplicates
-                    .iter()
-                    .map(|d| format!("duplicate field {}", crate::codec::go_quote(d)))
-                    .collect();
-            }
+            duplicates()
         }
-    }
+    };
     Ok(PatchBody {
         value,
         strict: findings,
