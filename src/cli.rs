@@ -96,12 +96,11 @@ fn auth_config(args: &ServeArgs) -> Result<AuthConfig, String> {
         }
         None => TokenFile::default(),
     };
-    let mut anonymous = args.anonymous_auth;
-    if anonymous && matches!(args.authorization_mode, AuthzMode::AlwaysAllow) {
+    if args.anonymous_auth && matches!(args.authorization_mode, AuthzMode::AlwaysAllow) {
+        // The engine resets it; kube-apiserver says so at start.
         eprintln!("AnonymousAuth is not allowed with the AlwaysAllow authorizer. Resetting AnonymousAuth to false. You should use a different authorizer");
-        anonymous = false;
     }
-    Ok(AuthConfig::server(tokens, anonymous))
+    Ok(AuthConfig::server(tokens, args.anonymous_auth))
 }
 
 /// Runs the CLI; returns the process exit code.

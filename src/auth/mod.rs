@@ -61,17 +61,22 @@ impl Default for AuthConfig {
 impl AuthConfig {
     /// As `kubesim serve` authenticates: `tokens` (a `--token-auth-file`) plus the admin
     /// token its kubeconfig carries, anonymous requests if `anonymous`, no default identity.
-    pub fn server(mut tokens: TokenFile, anonymous: bool) -> Self {
-        tokens.insert(
-            ADMIN_TOKEN,
-            UserInfo::new(ADMIN_USER, &[SYSTEM_PRIVILEGED_GROUP]),
-        );
+    pub fn server(tokens: TokenFile, anonymous: bool) -> Self {
         AuthConfig {
-            tokens,
+            tokens: with_admin_token(tokens),
             anonymous,
             default_user: None,
         }
     }
+}
+
+/// `tokens` plus the admin token (`kubesim`) that kubesim's kubeconfig carries.
+pub fn with_admin_token(mut tokens: TokenFile) -> TokenFile {
+    tokens.insert(
+        ADMIN_TOKEN,
+        UserInfo::new(ADMIN_USER, &[SYSTEM_PRIVILEGED_GROUP]),
+    );
+    tokens
 }
 
 /// 401 `Unauthorized`.

@@ -118,7 +118,12 @@ impl Engine {
             ),
             server_address: config.server_address,
             history_ms: config.history_ms,
-            auth: config.auth,
+            auth: AuthConfig {
+                // As kube-apiserver: no anonymous requests when nothing is authorized.
+                anonymous: config.auth.anonymous
+                    && config.authorization != AuthorizationMode::AlwaysAllow,
+                ..config.auth
+            },
             aggregation: Default::default(),
             gc: crate::controllers::garbage_collector::GarbageCollector::new(config.gc_delay_ms),
             namespaces: crate::controllers::namespace::NamespaceController::new(

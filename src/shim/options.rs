@@ -101,8 +101,7 @@ pub fn parse(options: &JsValue) -> Result<Options, JsValue> {
                     .ok_or_else(|| type_error("tokens must be a token file's text"))?;
                 let file =
                     crate::auth::TokenFile::parse("tokens", &text).map_err(|e| type_error(&e))?;
-                let admin = crate::auth::AuthConfig::server(file, config.auth.anonymous);
-                config.auth.tokens = admin.tokens;
+                config.auth.tokens = crate::auth::with_admin_token(file);
             }
             "gcDelayMs" => config.gc_delay_ms = integer(&value, "gcDelayMs")?,
             "namespaceDelayMs" => config.namespace_delay_ms = integer(&value, "namespaceDelayMs")?,

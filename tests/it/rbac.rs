@@ -91,6 +91,23 @@ fn anonymous_auth_off_answers_401() {
     );
 }
 
+/// As kube-apiserver, the AlwaysAllow authorizer turns anonymous requests off (whichever
+/// host builds the engine).
+#[test]
+fn always_allow_refuses_anonymous_requests() {
+    let mut e = Engine::new(Config {
+        auth: AuthConfig::server(TokenFile::default(), true),
+        authorization: kubesim::AuthorizationMode::AlwaysAllow,
+        ..Config::default()
+    });
+    let r = send(&mut e, "GET", "/version", None, &[]);
+    assert_eq!((r.code, r.message()), (401, "Unauthorized"));
+    assert_eq!(
+        as_user(&mut e, "kubesim", "GET", "/api/v1/namespaces", None).code,
+        200
+    );
+}
+
 /// One user × verb × grant cell: the code RBAC gives, and that lists and watches never show
 /// objects outside the grant.
 #[test]
