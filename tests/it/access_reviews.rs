@@ -185,6 +185,17 @@ fn reviews_validate_as_the_real_server() {
         (&lsar, json!({"spec": {"user": "alice", "resourceAttributes": resource_attrs("", "get", "pods")}}), ".authorization.k8s.io \"\" is invalid: spec.resourceAttributes.namespace: Invalid value: \"\": must match metadata.namespace"),
         (&lsar, json!({"spec": {"user": "alice", "nonResourceAttributes": non_resource}}), ".authorization.k8s.io \"\" is invalid: spec.nonResourceAttributes: Invalid value: {\"Path\":\"/x\",\"Verb\":\"get\"}: disallowed on this kind of request"),
     ];
+    // A field requirement needs a key; label requirement values are label values.
+    let r = post(
+        &mut e,
+        "kubesim",
+        &ssar,
+        &json!({"spec": {"resourceAttributes": {"verb": "list",
+        "fieldSelector": {"requirements": [{"operator": "Exists"}]},
+        "labelSelector": {"requirements": [{"key": "a", "operator": "In", "values": ["a b"]}]}}}}),
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert!(r.message().starts_with(".authorization.k8s.io \"\" is invalid: [spec.resourceAttributes.fieldSelector.requirements[0].key: Required value: must be specified, spec.resourceAttributes.labelSelector.requirements[0].values[0]: Invalid value: \"a b\": a valid label must be"), "{}", r.text);
     for (uri, body, message) in cases {
         let r = post(&mut e, "kubesim", uri, &body);
         assert_eq!((r.code, r.message()), (422, message), "{}", r.text);

@@ -350,6 +350,42 @@ fn roles_and_bindings_validate_as_the_real_server() {
         json!({"metadata": {"name": "b"}, "roleRef": {"kind": "Role", "name": "a/b"}, "subjects": [{"kind": "ServiceAccount", "name": "sa"}, {"kind": "Robot", "name": "r"}]}),
     );
     assert_eq!(r.message(), "ClusterRoleBinding.rbac.authorization.k8s.io \"b\" is invalid: [roleRef.kind: Unsupported value: \"Role\": supported values: \"ClusterRole\", roleRef.name: Invalid value: \"a/b\": may not contain '/', subjects[0].namespace: Required value, subjects[1].kind: Unsupported value: \"Robot\": supported values: \"ServiceAccount\", \"User\", \"Group\"]");
+    // RBAC names are path segments, generateName included (`.` is not a prefix there).
+    let r = post(
+        &mut e,
+        "/namespaces/default/roles",
+        json!({"metadata": {"generateName": "."}, "rules": []}),
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.json["details"]["causes"][0]["field"], "metadata.generateName",
+        "{}",
+        r.text
+    );
+    // Aggregation selectors: matchLabels first, values as label values, then the conversion.
+    let r = post(
+        &mut e,
+        "/clusterroles",
+        json!({"metadata": {"name": "agg"}, "aggregationRule": {"clusterRoleSelectors": [
+            {"matchLabels": {"b c": "x"}, "matchExpressions": [{"key": "a", "operator": "In", "values": ["a b"]}]}]}}),
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    let fields: Vec<&str> = r.json["details"]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "aggregationRule.clusterRoleSelectors[0].matchLabels",
+            "aggregationRule.clusterRoleSelectors[0].matchExpressions[0].values[0]",
+            "aggregationRule.clusterRoleSelectors[0]"
+        ],
+        "{}",
+        r.text
+    );
     // Defaults, then roleRef is immutable.
     let r = post(
         &mut e,

@@ -122,7 +122,7 @@ impl Strategy for RoleStrategy {
         obj: &Map<String, Value>,
         _raw: &Map<String, Value>,
     ) -> Vec<FieldError> {
-        validate_role(obj, self.namespaced)
+        validate_role(obj, self.namespaced, false)
     }
 
     fn validate_update(

@@ -8,7 +8,9 @@ use serde_json::{json, Map, Value};
 
 use crate::resources::field::{FieldError, FieldPath};
 use crate::resources::meta::{meta_map, str_at, str_items};
-use crate::resources::validation::names::{name_is_dns_subdomain, validate_path_segment};
+use crate::resources::validation::names::{
+    is_valid_path_segment_name, name_is_dns_subdomain, validate_path_segment,
+};
 use crate::resources::validation::object_meta::{
     validate_object_meta, validate_object_meta_update,
 };
@@ -75,9 +77,20 @@ fn validate_rules(obj: &Map<String, Value>, namespaced: bool) -> Vec<FieldError>
         .collect()
 }
 
-/// `ValidateRole` / `ValidateClusterRole` (aggregation rule included).
-pub fn validate_role(obj: &Map<String, Value>, namespaced: bool) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&meta_map(obj), namespaced, validate_path_segment);
+/// `ValidateRBACName`: a path segment name, `generateName` included (the prefix flag is
+/// ignored, so `.` is refused there too).
+fn validate_rbac_name(name: &str, _prefix: bool) -> Vec<String> {
+    is_valid_path_segment_name(name)
+}
+
+/// `ValidateRole` / `ValidateClusterRole` (aggregation rule included); an update keeps
+/// selector values that were already invalid (`allow_invalid_values`).
+pub fn validate_role(
+    obj: &Map<String, Value>,
+    namespaced: bool,
+    allow_invalid_values: bool,
+) -> Vec<FieldError> {
+    let mut errs = validate_object_meta(&meta_map(obj), namespaced, validate_rbac_name);
     errs.extend(validate_rules(obj, namespaced));
     if let Some(agg) = obj.get("aggregationRule").filter(|v| !v.is_null()) {
         let selectors = agg["clusterRoleSelectors"].as_array();
@@ -89,10 +102,11 @@ pub fn validate_role(obj: &Map<String, Value>, namespaced: bool) -> Vec<FieldErr
         }
         for (i, sel) in selectors.into_iter().flatten().enumerate() {
             let path = FieldPath::new("aggregationRule.clusterRoleSelectors").index(i);
-            let sel_errs = crate::resources::validation::label_selector::validate(sel, &path);
-            // `LabelSelectorAsSelector` rejects what the shape check rejects, and adds this.
-            let unconvertible = !sel_errs.is_empty();
-            errs.extend(sel_errs);
+            use crate::resources::validation::label_selector::validate;
+            // `LabelSelectorAsSelector` rejects what the full shape check rejects (invalid
+            // values included), and adds this.
+            let unconvertible = !validate(sel, &path, false).is_empty();
+            errs.extend(validate(sel, &path, allow_invalid_values));
             if unconvertible {
                 errs.push(FieldError::invalid(
                     path.as_str(),
@@ -105,13 +119,25 @@ pub fn validate_role(obj: &Map<String, Value>, namespaced: bool) -> Vec<FieldErr
     errs
 }
 
+/// `hasInvalidLabelValueInLabelSelector`: the stored ClusterRole's selectors fail the shape
+/// check, so an update may keep them.
+fn has_invalid_selector(old: &Map<String, Value>) -> bool {
+    let selectors = old
+        .get("aggregationRule")
+        .and_then(|a| a["clusterRoleSelectors"].as_array());
+    selectors.into_iter().flatten().any(|s| {
+        !crate::resources::validation::label_selector::validate(s, &FieldPath::new(""), false)
+            .is_empty()
+    })
+}
+
 /// `ValidateRoleUpdate` / `ValidateClusterRoleUpdate`.
 pub fn validate_role_update(
     new: &Map<String, Value>,
     old: &Map<String, Value>,
     namespaced: bool,
 ) -> Vec<FieldError> {
-    let mut errs = validate_role(new, namespaced);
+    let mut errs = validate_role(new, namespaced, has_invalid_selector(old));
     errs.extend(validate_object_meta_update(&meta_map(new), &meta_map(old)));
     errs
 }
@@ -166,7 +192,7 @@ fn validate_subject(s: &Value, namespaced: bool, path: &FieldPath) -> Vec<FieldE
 
 /// `ValidateRoleBinding` / `ValidateClusterRoleBinding`.
 pub fn validate_binding(obj: &Map<String, Value>, namespaced: bool) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&meta_map(obj), namespaced, validate_path_segment);
+    let mut errs = validate_object_meta(&meta_map(obj), namespaced, validate_rbac_name);
     let role_ref = obj.get("roleRef").cloned().unwrap_or(Value::Null);
     let api_group = str_at(&role_ref, "apiGroup");
     if api_group != GROUP {
@@ -256,5 +282,28 @@ pub fn default_binding(obj: &mut Map<String, Value>) {
                 s.insert("apiGroup".into(), json!(GROUP));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A ClusterRole stored with an invalid selector value may keep it on update: only the
+    /// conversion error remains, as `hasInvalidLabelValueInLabelSelector` allows.
+    #[test]
+    fn an_update_keeps_selector_values_that_were_already_invalid() {
+        let role = json!({"metadata": {"name": "agg", "resourceVersion": "1"},
+            "aggregationRule": {"clusterRoleSelectors": [
+                {"matchExpressions": [{"key": "a", "operator": "In", "values": ["a b"]}]}]}});
+        let role = role.as_object().unwrap();
+        let fields = |errs: Vec<FieldError>| -> Vec<String> {
+            errs.iter().map(|e| e.field.clone()).collect()
+        };
+        let value = "aggregationRule.clusterRoleSelectors[0].matchExpressions[0].values[0]";
+        let selector = "aggregationRule.clusterRoleSelectors[0]";
+        assert_eq!(fields(validate_role(role, false, false)), [value, selector]);
+        assert_eq!(fields(validate_role_update(role, role, false)), [selector]);
     }
 }

@@ -61,9 +61,16 @@ fn validate_selector(selector: Option<&Value>, path: &FieldPath, label: bool) ->
     for (i, req) in reqs.iter().enumerate() {
         let p = path.child("requirements").index(i);
         if label {
-            errs.extend(validate_requirement(req, &p, true));
+            errs.extend(validate_requirement(req, &p, true, false));
         } else {
-            // `ValidateFieldSelectorRequirement`, unknown operators allowed: no key rules.
+            // `ValidateFieldSelectorRequirement`, unknown operators allowed: a key, then the
+            // values rule.
+            if req["key"].as_str().unwrap_or("").is_empty() {
+                errs.push(FieldError::required(
+                    p.child("key").as_str(),
+                    "must be specified",
+                ));
+            }
             errs.extend(operator_values_error(req, &p));
         }
     }

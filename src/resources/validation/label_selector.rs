@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use super::meta_fields::validate_labels;
-use super::names::is_qualified_name;
+use super::names::{is_qualified_name, is_valid_label_value};
 use crate::resources::field::{FieldError, FieldPath};
 
 /// The values rule shared by label and field selector requirements: `In`/`NotIn` need
@@ -25,11 +25,13 @@ pub fn operator_values_error(req: &Value, path: &FieldPath) -> Option<FieldError
 }
 
 /// `ValidateLabelSelectorRequirement`; access reviews allow operators this server does not
-/// know (`AllowUnknownOperatorInRequirement`), for newer clients.
+/// know (`AllowUnknownOperatorInRequirement`), for newer clients; a ClusterRole update keeps
+/// values that were already invalid (`AllowInvalidLabelValueInSelector`).
 pub fn validate_requirement(
     req: &Value,
     path: &FieldPath,
     allow_unknown_operator: bool,
+    allow_invalid_values: bool,
 ) -> Vec<FieldError> {
     let mut errs: Vec<FieldError> = operator_values_error(req, path).into_iter().collect();
     let op = req["operator"].as_str().unwrap_or("");
@@ -49,20 +51,30 @@ pub fn validate_requirement(
             &msg,
         ));
     }
+    if !allow_invalid_values {
+        let values = req["values"].as_array().into_iter().flatten();
+        for (i, v) in values.enumerate() {
+            let v = v.as_str().unwrap_or("");
+            for msg in is_valid_label_value(v) {
+                errs.push(FieldError::invalid(
+                    path.child("values").index(i).as_str(),
+                    json!(v),
+                    &msg,
+                ));
+            }
+        }
+    }
     errs
 }
 
-/// `ValidateLabelSelector` (values of `In`/`NotIn` requirements checked as label values).
-pub fn validate(selector: &Value, path: &FieldPath) -> Vec<FieldError> {
-    let mut errs = Vec::new();
+/// `ValidateLabelSelector`: `matchLabels`, then each requirement (its values checked as label
+/// values unless `allow_invalid_values`).
+pub fn validate(selector: &Value, path: &FieldPath, allow_invalid_values: bool) -> Vec<FieldError> {
+    let mut errs = validate_labels(selector.get("matchLabels"), &path.child("matchLabels"));
     let exprs = selector["matchExpressions"].as_array();
     for (i, req) in exprs.into_iter().flatten().enumerate() {
         let p = path.child("matchExpressions").index(i);
-        errs.extend(validate_requirement(req, &p, false));
+        errs.extend(validate_requirement(req, &p, false, allow_invalid_values));
     }
-    errs.extend(validate_labels(
-        selector.get("matchLabels"),
-        &path.child("matchLabels"),
-    ));
     errs
 }
