@@ -556,3 +556,23 @@ fn an_extra_space_before_the_bearer_token_is_warned_about() {
     assert_eq!(r.code, 200);
     assert!(r.header_all("warning").is_empty());
 }
+
+/// Binding Tables describe the Role column with the v1beta1 docs the printer reads (no "This
+/// field is immutable.").
+#[test]
+fn binding_tables_describe_the_role_column_as_the_printer_does() {
+    let mut e = crate::common::engine();
+    let r = send(
+        &mut e,
+        "GET",
+        &format!("{RBAC}/clusterrolebindings"),
+        None,
+        &[("accept", "application/json;as=Table;g=meta.k8s.io;v=v1")],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["columnDefinitions"][1]["name"], "Role");
+    assert_eq!(
+        r.json["columnDefinitions"][1]["description"],
+        "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."
+    );
+}

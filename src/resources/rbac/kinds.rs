@@ -208,8 +208,10 @@ static CLUSTER_ROLE_BINDING_PRINTER: BindingPrinter = BindingPrinter {
     columns: CLUSTER_ROLE_BINDING_COLUMNS,
 };
 
-const ROLE_REF_DOC: &str = "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.";
-const CLUSTER_ROLE_REF_DOC: &str = "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.";
+// The printer takes these from the v1beta1 types' docs, which lack v1's "This field is
+// immutable." sentence.
+const ROLE_REF_DOC: &str = "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.";
+const CLUSTER_ROLE_REF_DOC: &str = "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.";
 
 static ROLE_BINDING_COLUMNS: &[Column] = &[
     Column {
