@@ -89,39 +89,46 @@ pub fn unauthorized() -> ApiError {
 /// The bearer token authenticator (`bearertoken.Authenticator`): `Ok(None)` when the request
 /// carries no bearer token at all (another authenticator, or anonymous, may take it).
 fn bearer_user(cfg: &AuthConfig, headers: &HeaderMap) -> Result<Option<UserInfo>, ApiError> {
-    let auth = headers
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .trim();
-    if auth.is_empty() {
-        return Ok(None);
-    }
-    let mut parts = auth.splitn(3, ' ');
-    let (Some(scheme), Some(token)) = (parts.next(), parts.next()) else {
+    let Bearer::Token(token) = bearer(headers) else {
         return Ok(None);
     };
-    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
-        return Ok(None);
-    }
     match cfg.tokens.user(token) {
         Some(u) => Ok(Some(u.clone())),
         None => Err(unauthorized()),
     }
 }
 
-/// `bearertoken`'s warning for `Authorization: Bearer  <token>` (an empty token after the
-/// scheme, then more): the header is ignored, and the client is told why.
-pub fn credential_warning(headers: &HeaderMap) -> Option<&'static str> {
+/// What the `Authorization` header holds, read as `bearertoken` reads it: the scheme, one
+/// space, the token (the rest after another space is ignored).
+enum Bearer<'a> {
+    /// No bearer credentials.
+    None,
+    /// `Bearer  <token>`: an empty token, then more (warned about, then ignored).
+    ExtraSpace,
+    Token(&'a str),
+}
+
+fn bearer(headers: &HeaderMap) -> Bearer<'_> {
     let auth = headers
         .get("authorization")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .trim();
     let parts: Vec<&str> = auth.splitn(3, ' ').collect();
-    let extra_space =
-        parts.len() == 3 && parts[0].eq_ignore_ascii_case("bearer") && parts[1].is_empty();
-    extra_space.then_some(
+    match parts.as_slice() {
+        [scheme, token, ..] if scheme.eq_ignore_ascii_case("bearer") => match *token {
+            "" if parts.len() == 3 => Bearer::ExtraSpace,
+            "" => Bearer::None,
+            t => Bearer::Token(t),
+        },
+        _ => Bearer::None,
+    }
+}
+
+/// `bearertoken`'s warning for `Authorization: Bearer  <token>`: the header is ignored, and
+/// the client is told why.
+pub fn credential_warning(headers: &HeaderMap) -> Option<&'static str> {
+    matches!(bearer(headers), Bearer::ExtraSpace).then_some(
         "the provided Authorization header contains extra space before the bearer token, and is ignored",
     )
 }

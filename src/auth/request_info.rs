@@ -6,6 +6,7 @@
 //! anonymous caller gets 403, not 404), exactly as kube-apiserver's filter chain does.
 
 use crate::resources::rbac::Attributes;
+use crate::resources::validation::names::is_valid_path_segment_name;
 use crate::selectors::field::FieldSelector;
 
 /// Verbs that can appear as a path segment before the resource (`/api/v1/watch/pods`).
@@ -24,11 +25,6 @@ fn method_verb(method: &str) -> &'static str {
         "DELETE" => "delete",
         _ => "",
     }
-}
-
-/// `path.IsValidPathSegmentName`: not `.`/`..`, no `/` or `%`.
-fn valid_path_segment(name: &str) -> bool {
-    name != "." && name != ".." && !name.contains('/') && !name.contains('%')
 }
 
 /// The query parameters request info reads: `watch` (as the router reads it, so a request
@@ -94,7 +90,7 @@ pub fn attributes(
         if let Some(sel) = query.field_selector {
             if let Ok(sel) = FieldSelector::parse(sel) {
                 if let Some(name) = sel.requires_exact_match("metadata.name") {
-                    if valid_path_segment(&name) {
+                    if is_valid_path_segment_name(&name).is_empty() {
                         attrs.name = name;
                     }
                 }

@@ -31,9 +31,9 @@ fn parse_error(start_line: usize, line: usize, column: usize, err: &str) -> Stri
 const ERR_BARE_QUOTE: &str = "bare \" in non-quoted-field";
 const ERR_QUOTE: &str = "extraneous or missing \" in quoted-field";
 
-/// Go's `encoding/csv` reader (comma separated, `FieldsPerRecord = -1`): records with their
-/// starting line numbers, blank lines skipped, quoted fields (with `""`) that may span lines.
-fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
+/// Go's `encoding/csv` reader (comma separated, `FieldsPerRecord = -1`): records, blank lines
+/// skipped, quoted fields (with `""`) that may span lines.
+fn records(text: &str) -> Result<Vec<Vec<String>>, String> {
     // Lines with their terminators, `\r\n` read as `\n` (Go's `readLine`).
     let lines: Vec<String> = text
         .split_inclusive('\n')
@@ -117,7 +117,7 @@ fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, String> {
                 }
             }
         }
-        out.push((start, fields));
+        out.push(fields);
     }
     Ok(out)
 }
@@ -126,7 +126,7 @@ impl TokenFile {
     /// Parses a token file's text; `path` is named in errors as the real loader does.
     pub fn parse(path: &str, text: &str) -> Result<TokenFile, String> {
         let mut users = HashMap::new();
-        for (_, fields) in records(text)? {
+        for fields in records(text)? {
             if fields.len() < 3 {
                 return Err(format!(
                     "token file '{path}' must have at least 3 columns (token, user name, user uid), found {}",

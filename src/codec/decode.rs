@@ -235,14 +235,7 @@ pub fn interpret_type_meta(value: &Value) -> Result<TypeMeta, String> {
 
 /// Go's name for the kind of a JSON value in `json: cannot unmarshal <kind> into ...`.
 pub(crate) fn kind_desc(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+    Src::kind(v).desc()
 }
 
 // ---------------------------------------------------------------------------------------------

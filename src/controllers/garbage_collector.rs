@@ -258,24 +258,21 @@ fn attempt_to_delete(reg: &mut Registry, graph: &Graph, item: &Node) {
             None => return,
         }
     }
-    let of = |want: Owner| -> BTreeSet<String> {
-        states
+    let has = |want: Owner| states.iter().any(|(_, s)| *s == want);
+    if has(Owner::Solid) {
+        // Keep the live owners; the references to absent or waiting ones go.
+        let gone: BTreeSet<String> = states
             .iter()
-            .filter(|(_, s)| *s == want)
+            .filter(|(_, s)| *s != Owner::Solid)
             .map(|(uid, _)| uid.clone())
-            .collect()
-    };
-    let (solid, dangling, waiting) = (of(Owner::Solid), of(Owner::Dangling), of(Owner::Waiting));
-    if !solid.is_empty() {
-        if dangling.is_empty() && waiting.is_empty() {
-            return;
+            .collect();
+        if !gone.is_empty() {
+            edit(reg, item, |m| remove_refs(m, &gone));
         }
-        let gone: BTreeSet<String> = dangling.union(&waiting).cloned().collect();
-        edit(reg, item, |m| remove_refs(m, &gone));
         return;
     }
     let dependents = graph.dependents_of(item);
-    if !waiting.is_empty() && !dependents.is_empty() {
+    if has(Owner::Waiting) && !dependents.is_empty() {
         // A dependent that is itself deleting its dependents would wait for this one forever
         // (a cycle): stop blocking the owners first.
         if dependents
@@ -374,7 +371,7 @@ fn edit(reg: &mut Registry, node: &Node, change: impl FnOnce(&mut Map<String, Va
     }
     let mut next = live.as_object().cloned().unwrap_or_default();
     change(&mut next);
-    if Value::Object(next.clone()) == **live {
+    if live.as_object() == Some(&next) {
         return;
     }
     let _ = reg.update(node.info, &key, next, &Write::by(MANAGER, false));

@@ -9,14 +9,12 @@
 //! installs (its `addKnownTypes`), read from the sources; each group version also holds the
 //! option kinds `metav1.AddToGroupVersion` adds, and `v1` the unversioned meta kinds.
 
-/// `(group version, internal package, kinds)`: the internal package is the Go package name of
-/// the hub types (`apps`, `core`, `rbac`), which conversion errors print.
-static REGISTERED: &[(&str, &str, &str)] = &[
-    ("admission.k8s.io/v1", "admission", "AdmissionReview"),
-    ("admission.k8s.io/v1beta1", "admission", "AdmissionReview"),
+/// `(group version, kinds)`.
+static REGISTERED: &[(&str, &str)] = &[
+    ("admission.k8s.io/v1", "AdmissionReview"),
+    ("admission.k8s.io/v1beta1", "AdmissionReview"),
     (
         "admissionregistration.k8s.io/v1",
-        "admissionregistration",
         "ValidatingWebhookConfiguration ValidatingWebhookConfigurationList \
          MutatingWebhookConfiguration MutatingWebhookConfigurationList \
          ValidatingAdmissionPolicy ValidatingAdmissionPolicyList \
@@ -26,7 +24,6 @@ static REGISTERED: &[(&str, &str, &str)] = &[
     ),
     (
         "admissionregistration.k8s.io/v1alpha1",
-        "admissionregistration",
         "ValidatingAdmissionPolicy ValidatingAdmissionPolicyList \
          ValidatingAdmissionPolicyBinding ValidatingAdmissionPolicyBindingList \
          MutatingAdmissionPolicy MutatingAdmissionPolicyList MutatingAdmissionPolicyBinding \
@@ -34,7 +31,6 @@ static REGISTERED: &[(&str, &str, &str)] = &[
     ),
     (
         "admissionregistration.k8s.io/v1beta1",
-        "admissionregistration",
         "ValidatingWebhookConfiguration ValidatingWebhookConfigurationList \
          MutatingWebhookConfiguration MutatingWebhookConfigurationList \
          ValidatingAdmissionPolicy ValidatingAdmissionPolicyList \
@@ -44,251 +40,192 @@ static REGISTERED: &[(&str, &str, &str)] = &[
     ),
     (
         "apps/v1",
-        "apps",
         "Deployment DeploymentList StatefulSet StatefulSetList DaemonSet DaemonSetList \
          ReplicaSet ReplicaSetList ControllerRevision ControllerRevisionList",
     ),
     (
         "apps/v1beta1",
-        "apps",
         "Deployment DeploymentList DeploymentRollback Scale StatefulSet StatefulSetList \
          ControllerRevision ControllerRevisionList",
     ),
     (
         "apps/v1beta2",
-        "apps",
         "Deployment DeploymentList Scale StatefulSet StatefulSetList DaemonSet DaemonSetList \
          ReplicaSet ReplicaSetList ControllerRevision ControllerRevisionList",
     ),
     (
         "authentication.k8s.io/v1",
-        "authentication",
         "TokenReview TokenRequest SelfSubjectReview",
     ),
-    (
-        "authentication.k8s.io/v1alpha1",
-        "authentication",
-        "SelfSubjectReview",
-    ),
+    ("authentication.k8s.io/v1alpha1", "SelfSubjectReview"),
     (
         "authentication.k8s.io/v1beta1",
-        "authentication",
         "SelfSubjectReview TokenReview",
     ),
     (
         "authorization.k8s.io/v1",
-        "authorization",
         "SelfSubjectRulesReview SelfSubjectAccessReview SubjectAccessReview \
          LocalSubjectAccessReview",
     ),
     (
         "authorization.k8s.io/v1beta1",
-        "authorization",
         "SelfSubjectRulesReview SelfSubjectAccessReview SubjectAccessReview \
          LocalSubjectAccessReview",
     ),
     (
         "autoscaling/v1",
-        "autoscaling",
         "HorizontalPodAutoscaler HorizontalPodAutoscalerList Scale",
     ),
     (
         "autoscaling/v2",
-        "autoscaling",
         "HorizontalPodAutoscaler HorizontalPodAutoscalerList",
     ),
-    ("batch/v1", "batch", "Job JobList CronJob CronJobList"),
-    ("batch/v1beta1", "batch", "CronJob CronJobList"),
+    ("batch/v1", "Job JobList CronJob CronJobList"),
+    ("batch/v1beta1", "CronJob CronJobList"),
     (
         "certificates.k8s.io/v1",
-        "certificates",
         "CertificateSigningRequest CertificateSigningRequestList",
     ),
     (
         "certificates.k8s.io/v1alpha1",
-        "certificates",
         "ClusterTrustBundle ClusterTrustBundleList",
     ),
     (
         "certificates.k8s.io/v1beta1",
-        "certificates",
         "CertificateSigningRequest CertificateSigningRequestList ClusterTrustBundle \
          ClusterTrustBundleList PodCertificateRequest PodCertificateRequestList",
     ),
-    ("coordination.k8s.io/v1", "coordination", "Lease LeaseList"),
+    ("coordination.k8s.io/v1", "Lease LeaseList"),
     (
         "coordination.k8s.io/v1alpha2",
-        "coordination",
         "LeaseCandidate LeaseCandidateList",
     ),
     (
         "coordination.k8s.io/v1beta1",
-        "coordination",
         "Lease LeaseList LeaseCandidate LeaseCandidateList",
     ),
-    (
-        "discovery.k8s.io/v1",
-        "discovery",
-        "EndpointSlice EndpointSliceList",
-    ),
+    ("discovery.k8s.io/v1", "EndpointSlice EndpointSliceList"),
     (
         "discovery.k8s.io/v1beta1",
-        "discovery",
         "EndpointSlice EndpointSliceList",
     ),
-    ("events.k8s.io/v1", "events", "Event EventList"),
-    ("events.k8s.io/v1beta1", "events", "Event EventList"),
+    ("events.k8s.io/v1", "Event EventList"),
+    ("events.k8s.io/v1beta1", "Event EventList"),
     (
         "extensions/v1beta1",
-        "extensions",
         "Deployment DeploymentList DeploymentRollback Scale DaemonSetList DaemonSet Ingress \
          IngressList ReplicaSet ReplicaSetList NetworkPolicy NetworkPolicyList",
     ),
     (
         "flowcontrol.apiserver.k8s.io/v1",
-        "flowcontrol",
         "FlowSchema FlowSchemaList PriorityLevelConfiguration PriorityLevelConfigurationList",
     ),
     (
         "flowcontrol.apiserver.k8s.io/v1beta1",
-        "flowcontrol",
         "FlowSchema FlowSchemaList PriorityLevelConfiguration PriorityLevelConfigurationList",
     ),
     (
         "flowcontrol.apiserver.k8s.io/v1beta2",
-        "flowcontrol",
         "FlowSchema FlowSchemaList PriorityLevelConfiguration PriorityLevelConfigurationList",
     ),
     (
         "flowcontrol.apiserver.k8s.io/v1beta3",
-        "flowcontrol",
         "FlowSchema FlowSchemaList PriorityLevelConfiguration PriorityLevelConfigurationList",
     ),
-    ("imagepolicy.k8s.io/v1alpha1", "imagepolicy", "ImageReview"),
+    ("imagepolicy.k8s.io/v1alpha1", "ImageReview"),
     (
         "internal.apiserver.k8s.io/v1alpha1",
-        "apiserverinternal",
         "StorageVersion StorageVersionList",
     ),
     (
         "networking.k8s.io/v1",
-        "networking",
         "Ingress IngressList IngressClass IngressClassList NetworkPolicy NetworkPolicyList \
          IPAddress IPAddressList ServiceCIDR ServiceCIDRList",
     ),
     (
         "networking.k8s.io/v1beta1",
-        "networking",
         "Ingress IngressList IngressClass IngressClassList IPAddress IPAddressList \
          ServiceCIDR ServiceCIDRList",
     ),
-    ("node.k8s.io/v1", "node", "RuntimeClass RuntimeClassList"),
-    (
-        "node.k8s.io/v1alpha1",
-        "node",
-        "RuntimeClass RuntimeClassList",
-    ),
-    (
-        "node.k8s.io/v1beta1",
-        "node",
-        "RuntimeClass RuntimeClassList",
-    ),
+    ("node.k8s.io/v1", "RuntimeClass RuntimeClassList"),
+    ("node.k8s.io/v1alpha1", "RuntimeClass RuntimeClassList"),
+    ("node.k8s.io/v1beta1", "RuntimeClass RuntimeClassList"),
     (
         "policy/v1",
-        "policy",
         "PodDisruptionBudget PodDisruptionBudgetList Eviction",
     ),
     (
         "policy/v1beta1",
-        "policy",
         "PodDisruptionBudget PodDisruptionBudgetList Eviction",
     ),
     (
         "rbac.authorization.k8s.io/v1",
-        "rbac",
         "Role RoleBinding RoleBindingList RoleList ClusterRole ClusterRoleBinding \
          ClusterRoleBindingList ClusterRoleList",
     ),
     (
         "rbac.authorization.k8s.io/v1alpha1",
-        "rbac",
         "Role RoleBinding RoleBindingList RoleList ClusterRole ClusterRoleBinding \
          ClusterRoleBindingList ClusterRoleList",
     ),
     (
         "rbac.authorization.k8s.io/v1beta1",
-        "rbac",
         "Role RoleBinding RoleBindingList RoleList ClusterRole ClusterRoleBinding \
          ClusterRoleBindingList ClusterRoleList",
     ),
     (
         "resource.k8s.io/v1",
-        "resource",
         "DeviceClass DeviceClassList ResourceClaim ResourceClaimList ResourceClaimTemplate \
          ResourceClaimTemplateList ResourceSlice ResourceSliceList",
     ),
     (
         "resource.k8s.io/v1alpha3",
-        "resource",
         "DeviceTaintRule DeviceTaintRuleList ResourcePoolStatusRequest \
          ResourcePoolStatusRequestList",
     ),
     (
         "resource.k8s.io/v1beta1",
-        "resource",
         "DeviceClass DeviceClassList ResourceClaim ResourceClaimList ResourceClaimTemplate \
          ResourceClaimTemplateList ResourceSlice ResourceSliceList",
     ),
     (
         "resource.k8s.io/v1beta2",
-        "resource",
         "DeviceClass DeviceClassList DeviceTaintRule DeviceTaintRuleList ResourceClaim \
          ResourceClaimList ResourceClaimTemplate ResourceClaimTemplateList ResourceSlice \
          ResourceSliceList",
     ),
-    (
-        "scheduling.k8s.io/v1",
-        "scheduling",
-        "PriorityClass PriorityClassList",
-    ),
+    ("scheduling.k8s.io/v1", "PriorityClass PriorityClassList"),
     (
         "scheduling.k8s.io/v1alpha2",
-        "scheduling",
         "Workload WorkloadList PodGroup PodGroupList",
     ),
     (
         "scheduling.k8s.io/v1beta1",
-        "scheduling",
         "PriorityClass PriorityClassList",
     ),
     (
         "storage.k8s.io/v1",
-        "storage",
         "StorageClass StorageClassList VolumeAttachment VolumeAttachmentList CSINode \
          CSINodeList CSIDriver CSIDriverList CSIStorageCapacity CSIStorageCapacityList \
          VolumeAttributesClass VolumeAttributesClassList",
     ),
     (
         "storage.k8s.io/v1alpha1",
-        "storage",
         "VolumeAttachment VolumeAttachmentList CSIStorageCapacity CSIStorageCapacityList \
          VolumeAttributesClass VolumeAttributesClassList",
     ),
     (
         "storage.k8s.io/v1beta1",
-        "storage",
         "StorageClass StorageClassList VolumeAttachment VolumeAttachmentList CSIDriver \
          CSIDriverList CSINode CSINodeList CSIStorageCapacity CSIStorageCapacityList \
          VolumeAttributesClass VolumeAttributesClassList",
     ),
     (
         "storagemigration.k8s.io/v1beta1",
-        "storagemigration",
         "StorageVersionMigration StorageVersionMigrationList",
     ),
     (
         "v1",
-        "core",
         "Pod PodList PodStatusResult PodTemplate PodTemplateList ReplicationController \
          ReplicationControllerList Service ServiceProxyOptions ServiceList Endpoints \
          EndpointsList Node NodeList NodeProxyOptions Binding Event EventList List LimitRange \
@@ -323,8 +260,8 @@ const UNVERSIONED_KINDS: &[&str] = &[
 fn kinds_of(group_version: &str) -> Option<&'static str> {
     REGISTERED
         .iter()
-        .find(|(gv, _, _)| *gv == group_version)
-        .map(|(_, _, kinds)| *kinds)
+        .find(|(gv, _)| *gv == group_version)
+        .map(|(_, kinds)| *kinds)
 }
 
 /// Whether the real scheme can create `kind` of `group_version`.
@@ -350,14 +287,13 @@ pub fn versioned_type_name(group_version: &str, kind: &str) -> String {
 }
 
 /// The hub (internal) Go type of `kind` in `group`, as conversion errors print it
-/// (`apps.ControllerRevision`, `core.ConfigMap`).
+/// (`apps.ControllerRevision`, `core.ConfigMap`): its package is named after the group's first
+/// DNS label, `core` for the core group, `apiserverinternal` for `internal.apiserver.k8s.io`.
 pub fn internal_type_name(group: &str, kind: &str) -> String {
     let package = match group {
         "" => "core",
-        _ => REGISTERED
-            .iter()
-            .find(|(gv, _, _)| gv.rsplit_once('/').is_some_and(|(g, _)| g == group))
-            .map_or(group, |(_, package, _)| *package),
+        "internal.apiserver.k8s.io" => "apiserverinternal",
+        _ => group.split('.').next().unwrap_or(group),
     };
     format!("{package}.{kind}")
 }
@@ -396,6 +332,10 @@ mod tests {
         assert_eq!(
             internal_type_name("rbac.authorization.k8s.io", "Role"),
             "rbac.Role"
+        );
+        assert_eq!(
+            internal_type_name("internal.apiserver.k8s.io", "StorageVersion"),
+            "apiserverinternal.StorageVersion"
         );
     }
 }

@@ -302,11 +302,8 @@ impl ApiError {
             format!("failed to read one or more {gr} from the storage"),
         );
         e.details = Some(Box::new(Details {
-            name: Some("list".into()),
-            group: (!gr.group.is_empty()).then(|| gr.group.to_string()),
-            kind: Some(gr.resource.to_string()),
             causes,
-            ..Details::default()
+            ..details_for(gr, "list")
         }));
         e
     }

@@ -28,15 +28,7 @@ pub struct CorruptKey {
 }
 
 impl Corruption {
-    /// The name used by the control endpoints.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Corruption::Undecryptable => "undecryptable",
-            Corruption::Undecodable => "undecodable",
-        }
-    }
-
-    /// Parses [`Corruption::as_str`].
+    /// Parses the name the control endpoints use (`undecryptable`, `undecodable`).
     pub fn parse(s: &str) -> Option<Corruption> {
         match s {
             "undecryptable" => Some(Corruption::Undecryptable),

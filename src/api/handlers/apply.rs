@@ -45,10 +45,7 @@ fn decode_config(req: &Request<'_>, cbor: bool) -> ApiResult<Config> {
     })?;
     let parsed = gojson::parse(&converted.json)
         .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;
-    as_map(
-        parsed.value,
-        converted.strict.map(|s| format!("{PREFIX}{s}")),
-    )
+    as_map(parsed.value, converted.strict)
 }
 
 fn as_map(value: Value, strict: Option<String>) -> ApiResult<Config> {
@@ -99,9 +96,11 @@ pub fn apply(
     if let Some(err) = &config.strict {
         match opts.field_validation {
             FieldValidation::Strict => {
+                // `yaml.UnmarshalStrict` prefixes the converter's error.
                 return Err(ApiError::bad_request(format!(
-                    "error strict decoding patch: {err}"
-                )))
+                    "error strict decoding patch: {}{err}",
+                    yaml::UNMARSHAL_PREFIX
+                )));
             }
             FieldValidation::Warn => warnings = yaml::strict_warnings(err),
             FieldValidation::Ignore => {}

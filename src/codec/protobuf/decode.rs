@@ -124,6 +124,17 @@ fn is_empty(v: &Value) -> bool {
     }
 }
 
+/// A `{repeated string items = 1}` message (`ExtraValue`, `Verbs`) as a JSON array.
+fn strings_message(b: &[u8], name: &str) -> Result<Value, String> {
+    let mut strings = Vec::new();
+    for wf in read_fields(b, name)? {
+        if let (1, WireValue::Len(b)) = (wf.num, wf.value) {
+            strings.push(Value::String(text(b)));
+        }
+    }
+    Ok(Value::Array(strings))
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -163,13 +174,10 @@ fn value(f: &Field, slot: &Slot<'_>, ctx: Ctx<'_>) -> Result<Value, String> {
             let mut map = BTreeMap::new();
             for entry in items {
                 let (k, v) = bytes_entry(entry)?;
-                let mut strings = Vec::new();
-                for wf in read_fields(v.as_deref().unwrap_or(&[]), "ExtraValue")? {
-                    if let (1, WireValue::Len(b)) = (wf.num, wf.value) {
-                        strings.push(Value::String(text(b)));
-                    }
-                }
-                map.insert(k, Value::Array(strings));
+                map.insert(
+                    k,
+                    strings_message(v.as_deref().unwrap_or(&[]), "ExtraValue")?,
+                );
             }
             Value::Object(map.into_iter().collect())
         }
@@ -187,15 +195,7 @@ fn value(f: &Field, slot: &Slot<'_>, ctx: Ctx<'_>) -> Result<Value, String> {
         }
         Ty::Strings => Value::Array(items.iter().map(|b| Value::String(text(b))).collect()),
         Ty::Verbs => match slot {
-            Slot::Last(b) => {
-                let mut verbs = Vec::new();
-                for wf in read_fields(b, "Verbs")? {
-                    if let (1, WireValue::Len(b)) = (wf.num, wf.value) {
-                        verbs.push(Value::String(text(b)));
-                    }
-                }
-                Value::Array(verbs)
-            }
+            Slot::Last(b) => strings_message(b, "Verbs")?,
             _ => Value::Null,
         },
         Ty::Messages(m, typed) => {

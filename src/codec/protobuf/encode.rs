@@ -60,6 +60,16 @@ fn type_error(at: &str, want: &str, got: &Value) -> String {
     format!("{at}: expected {want}, got {got}")
 }
 
+/// A `[]string` as its own message `{repeated string items = 1}` (`ExtraValue`, `Verbs`).
+fn strings_message(v: Option<&Value>, at: &str) -> Result<Vec<u8>, String> {
+    let mut items = Writer::new();
+    for (i, item) in array(v, at)?.iter().enumerate() {
+        let s = string(Some(item).filter(|v| !v.is_null()), &format!("{at}[{i}]"))?;
+        items.string(1, s);
+    }
+    Ok(items.buf)
+}
+
 /// Writes one field; `v` is `None` when absent or `null` (then the zero value is written for
 /// non-pointer fields; the caller already skipped unset pointers).
 fn write_field(
@@ -106,15 +116,9 @@ fn write_field(
         }
         Ty::StringsMap => {
             for (k, val) in sorted_entries(v, at)? {
-                let mut items = Writer::new();
-                let path = join(at, k);
-                for (i, item) in array(Some(val), &path)?.iter().enumerate() {
-                    let s = string(Some(item).filter(|v| !v.is_null()), &format!("{path}[{i}]"))?;
-                    items.string(1, s);
-                }
                 let mut e = Writer::new();
                 e.string(1, k);
-                e.bytes(2, &items.buf);
+                e.bytes(2, &strings_message(Some(val), &join(at, k))?);
                 w.bytes(num, &e.buf);
             }
         }
@@ -134,12 +138,7 @@ fn write_field(
         }
         Ty::Verbs => {
             if v.is_some() {
-                let mut items = Writer::new();
-                for (i, item) in array(v, at)?.iter().enumerate() {
-                    let s = string(Some(item).filter(|v| !v.is_null()), &format!("{at}[{i}]"))?;
-                    items.string(1, s);
-                }
-                w.bytes(num, &items.buf);
+                w.bytes(num, &strings_message(v, at)?);
             }
         }
         Ty::Strings => {

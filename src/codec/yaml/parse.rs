@@ -53,12 +53,7 @@ pub fn to_json(bytes: &[u8]) -> Result<Converted, String> {
 /// The lines of a strict YAML error as separate warnings (`parseYAMLWarnings`); any other
 /// error text is one warning.
 pub fn strict_warnings(err: &str) -> Vec<String> {
-    const SHORT: &str = "yaml: unmarshal errors:\n";
-    let trimmed = err
-        .strip_prefix(UNMARSHAL_PREFIX)
-        .and_then(|e| e.strip_prefix(SHORT))
-        .or_else(|| err.strip_prefix(SHORT));
-    match trimmed {
+    match err.strip_prefix("yaml: unmarshal errors:\n") {
         Some(rest) => rest.split('\n').map(|l| l.trim().to_string()).collect(),
         None => vec![err.to_string()],
     }
