@@ -168,6 +168,72 @@ fn build(b: &[u8]) -> Raw {
     }
 }
 
+/// The bytes of the top-level member `name` of `doc` exactly as the client wrote them
+/// (whitespace and number spelling included): what Go's `RawExtension.UnmarshalJSON` keeps
+/// (a ControllerRevision's `data`) and the real server later compares byte for byte. The last
+/// one when repeated, as a decoder filling a struct ends with; `None` when there is none or
+/// `doc` is not an object. `doc` must be valid JSON (it was parsed before).
+pub(crate) fn top_level_member<'a>(doc: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    let mut i = 0;
+    skip_ws(doc, &mut i);
+    if doc.get(i) != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    let mut found = None;
+    loop {
+        skip_ws(doc, &mut i);
+        if doc.get(i) != Some(&b'"') {
+            return found;
+        }
+        let key = read_key(doc, &mut i);
+        skip_ws(doc, &mut i);
+        let start = i;
+        skip_value(doc, &mut i);
+        if key == name {
+            found = Some(&doc[start..i]);
+        }
+        skip_ws(doc, &mut i);
+        match doc.get(i) {
+            Some(b',') => i += 1,
+            _ => return found,
+        }
+    }
+}
+
+/// Moves past the (valid) value starting at `i`.
+fn skip_value(b: &[u8], i: &mut usize) {
+    let mut depth = 0usize;
+    loop {
+        match b.get(*i) {
+            None => return,
+            Some(b'"') => {
+                read_string(b, i);
+            }
+            Some(b'{' | b'[') => {
+                depth += 1;
+                *i += 1;
+            }
+            Some(b'}' | b']') => {
+                depth -= 1;
+                *i += 1;
+            }
+            Some(_) => {
+                // A literal or number, or a separator inside a container.
+                *i += 1;
+                while depth == 0
+                    && matches!(b.get(*i), Some(c) if c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-' | b'+'))
+                {
+                    *i += 1;
+                }
+            }
+        }
+        if depth == 0 {
+            return;
+        }
+    }
+}
+
 fn skip_ws(b: &[u8], i: &mut usize) {
     while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\r' | b'\n') {
         *i += 1;

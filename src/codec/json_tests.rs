@@ -193,3 +193,19 @@ fn deep_nesting_without_recursion() {
     assert!(compact.starts_with("[[[") && compact.ends_with("]]]"));
     std::mem::forget(p);
 }
+
+#[test]
+fn member_text_as_written() {
+    let doc = br#" { "kind" : "X", "data" : { "a" : [1, "}"] } , "n": 1.50, "d\u0061ta2": null }"#;
+    let text = |name| top_level_member(doc, name).map(|b| String::from_utf8(b.to_vec()).unwrap());
+    assert_eq!(text("data").as_deref(), Some(r#"{ "a" : [1, "}"] }"#));
+    assert_eq!(text("n").as_deref(), Some("1.50"));
+    assert_eq!(text("kind").as_deref(), Some(r#""X""#));
+    assert_eq!(text("data2").as_deref(), Some("null"));
+    assert_eq!(text("missing"), None);
+    assert_eq!(
+        top_level_member(br#"{"data":1,"data":{"b":2}}"#, "data"),
+        Some(&br#"{"b":2}"#[..])
+    );
+    assert_eq!(top_level_member(b"[1]", "data"), None);
+}

@@ -11,7 +11,6 @@ pub(crate) mod decode;
 mod goquote;
 mod gotypes;
 pub(crate) mod json;
-mod json_member;
 mod json_parse;
 pub mod protobuf;
 pub(crate) mod rfc3339;
