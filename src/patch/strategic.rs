@@ -158,7 +158,8 @@ fn merge_list(original: &[Value], patch: &[Value], path: &str) -> Result<Value, 
                     out.push(v.clone());
                 }
             }
-            Ok(Value::Array(enforce_order(out, patch, original, None)))
+            let patch: Vec<&Value> = patch.iter().collect();
+            Ok(Value::Array(enforce_order(out, &patch, original, None)))
         }
         ListStrategy::MergeBy(key) => {
             let mut out = original.to_vec();
@@ -183,10 +184,9 @@ fn merge_list(original: &[Value], patch: &[Value], path: &str) -> Result<Value, 
                     (None, false) => out.push(Value::Object(strip_directives(pm.clone()))),
                 }
             }
-            let kept: Vec<Value> = patch
+            let kept: Vec<&Value> = patch
                 .iter()
                 .filter(|x| x.get("$patch").and_then(Value::as_str) != Some("delete"))
-                .cloned()
                 .collect();
             Ok(Value::Array(enforce_order(out, &kept, original, Some(key))))
         }
@@ -198,7 +198,7 @@ fn merge_list(original: &[Value], patch: &[Value], path: &str) -> Result<Value, 
 /// order cannot tell (an item new in the patch), the patch's item comes first.
 fn enforce_order(
     merged: Vec<Value>,
-    patch: &[Value],
+    patch: &[&Value],
     original: &[Value],
     key: Option<&str>,
 ) -> Vec<Value> {
@@ -208,12 +208,19 @@ fn enforce_order(
             None => v.clone(),
         }
     };
-    let index_in = |list: &[Value], v: &Value| list.iter().position(|x| id(x) == id(v));
-    let (mut from_patch, mut server_only): (Vec<Value>, Vec<Value>) = merged
-        .into_iter()
-        .partition(|v| index_in(patch, v).is_some());
-    from_patch.sort_by_key(|v| index_in(patch, v));
-    server_only.sort_by_key(|v| index_in(original, v).unwrap_or(usize::MAX));
+    // Each item's identity and its places in the patch and the live list, found once.
+    let original_ids: Vec<Value> = original.iter().map(id).collect();
+    let patch_ids: Vec<Value> = patch.iter().map(|v| id(v)).collect();
+    let placed = merged.into_iter().map(|v| {
+        let own = id(&v);
+        let in_patch = patch_ids.iter().position(|x| *x == own);
+        let live = original_ids.iter().position(|x| *x == own);
+        (in_patch, live, v)
+    });
+    let (mut from_patch, mut server_only): (Vec<_>, Vec<_>) =
+        placed.partition(|(in_patch, _, _)| in_patch.is_some());
+    from_patch.sort_by_key(|(in_patch, _, _)| *in_patch);
+    server_only.sort_by_key(|(_, live, _)| live.unwrap_or(usize::MAX));
     let (mut left, mut right) = (
         server_only.into_iter().peekable(),
         from_patch.into_iter().peekable(),
@@ -224,13 +231,10 @@ fn enforce_order(
             (None, None) => break,
             (Some(_), None) => true,
             (None, Some(_)) => false,
-            (Some(l), Some(r)) => matches!(
-                (index_in(original, l), index_in(original, r)),
-                (Some(li), Some(ri)) if li < ri
-            ),
+            (Some((_, l, _)), Some((_, r, _))) => matches!((l, r), (Some(li), Some(ri)) if li < ri),
         };
         let next = if take_left { left.next() } else { right.next() };
-        out.extend(next);
+        out.extend(next.map(|(_, _, v)| v));
     }
     out
 }
