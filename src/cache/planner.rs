@@ -176,9 +176,22 @@ impl<'a> Sources<'a> {
     }
 
     /// Exactly `rev`: a cache snapshot when one is kept, else the store (410 once compacted).
+    /// A future `rev` is the cacher's 504 with snapshots (`ListFromCacheSnapshot`); without,
+    /// the cacher hands the read to etcd, whose 504 names its own revision and asks for no
+    /// retry.
     fn exact(&self, rev: u64, semantic: Semantic) -> Result<Plan<'a>, ApiError> {
-        if rev > self.store.revision() {
-            return Err(too_large_resource_version(rev, self.cache.revision()));
+        let current = self.store.revision();
+        if rev > current {
+            return Err(match self.cache.config().snapshots {
+                true => too_large_resource_version(rev, self.cache.revision()),
+                false => {
+                    let mut e = too_large_resource_version(rev, current);
+                    if let Some(d) = e.details.as_mut() {
+                        d.retry_after_seconds = None;
+                    }
+                    e
+                }
+            });
         }
         Ok(match self.cache.snapshot_at(rev) {
             Some(snap) => Plan {

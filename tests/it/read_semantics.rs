@@ -352,3 +352,37 @@ fn stale_reads_from_a_lagging_cache() {
     let any = get(&mut e, &format!("{}?resourceVersion=0", crs("default")));
     assert_eq!(any.names(), ["late"]);
 }
+
+/// Without `ListFromCacheSnapshot` an Exact list goes to etcd: its 504 names the store's
+/// revision and asks for no retry.
+#[test]
+fn too_large_exact_without_snapshots_is_etcds() {
+    let mut e = kubesim::Engine::new(kubesim::Config {
+        feature_gates: kubesim::features::FeatureGates::parse("ListFromCacheSnapshot=false")
+            .unwrap(),
+        ..kubesim::Config::default()
+    });
+    create_ns(&mut e, "lag");
+    e.set_cache_lag(10_000);
+    create_cr(&mut e, "lag", &cr_body("a", 1));
+    let store = e.store().revision();
+    assert!(e.cache().revision() < store);
+    let r = get(
+        &mut e,
+        &format!(
+            "{}?resourceVersion={}&resourceVersionMatch=Exact",
+            crs("lag"),
+            store + 1
+        ),
+    );
+    assert_eq!(r.code, 504, "{}", r.text);
+    assert_eq!(
+        r.message(),
+        format!(
+            "Timeout: Too large resource version: {}, current: {store}",
+            store + 1
+        )
+    );
+    assert_eq!(r.header("retry-after"), "");
+    assert!(r.json["details"].get("retryAfterSeconds").is_none());
+}
