@@ -85,19 +85,21 @@ impl GarbageCollector {
     }
 }
 
-/// Whether a store event can give the collector work: a deletion (an owner may be gone), an
-/// object with owner references (before or after), or one being deleted.
+/// Whether a store event can give the collector work: a deletion (an owner may be gone), a
+/// change of owner references (a new dependent included), or a terminating object whose
+/// deletion or finalizers changed (a foreground or orphaning owner). Other writes, such as
+/// an owned object's status, cannot.
 fn matters(e: &crate::store::Event) -> bool {
-    let has_refs = |v: &Option<Object>| {
-        v.as_ref()
-            .is_some_and(|o| o["metadata"].get("ownerReferences").is_some())
+    fn meta_field<'a>(v: &'a Option<Object>, f: &str) -> Option<&'a Value> {
+        v.as_ref()?.get("metadata")?.get(f)
+    }
+    let Some(value) = &e.value else {
+        return true;
     };
-    e.value.is_none()
-        || has_refs(&e.value)
-        || has_refs(&e.prev)
-        || e.value
-            .as_ref()
-            .is_some_and(|o| !meta_str(o, "deletionTimestamp").is_empty())
+    let changed = |f: &str| meta_field(&e.value, f) != meta_field(&e.prev, f);
+    changed("ownerReferences")
+        || (!meta_str(value, "deletionTimestamp").is_empty()
+            && (changed("deletionTimestamp") || changed("finalizers")))
 }
 
 impl Default for GarbageCollector {
