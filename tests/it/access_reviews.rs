@@ -169,6 +169,10 @@ fn subject_access_reviews_name_their_subject() {
         &json!({"spec": {"user": "bob", "resourceAttributes": resource_attrs("dev", "get", "pods")}}),
     );
     assert_eq!(r.code, 403);
+    assert_eq!(
+        r.message(),
+        "subjectaccessreviews.authorization.k8s.io is forbidden: User \"alice\" cannot create resource \"subjectaccessreviews\" in API group \"authorization.k8s.io\" at the cluster scope"
+    );
 }
 
 #[test]

@@ -111,7 +111,10 @@ fn without_the_gate_the_errors_are_the_bare_ones() {
     assert_eq!(r.message(), "Internal error occurred: unable to transform key \"/registry/configmaps/default/x\": no matching prefix found");
     // The option is cleared: a delete with it is a normal delete, which fails.
     let r = send(&mut e, "DELETE", &format!("{CM}/x?{OPT}=true"), None, &[]);
-    assert_eq!(r.code, 500);
+    assert_eq!(
+        (r.code, r.message()),
+        (500, "Internal error occurred: no matching prefix found")
+    );
 }
 
 #[test]
@@ -161,6 +164,13 @@ fn the_unsafe_delete_removes_it_unread_and_ends_the_watches() {
     // The option is only for corrupt objects.
     let r = send(&mut e, "DELETE", &format!("{CM}/y?{OPT}=true"), None, &[]);
     assert_eq!(r.code, 422);
+    assert!(
+        r.message().ends_with(
+            "is exclusively used to delete corrupt object(s), try again by removing this option"
+        ),
+        "{}",
+        r.text
+    );
 }
 
 #[test]

@@ -106,6 +106,10 @@ fn with_the_gate_on_it_is_validated_authorized_and_refused_on_readable_objects()
         None,
     );
     assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.message(),
+        format!("configmaps \"x-gone\" is invalid: {OPT}: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option")
+    );
     // Never for a whole collection.
     let r = as_user(
         &mut e,

@@ -47,6 +47,7 @@ fn delete_with(e: &mut Engine, uri: &str, policy: &str) -> u16 {
 /// The names of the ConfigMaps in `ns`, each marked `*` when terminating.
 fn names(e: &mut Engine, ns: &str) -> Vec<String> {
     let r = get(e, &cms(ns));
+    assert_eq!(r.code, 200, "{}", r.text);
     r.json["items"]
         .as_array()
         .into_iter()

@@ -239,15 +239,16 @@ fn kubectl_auth_reconcile() {
             "--as",
             "alice",
         ]);
-        ok && out == "yes\n"
+        (ok, out)
     };
-    assert!(alice_can("get"));
-    assert!(!alice_can("list"));
+    // kubectl's own answer: exit status and "yes"/"no" (a crash or a refused flag fails).
+    assert_eq!(alice_can("get"), (true, "yes\n".to_string()));
+    assert_eq!(alice_can("list"), (false, "no\n".to_string()));
     std::fs::write(
         &file,
         doc.replace("verbs: [\"get\"]", "verbs: [\"get\", \"list\"]"),
     )
     .expect("manifest");
     s.kubectl_ok(&["auth", "reconcile", "-f", file.to_str().expect("path")]);
-    assert!(alice_can("list"));
+    assert_eq!(alice_can("list"), (true, "yes\n".to_string()));
 }

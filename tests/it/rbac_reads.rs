@@ -134,6 +134,7 @@ fn a_dry_run_needs_what_the_request_needs() {
         Some(&json!({"metadata": {"name": "x"}})),
     );
     assert_eq!(r.code, 403);
+    assert_eq!(r.message(), "configmaps \"x\" is forbidden: User \"bob\" cannot update resource \"configmaps\" in API group \"\" in the namespace \"a\"");
     assert_eq!(
         as_user(&mut e, "kubesim", "GET", &cm("a", "x"), None).code,
         200

@@ -59,12 +59,19 @@ fn the_switcher_changes_who_requests_act_as() {
 fn the_rbac_lessons_denials_quote_the_server() {
     let lesson = lesson_data::find("rbac").expect("the RBAC lesson");
     let mut state = Rc::new(AppState::new(false)).reduce(Action::StartLesson("rbac"));
+    let mut denials = 0;
     for (i, step) in lesson.steps.iter().enumerate() {
         state = state.reduce(Action::Send);
         let (code, message) = code_and_message(&state);
         if code == 403 {
+            assert!(!message.is_empty(), "step {}", i + 1);
             assert!(step.expect.ends_with(&message), "step {}: {message}", i + 1);
+            denials += 1;
         }
         state = state.reduce(Action::LessonGoto(i + 1));
     }
+    assert_eq!(
+        denials, 3,
+        "the lesson's three denials were answered and compared"
+    );
 }
