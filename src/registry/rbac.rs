@@ -90,7 +90,14 @@ fn applies_to<'a>(user: &UserInfo, subjects: &'a Value, namespace: &str) -> Opti
                     "" => namespace,
                     n => n,
                 };
-                !ns.is_empty() && user.name == format!("system:serviceaccount:{ns}:{name}")
+                // `serviceaccount.MatchesUsername`, without building the name.
+                !ns.is_empty()
+                    && user
+                        .name
+                        .strip_prefix("system:serviceaccount:")
+                        .and_then(|rest| rest.strip_prefix(ns))
+                        .and_then(|rest| rest.strip_prefix(':'))
+                        == Some(name)
             }
             _ => false,
         }

@@ -576,3 +576,38 @@ fn binding_tables_describe_the_role_column_as_the_printer_does() {
         "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error."
     );
 }
+
+/// A ServiceAccount subject names `system:serviceaccount:<ns>:<name>` (the binding's
+/// namespace when the subject has none), exactly.
+#[test]
+fn service_account_subjects_match_their_user_name_exactly() {
+    let mut e = server_like();
+    crate::common::auth::admin_ns(&mut e, "team");
+    let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+        "metadata": {"name": "sa-view", "namespace": "team"},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"},
+        "subjects": [{"kind": "ServiceAccount", "name": "sa"}]});
+    admin(
+        &mut e,
+        "POST",
+        &format!("{RBAC}/namespaces/team/rolebindings"),
+        &binding,
+    );
+    let list_as = |e: &mut Engine, user: &str| {
+        send(
+            e,
+            "GET",
+            "/api/v1/namespaces/team/configmaps",
+            None,
+            &[
+                ("authorization", "Bearer kubesim"),
+                ("impersonate-user", user),
+            ],
+        )
+        .code
+    };
+    assert_eq!(list_as(&mut e, "system:serviceaccount:team:sa"), 200);
+    assert_eq!(list_as(&mut e, "system:serviceaccount:team:sab"), 403);
+    assert_eq!(list_as(&mut e, "system:serviceaccount:teamx:sa"), 403);
+    assert_eq!(list_as(&mut e, "sa"), 403);
+}
