@@ -21,21 +21,23 @@ fn answer_virtual(
 ) -> ApiResult<Value> {
     obj.insert("kind".into(), Value::String(info.kind.to_string()));
     obj.insert("apiVersion".into(), Value::String(info.api_version()));
+    // Nothing is stored, so no system fields are filled either.
     let m = meta_mut(&mut obj);
-    for f in [
-        "creationTimestamp",
-        "uid",
-        "deletionTimestamp",
-        "deletionGracePeriodSeconds",
-        "selfLink",
-    ] {
-        m.shift_remove(f);
+    for f in ["creationTimestamp", "uid"].iter().chain(CLEARED_ON_CREATE) {
+        m.shift_remove(*f);
     }
     let now = reg.now_text();
     let by = w.requester(reg, &obj, false, &now);
     let answer = info.strategy.answer(info, obj.clone(), raw, &by)?;
     Ok(Value::Object(decode::canonicalize(&answer, info.schema)))
 }
+
+/// What `BeforeCreate` clears from a new object's metadata.
+const CLEARED_ON_CREATE: &[&str] = &[
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "selfLink",
+];
 
 /// `maxNameGenerationCreateAttempts`: the first try and seven more.
 pub const MAX_NAME_GENERATION_ATTEMPTS: usize = 8;
@@ -115,12 +117,8 @@ impl Registry {
             let m = meta_mut(&mut obj);
             m.insert("uid".into(), Value::String(uid));
             m.insert("creationTimestamp".into(), Value::String(now));
-            for f in [
-                "deletionTimestamp",
-                "deletionGracePeriodSeconds",
-                "selfLink",
-            ] {
-                m.shift_remove(f);
+            for f in CLEARED_ON_CREATE {
+                m.shift_remove(*f);
             }
         }
         obj.insert("kind".into(), Value::String(info.kind.to_string()));
