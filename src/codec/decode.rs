@@ -82,6 +82,8 @@ pub struct StrictError {
     pub kind: StrictKind,
     /// Dotted path from the object root with `[i]` for list items.
     pub path: String,
+    /// The member's position in its own object (how fxamacker/cbor names an unknown field).
+    pub index: usize,
 }
 
 impl StrictError {
@@ -303,7 +305,7 @@ impl Walker {
         Ok(())
     }
 
-    fn strict_error(&mut self, kind: StrictKind, key: &str) {
+    fn strict_error(&mut self, kind: StrictKind, key: &str, index: usize) {
         if self.lenient || self.strict.len() >= MAX_STRICT_ERRORS {
             return;
         }
@@ -312,7 +314,7 @@ impl Walker {
             .seen_strict
             .insert((kind == StrictKind::Unknown, path.clone()))
         {
-            self.strict.push(StrictError { kind, path });
+            self.strict.push(StrictError { kind, path, index });
         }
     }
 
@@ -333,14 +335,14 @@ impl Walker {
         slots: &mut [Slot],
     ) -> Fatal {
         let mut seen = vec![false; s.fields.len()];
-        for (key, v) in members {
+        for (at, (key, v)) in members.into_iter().enumerate() {
             let Some(idx) = s.fields.iter().position(|f| f.name == key) else {
-                self.strict_error(StrictKind::Unknown, key);
+                self.strict_error(StrictKind::Unknown, key, at);
                 continue;
             };
             let f = &s.fields[idx];
             if seen[idx] {
-                self.strict_error(StrictKind::Duplicate, f.name);
+                self.strict_error(StrictKind::Duplicate, f.name, at);
             }
             seen[idx] = true;
             let g = go_field(f);
@@ -460,9 +462,9 @@ impl Walker {
                         *slot = Slot::Map(BTreeMap::new());
                     }
                     let mut seen: HashSet<&str> = HashSet::new();
-                    for (key, v) in src.members() {
+                    for (at, (key, v)) in src.members().into_iter().enumerate() {
                         if !seen.insert(key) {
-                            self.strict_error(StrictKind::Duplicate, key);
+                            self.strict_error(StrictKind::Duplicate, key, at);
                         }
                         let spath_len = self.push_spath(key);
                         let mut e = Slot::Zero;

@@ -243,14 +243,17 @@ fn strict_messages() {
         StrictError {
             kind: StrictKind::Unknown,
             path: "foo".into(),
+            index: 0,
         },
         StrictError {
             kind: StrictKind::Duplicate,
             path: "metadata.name".into(),
+            index: 1,
         },
         StrictError {
             kind: StrictKind::Unknown,
             path: "a\"b\n".into(),
+            index: 2,
         },
     ];
     assert_eq!(errs[0].message(), r#"unknown field "foo""#);
@@ -269,3 +272,22 @@ fn strict_messages() {
 
 #[path = "decode_type_tests.rs"]
 mod type_errors;
+
+/// Each finding carries its member's position in its own object, nested ones and keys with
+/// dots included (fxamacker/cbor reports unknown fields by it).
+#[test]
+fn strict_findings_know_their_member_position() {
+    let d = ok(
+        CR,
+        r#"{"kind":"ControllerRevision","metadata":{"name":"a","a.b":1,"labels":{"x":"1","x":"2"}},"bogus":1}"#,
+    );
+    let found: Vec<(String, usize)> = d.strict.iter().map(|e| (e.path.clone(), e.index)).collect();
+    assert_eq!(
+        found,
+        [
+            ("metadata.a.b".to_string(), 1),
+            ("metadata.labels.x".to_string(), 1),
+            ("bogus".to_string(), 2)
+        ]
+    );
+}

@@ -228,7 +228,7 @@ pub fn decode_body(
             decoded
                 .strict
                 .first()
-                .map(|p| crate::codec::cbor::unknown_field_message(&parsed.value, &p.path)),
+                .map(|p| crate::codec::cbor::unknown_field_message(p.index)),
         ),
         _ => errors.extend(decoded.strict.iter().map(|p| p.message())),
     }

@@ -183,24 +183,7 @@ pub fn decode_seq(bytes: &[u8]) -> Result<Vec<Value>, String> {
 
 /// The strict-decoding finding fxamacker/cbor reports for the first unknown field:
 /// `cbor: found unknown field at map element index N`, where N is the member's position in
-/// its own map (which map is not said). `path` is the field's path as the JSON decoder names
-/// it (`metadata.bar`, `items[0].x`) in `doc`, the decoded document (CBOR maps keep their
-/// order).
-pub fn unknown_field_message(doc: &Value, path: &str) -> String {
-    let mut at = Some(doc);
-    let mut index = 0;
-    for segment in path.split('.') {
-        let mut parts = segment.split('[');
-        let key = parts.next().unwrap_or("");
-        let map = at.and_then(Value::as_object);
-        index = map
-            .and_then(|m| m.keys().position(|k| k == key))
-            .unwrap_or(0);
-        at = map.and_then(|m| m.get(key));
-        for i in parts {
-            let i: usize = i.trim_end_matches(']').parse().unwrap_or(0);
-            at = at.and_then(|v| v.get(i));
-        }
-    }
+/// its own map (which map is not said).
+pub fn unknown_field_message(index: usize) -> String {
     format!("cbor: found unknown field at map element index {index}")
 }

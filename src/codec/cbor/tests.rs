@@ -279,22 +279,5 @@ fn deep_values_encode_without_recursion() {
     std::mem::forget(v); // dropping 20 000 nested Vecs recurses; not under test here
 }
 
-#[test]
-fn unknown_field_index_is_the_position_in_its_own_map() {
-    let doc = json!({"apiVersion": "v1", "kind": "K", "metadata": {"name": "a", "bar": 1},
-        "items": [{"x": 1}, {"y": 2, "z": 3}], "bogus": 1});
-    for (path, index) in [
-        ("bogus", 4),
-        ("metadata.bar", 1),
-        ("items[1].z", 1),
-        ("kind", 1),
-    ] {
-        assert_eq!(
-            unknown_field_message(&doc, path),
-            format!("cbor: found unknown field at map element index {index}")
-        );
-    }
-}
-
 #[path = "decode_tests.rs"]
 mod decoding;
