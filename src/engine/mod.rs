@@ -43,8 +43,8 @@ pub struct Config {
     pub auth: AuthConfig,
     /// `--authorization-mode`.
     pub authorization: AuthorizationMode,
-    /// Create the RBAC bootstrap policy (`cluster-admin`, `admin`/`edit`/`view`, the
-    /// discovery roles and their bindings) as kube-apiserver does at start. Off gives a bare
+    /// Create kube-apiserver's RBAC bootstrap policy (its 69 ClusterRoles, 50 bindings and
+    /// the Roles of `kube-system` and `kube-public`) as it does at start. Off gives a bare
     /// cluster of three namespaces at revision 3 (the playground's lessons are written
     /// against it).
     pub rbac_bootstrap: bool,
@@ -181,18 +181,18 @@ impl Engine {
     }
 
     /// The RBAC bootstrap policy kube-apiserver's `rbac/bootstrap-roles` hook creates, in
-    /// its order: the ClusterRoles users meet (`cluster-admin`, the discovery and basic-user
-    /// roles, the aggregated `admin`/`edit`/`view` and what they aggregate), then their
-    /// bindings; then the aggregation controller fills in `admin`, `edit` and `view`.
+    /// its order ([`crate::resources::rbac::BOOTSTRAP`]); then the aggregation controller
+    /// fills in `admin`, `edit` and `view`.
     fn bootstrap_rbac(&mut self) {
-        use crate::resources::rbac::{CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS};
+        use crate::resources::rbac::{CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS, ROLES, ROLE_BINDINGS};
         let objects: Vec<Map<String, Value>> =
             serde_json::from_str(crate::resources::rbac::BOOTSTRAP).expect("bootstrap policy");
         for obj in objects {
-            let info = if obj["kind"] == "ClusterRole" {
-                &CLUSTER_ROLES
-            } else {
-                &CLUSTER_ROLE_BINDINGS
+            let info = match obj["kind"].as_str() {
+                Some("ClusterRole") => &CLUSTER_ROLES,
+                Some("ClusterRoleBinding") => &CLUSTER_ROLE_BINDINGS,
+                Some("Role") => &ROLES,
+                _ => &ROLE_BINDINGS,
             };
             self.registry
                 .create(info, obj, &Map::new(), &Write::by("kube-apiserver", false))

@@ -39,6 +39,7 @@ mod partial_metadata;
 mod patch;
 mod protobuf_k8s_pb;
 mod rbac;
+mod rbac_bootstrap;
 mod rbac_escalation;
 mod rbac_reads;
 mod read_semantics;

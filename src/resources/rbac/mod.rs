@@ -17,7 +17,10 @@ pub use kinds::{CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS, ROLES, ROLE_BINDINGS};
 pub use rule::Attributes;
 pub use user::UserInfo;
 
-/// The bootstrap ClusterRoles and ClusterRoleBindings (kube-apiserver 1.36's
-/// `testdata/cluster-roles.yaml` and `cluster-role-bindings.yaml`, the subset users meet), in
-/// the order the `rbac/bootstrap-roles` hook creates them.
+/// kube-apiserver 1.36's whole bootstrap policy, in the order its `rbac/bootstrap-roles` hook
+/// creates it: the 31 ClusterRoles of `ClusterRoles()`, the 38 controller roles of
+/// `ControllerRoles()` (default feature gates), their 12 + 38 bindings, then the 7 Roles and
+/// 7 RoleBindings of `kube-system` and `kube-public`. The objects are those of the upstream
+/// golden files (`bootstrappolicy/testdata/*.yaml`), one per line; `admin`, `edit` and `view`
+/// have `rules: null` until the aggregation controller fills them in.
 pub const BOOTSTRAP: &str = include_str!("bootstrap.json");
