@@ -19,7 +19,7 @@ pub mod schema;
 mod source;
 pub mod yaml;
 
-pub use goquote::{go_quote, go_sprint};
+pub use goquote::{base64_std, go_quote, go_sprint};
 
 /// A stored object: immutable once written and shared by the store, the watch cache and
 /// every reader (a clone is a reference count).

@@ -18,6 +18,7 @@
 //! byte for byte (FieldsV1 keys and order, conflict paths), so it is hand-written.
 
 mod conflict;
+mod convert;
 pub mod managed;
 mod merge;
 pub mod path;
@@ -220,7 +221,18 @@ impl FieldManager {
             }
             (other, _) => other,
         };
-        let (object, managed) = result.map_err(conflict::to_error)?;
+        let (mut object, managed) = result.map_err(conflict::to_error)?;
+        convert::to_versioned(self.updater.root, &mut object).map_err(|e| {
+            let gvk = gvk_text(config);
+            ApiError::untyped(
+                500,
+                format!(
+                    "failed to convert new object ({}; {gvk}) to proper version: unable to \
+                     convert unstructured object to {gvk}: {e}",
+                    nn_text(config)
+                ),
+            )
+        })?;
         let Value::Object(mut out) = object else {
             unreachable!("an object merged into an object is an object")
         };
@@ -234,13 +246,10 @@ impl FieldManager {
     /// `versionCheck`, then the structured-merge checks of the configuration.
     fn check_type(&self, config: &Value) -> Result<(), ApiError> {
         let s = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or("");
-        let (group, version) = s("apiVersion")
-            .split_once('/')
-            .unwrap_or(("", s("apiVersion")));
         if s("apiVersion") != self.api_version() || s("kind") != self.info.kind {
             return Err(ApiError::bad_request(format!(
-                "invalid object type: {group}/{version}, Kind={}",
-                s("kind")
+                "invalid object type: {}",
+                gvk_text(config)
             )));
         }
         // `GetManagedFields` reads anything but a list as nil.
@@ -252,16 +261,12 @@ impl FieldManager {
         }
         let errs = typed::validate(self.updater.root, config, false);
         if !errs.is_empty() {
-            let ms = |k: &str| crate::resources::meta::meta_str(config, k);
             return Err(ApiError::untyped(
                 500,
                 format!(
-                    "failed to create typed patch object ({}/{}; {}/{}, Kind={}): {}",
-                    ms("namespace"),
-                    ms("name"),
-                    group,
-                    version,
-                    s("kind"),
+                    "failed to create typed patch object ({}; {}): {}",
+                    nn_text(config),
+                    gvk_text(config),
                     typed::errors_text(&errs)
                 ),
             ));
@@ -299,6 +304,22 @@ impl FieldManager {
         };
         Ok((object, managed))
     }
+}
+
+/// An applied configuration's `schema.GroupVersionKind` as Go prints it (`apps/v1,
+/// Kind=ControllerRevision`; `/v1, Kind=ConfigMap` for the core group).
+fn gvk_text(config: &Value) -> String {
+    let s = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or("");
+    let (group, version) = s("apiVersion")
+        .split_once('/')
+        .unwrap_or(("", s("apiVersion")));
+    format!("{group}/{version}, Kind={}", s("kind"))
+}
+
+/// An applied configuration's `namespace/name`, as `objectGVKNN` prints it.
+fn nn_text(config: &Value) -> String {
+    let ms = |k: &str| crate::resources::meta::meta_str(config, k);
+    format!("{}/{}", ms("namespace"), ms("name"))
 }
 
 /// `IgnoreManagedFieldsTimestampsTransformer`: when an update leaves the object as it was

@@ -114,6 +114,9 @@ fn apply_errors_are_the_real_servers() {
         ("?fieldManager=m", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nfoo: 1\n", 500, "failed to create typed patch object (/c; /v1, Kind=ConfigMap): .foo: field not declared in schema"),
         ("?fieldManager=m", "- a\n", 400, "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"),
         ("?fieldManager=m", "a: [\n", 400, "error encoding patch: yaml: line 1: did not find expected node content"),
+        // The merged object fails converting to the Go type (after the structured merge,
+        // which takes any base64 string and any number).
+        ("?fieldManager=m", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nbinaryData:\n  b: '!!!'\n", 500, "failed to convert new object (/c; /v1, Kind=ConfigMap) to proper version: unable to convert unstructured object to /v1, Kind=ConfigMap: error decoding from json: illegal base64 data at input byte 0"),
         ("?fieldManager=m&fieldValidation=Strict", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: \"1\"\n  a: \"2\"\n", 400, "error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key \"a\" already set in map"),
     ];
     for (query, body, code, msg) in cases {
@@ -133,6 +136,41 @@ fn apply_errors_are_the_real_servers() {
         r.header("warning"),
         "299 - \"line 7: key \\\"a\\\" already set in map\""
     );
+}
+
+/// Structured merge takes any number for an integer field; the conversion to the Go struct
+/// that follows takes a whole float as the integer and fails on a fraction, with a 500.
+#[test]
+fn an_applied_float_is_converted_to_the_integer_field() {
+    let mut e = engine();
+    let uri = |name: &str| format!("{}/{name}?fieldManager=m", crs("default"));
+    let body = |name: &str, revision: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: {name}\n  \
+             namespace: default\ndata: {{}}\nrevision: {revision}\n"
+        )
+    };
+    let r = apply(&mut e, &uri("r"), &body("r", "1.5"));
+    assert_eq!(
+        (r.code, r.message(), r.reason()),
+        (500, "failed to convert new object (default/r; apps/v1, Kind=ControllerRevision) to proper version: unable to convert unstructured object to apps/v1, Kind=ControllerRevision: cannot convert float64 to int64", "")
+    );
+    assert_eq!(get(&mut e, &cr("default", "r")).code, 404);
+    let r = apply(&mut e, &uri("r"), &body("r", "2.0"));
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(r.json["revision"], json!(2), "{}", r.text);
+    // On an existing object too; the stored one is untouched.
+    let r = apply(&mut e, &uri("r"), &body("r", "3.25"));
+    assert_eq!(r.code, 500, "{}", r.text);
+    assert_eq!(get(&mut e, &cr("default", "r")).json["revision"], 2);
+    // A JSON body's whole float is the same integer.
+    let r = apply(
+        &mut e,
+        &uri("r"),
+        r#"{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"r"},"data":{},"revision":4.0}"#,
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["revision"], json!(4), "{}", r.text);
 }
 
 #[test]
