@@ -116,10 +116,10 @@ fn serve_authenticated(
     let query = Query::parse(req.uri().query().unwrap_or(""));
     let path = req.uri().path();
     let uri = req.uri().path_and_query().map_or(path, |p| p.as_str());
-    let info_query = crate::auth::request_info::InfoQuery {
-        watch: query.flag("watch").unwrap_or(false),
-        field_selector: query.get("fieldSelector"),
-    };
+    let info_query =
+        crate::auth::request_info::InfoQuery::new(query.flag("watch").unwrap_or(false), |k| {
+            query.get(k)
+        });
     let attrs =
         match crate::auth::request_info::attributes(req.method().as_str(), path, uri, info_query) {
             Ok(attrs) => attrs,

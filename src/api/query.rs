@@ -53,11 +53,11 @@ impl Query {
     }
 
     /// A boolean as apimachinery converts query strings (`Convert_Slice_string_To_bool`):
-    /// absent is `None`; `0`, `f`, `false` (any case) are false; anything else, even empty
-    /// or `maybe`, is true.
+    /// absent is `None`; `0` and `false` (any case) are false; anything else, even empty,
+    /// `f` or `maybe`, is true.
     pub fn flag(&self, key: &str) -> Option<bool> {
         self.get(key)
-            .map(|v| !(v == "0" || v.eq_ignore_ascii_case("f") || v.eq_ignore_ascii_case("false")))
+            .map(|v| !(v == "0" || v.eq_ignore_ascii_case("false")))
     }
 
     /// A non-empty string parameter (apimachinery treats `key=` like absent for strings).
@@ -87,7 +87,8 @@ mod tests {
             ("watch=maybe", Some(true)),
             ("watch=", Some(true)),
             ("watch=0", Some(false)),
-            ("watch=F", Some(false)),
+            ("watch=F", Some(true)),
+            ("watch=f", Some(true)),
             ("watch=FALSE", Some(false)),
             ("", None),
         ] {

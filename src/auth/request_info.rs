@@ -35,6 +35,28 @@ pub struct InfoQuery<'a> {
     pub field_selector: Option<&'a str>,
 }
 
+impl<'a> InfoQuery<'a> {
+    /// What request info takes from a query: the list options decoded as a whole, or, when
+    /// any of them does not decode (a bad selector, a `limit` or `timeoutSeconds` that is not
+    /// an integer), none of them but `watch`, read from its raw value as the decoder would.
+    /// So a list whose options fail is authorized as the plain list, not as a get of the
+    /// `fieldSelector`'s name.
+    ///
+    /// `watch` is the decoded `watch`; `get` gives a parameter's first value.
+    pub fn new(watch: bool, get: impl Fn(&str) -> Option<&'a str>) -> Self {
+        let int_ok = |k: &str| get(k).is_none_or(|v| v.parse::<i64>().is_ok());
+        let decodes = get("labelSelector")
+            .is_none_or(|s| crate::selectors::LabelSelector::parse(s).is_ok())
+            && get("fieldSelector").is_none_or(|s| FieldSelector::parse(s).is_ok())
+            && int_ok("limit")
+            && int_ok("timeoutSeconds");
+        InfoQuery {
+            watch,
+            field_selector: get("fieldSelector").filter(|_| decodes),
+        }
+    }
+}
+
 /// The attributes of a request (`NewRequestInfo` + `GetAuthorizerAttributes`); `uri` is the
 /// request URI as Go prints `req.URL` in the one error: a special verb with nothing after it
 /// (`/api/v1/watch`).
@@ -148,8 +170,15 @@ mod tests {
             (
                 "GET",
                 "/api/v1/namespaces/default/configmaps",
-                "watch=f",
+                "watch=FALSE",
                 (true, "list", "", "default", "configmaps", "", ""),
+            ),
+            // Only `0` and `false` are false: `f` is a watch.
+            (
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                "watch=f",
+                (true, "watch", "", "default", "configmaps", "", ""),
             ),
             (
                 "GET",
@@ -168,6 +197,31 @@ mod tests {
                 "/api/v1/namespaces/default/configmaps",
                 "fieldSelector=metadata.name%21%3Dx",
                 (true, "list", "", "default", "configmaps", "", ""),
+            ),
+            // Another list option that does not decode drops the name too.
+            (
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                "fieldSelector=metadata.name%3Dx&limit=ten",
+                (true, "list", "", "default", "configmaps", "", ""),
+            ),
+            (
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                "fieldSelector=metadata.name%3Dx&labelSelector=a%20in",
+                (true, "list", "", "default", "configmaps", "", ""),
+            ),
+            (
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                "fieldSelector=metadata.name%3Dx&timeoutSeconds=1.5&watch=yes",
+                (true, "watch", "", "default", "configmaps", "", ""),
+            ),
+            (
+                "GET",
+                "/api/v1/namespaces/default/configmaps",
+                "fieldSelector=metadata.name%3Dx&limit=5&timeoutSeconds=-3",
+                (true, "list", "", "default", "configmaps", "", "x"),
             ),
             (
                 "GET",
@@ -264,10 +318,7 @@ mod tests {
         ];
         for (method, path, query, want) in cases {
             let q = crate::api::query::Query::parse(query);
-            let info = InfoQuery {
-                watch: q.flag("watch").unwrap_or(false),
-                field_selector: q.get("fieldSelector"),
-            };
+            let info = InfoQuery::new(q.flag("watch").unwrap_or(false), |k| q.get(k));
             let a = attributes(method, path, path, info).unwrap();
             let got = (
                 a.resource_request,

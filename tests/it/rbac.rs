@@ -224,6 +224,14 @@ fn deny_matrix_of_verbs_and_grants() {
             None,
             403,
         ),
+        // Another list option that does not decode: authorized as the plain list.
+        (
+            "t-bob",
+            "GET",
+            format!("{}?fieldSelector=metadata.name%3Dx&limit=ten", cm("a", "")),
+            None,
+            403,
+        ),
         ("t-bob", "DELETE", cm("a", "x"), None, 403),
         ("t-bob", "DELETE", cm("a", ""), None, 403),
         (
