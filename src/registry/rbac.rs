@@ -19,7 +19,7 @@ use crate::resources::rbac::{
     Attributes, Authorizer, Decision, Rules, UserInfo, CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS, ROLES,
     ROLE_BINDINGS,
 };
-use crate::resources::status::{ApiError, ApiResult};
+use crate::resources::status::{ApiError, ApiResult, GroupResource};
 use crate::resources::ResourceInfo;
 
 /// `--authorization-mode`.
@@ -36,7 +36,9 @@ pub enum AuthorizationMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lookup {
     Lister,
-    Registry,
+    /// Through the registry, for a request on this resource: the store qualifies its
+    /// NotFound by the request's resource (`qualifiedResourceFromContext`), not the role's.
+    Registry(GroupResource<'static>),
 }
 
 /// One visited rule with its source, or a role lookup's error.
@@ -108,7 +110,8 @@ impl Registry {
     /// The role a binding's `roleRef` names (`GetRoleReferenceRules` reads its `rules`), or
     /// the error of the getter `via`: the authorizer reads through listers, whose NotFound
     /// names the singular (`role.rbac...`); the RBAC kinds' storage reads through the registry
-    /// (`roles.rbac...`, a 404).
+    /// with the request's context, so its 404 names the resource of the request
+    /// (`rolebindings.rbac... "missing-role" not found`), as since 1.32.
     fn role_ref(&self, role_ref: &Value, namespace: &str, via: Lookup) -> ApiResult<&Object> {
         let name = str_at(role_ref, "name");
         let (info, ns) = match str_at(role_ref, "kind") {
@@ -121,18 +124,21 @@ impl Registry {
                 ))
             }
         };
-        self.store().get(&info.key(ns, name)).ok_or_else(|| {
-            let mut e = ApiError::not_found(info.group_resource(), name);
-            if via == Lookup::Lister {
-                e.message = format!(
-                    "{}.{} {} not found",
-                    info.singular,
-                    info.group,
-                    go_quote(name)
-                );
-            }
-            e
-        })
+        self.store()
+            .get(&info.key(ns, name))
+            .ok_or_else(|| match via {
+                Lookup::Registry(request) => ApiError::not_found(request, name),
+                Lookup::Lister => {
+                    let mut e = ApiError::not_found(info.group_resource(), name);
+                    e.message = format!(
+                        "{}.{} {} not found",
+                        info.singular,
+                        info.group,
+                        go_quote(name)
+                    );
+                    e
+                }
+            })
     }
 
     /// `VisitRulesFor`: every rule granted to `user` in `namespace` (cluster-wide bindings
@@ -252,8 +258,13 @@ impl Authorizer for Registry {
 
     /// `DefaultRuleResolver.RulesFor` over the registry (as the RBAC storages and the
     /// rules review use it): every rule, in visiting order, and every lookup error.
-    fn rules_for(&self, user: &UserInfo, namespace: &str) -> Rules {
-        self.collect_rules(user, namespace, Lookup::Registry)
+    fn rules_for(
+        &self,
+        user: &UserInfo,
+        namespace: &str,
+        request: GroupResource<'static>,
+    ) -> Rules {
+        self.collect_rules(user, namespace, Lookup::Registry(request))
     }
 
     fn rules_review(&self, user: &UserInfo, namespace: &str) -> Rules {
@@ -274,8 +285,13 @@ impl Authorizer for Registry {
         }
     }
 
-    fn role_ref_rules(&self, role_ref: &Value, namespace: &str) -> ApiResult<Vec<PolicyRule>> {
-        let role = self.role_ref(role_ref, namespace, Lookup::Registry)?;
+    fn role_ref_rules(
+        &self,
+        role_ref: &Value,
+        namespace: &str,
+        request: GroupResource<'static>,
+    ) -> ApiResult<Vec<PolicyRule>> {
+        let role = self.role_ref(role_ref, namespace, Lookup::Registry(request))?;
         Ok(PolicyRule::all_of(role.get("rules")))
     }
 }

@@ -276,7 +276,8 @@ fn a_binding_needs_the_roles_rules_or_bind() {
         r.message(),
         format!("rolebindings.rbac.authorization.k8s.io \"b2\" is forbidden: {ALICE}{{APIGroups:[\"\"], Resources:[\"configmaps\"], Verbs:[\"delete\"]}}\n{{NonResourceURLs:[\"/metrics\"], Verbs:[\"get\"]}}")
     );
-    // The referenced role is read first: missing is the registry's 404, an unknown kind a 500.
+    // The referenced role is read first: missing is the registry's 404, read with the
+    // request's context, so it names the request's resource; an unknown kind is a 500.
     let r = alice(
         &mut e,
         "POST",
@@ -285,7 +286,11 @@ fn a_binding_needs_the_roles_rules_or_bind() {
     );
     assert_eq!(
         (r.code, r.message()),
-        (404, "roles.rbac.authorization.k8s.io \"ghost\" not found")
+        (404, "rolebindings.rbac.authorization.k8s.io \"ghost\" not found")
+    );
+    assert_eq!(
+        r.json["details"],
+        json!({"name": "ghost", "group": "rbac.authorization.k8s.io", "kind": "rolebindings"})
     );
     let r = alice(
         &mut e,
@@ -375,6 +380,20 @@ fn cluster_scoped_writes_count_only_cluster_grants() {
     assert_eq!(
         r.message(),
         "clusterroles.rbac.authorization.k8s.io \"agg\" is forbidden: user \"bob\" (groups=[\"dev\" \"ops\" \"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[\"\"], Resources:[\"configmaps\"], Verbs:[\"list\"]}; resolution errors: [clusterroles.rbac.authorization.k8s.io \"gone\" not found]"
+    );
+    // A binding's check reads the same roles, and its lookup errors name the binding
+    // resource the request is on.
+    let lister = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+        "metadata": {"name": "lister"}, "rules": [cm_rule(&["list"])]});
+    admin(&mut e, "POST", &format!("{RBAC}/clusterroles"), &lister);
+    let r = bob(
+        &mut e,
+        &format!("{RBAC}/clusterrolebindings"),
+        &binding("ClusterRoleBinding", "bob-lists", "ClusterRole", "lister"),
+    );
+    assert_eq!(
+        r.message(),
+        "clusterrolebindings.rbac.authorization.k8s.io \"bob-lists\" is forbidden: user \"bob\" (groups=[\"dev\" \"ops\" \"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[\"\"], Resources:[\"configmaps\"], Verbs:[\"list\"]}; resolution errors: [clusterrolebindings.rbac.authorization.k8s.io \"gone\" not found]"
     );
     // A RoleBinding in dev granting configmaps does not count for a cluster-scoped write.
     let dev = role("dev-lister", json!([cm_rule(&["list"])]));

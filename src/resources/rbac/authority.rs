@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::policy::PolicyRule;
 use super::{Attributes, UserInfo};
-use crate::resources::status::ApiError;
+use crate::resources::status::{ApiError, GroupResource};
 
 /// An authorizer's answer.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -33,19 +33,22 @@ pub trait Authorizer {
     /// The authorizer chain's decision on `attrs` for `user`.
     fn authorize(&self, user: &UserInfo, attrs: &Attributes) -> Decision;
     /// Every rule granted to `user` by the cluster's bindings and, for a namespace, that
-    /// namespace's RoleBindings (`RulesFor`).
-    fn rules_for(&self, user: &UserInfo, namespace: &str) -> Rules;
+    /// namespace's RoleBindings (`RulesFor`), for a request on `request` (which names the
+    /// roles not found).
+    fn rules_for(&self, user: &UserInfo, namespace: &str, request: GroupResource<'static>)
+        -> Rules;
     /// What the authorizer would list for `user` in `namespace` (a SelfSubjectRulesReview,
     /// the authorizer's own `RulesFor`: its role lookups' errors name the singular, as its
     /// listers do; under AlwaysAllow, everything).
     fn rules_review(&self, user: &UserInfo, namespace: &str) -> Rules;
     /// The rules of the role a binding's `roleRef` names in `namespace`
-    /// (`GetRoleReferenceRules`): a missing role is the registry's 404, an unknown kind a
-    /// plain error (a 500).
+    /// (`GetRoleReferenceRules`): a missing role is the registry's 404 (naming `request`),
+    /// an unknown kind a plain error (a 500).
     fn role_ref_rules(
         &self,
         role_ref: &Value,
         namespace: &str,
+        request: GroupResource<'static>,
     ) -> Result<Vec<PolicyRule>, ApiError>;
     /// Whether `raw` parses as a label (`label`) or field selector: access reviews report
     /// selectors they had to ignore. (The grammars live above the kinds.)

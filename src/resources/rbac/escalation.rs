@@ -128,7 +128,7 @@ pub fn check_role_write(
         return Ok(());
     }
     let (gr, name) = (info.group_resource(), map_meta_str(new, "name"));
-    let owned = by.authorizer.rules_for(user, by.namespace);
+    let owned = by.authorizer.rules_for(user, by.namespace, gr);
     let rules = PolicyRule::all_of(new.get("rules"));
     confirm_no_escalation(user, &owned, &rules).map_err(|m| ApiError::forbidden(gr, name, &m))?;
     let aggregates = has_aggregation_rule(new) || old.is_some_and(has_aggregation_rule);
@@ -160,8 +160,9 @@ pub fn check_binding_write(
     if bind_authorized(by, user, role_ref, namespace) {
         return Ok(());
     }
-    let rules = by.authorizer.role_ref_rules(role_ref, namespace)?;
-    let owned = by.authorizer.rules_for(user, by.namespace);
+    let gr = info.group_resource();
+    let rules = by.authorizer.role_ref_rules(role_ref, namespace, gr)?;
+    let owned = by.authorizer.rules_for(user, by.namespace, gr);
     confirm_no_escalation(user, &owned, &rules)
-        .map_err(|m| ApiError::forbidden(info.group_resource(), map_meta_str(new, "name"), &m))
+        .map_err(|m| ApiError::forbidden(gr, map_meta_str(new, "name"), &m))
 }
