@@ -74,7 +74,8 @@ pub trait Strategy: Sync {
     /// Graceful deletion (`CheckGracefulDelete`): the grace period, in seconds, a delete of
     /// `obj` with the requested `gracePeriodSeconds` gets, or `None` for a kind deleted at
     /// once. A positive period keeps the object, terminating, with `deletionTimestamp` that
-    /// far ahead; 0 deletes it now.
+    /// far ahead; 0 deletes it now. Nothing in the server ends the period when it runs out:
+    /// on kube-apiserver, too, that is a client's later delete (the kubelet's, for pods).
     fn graceful_delete_seconds(&self, _obj: &Value, _requested: Option<i64>) -> Option<i64> {
         None
     }
