@@ -2,23 +2,39 @@
 //! namespace, reports progress in its status conditions, then removes the `kubernetes`
 //! finalizer (as `namespaces/NAME/finalize` does), which lets the namespace go.
 //!
-//! The real controller handles a namespace 5 s after it sees the deletion
-//! (`namespaceDeletionGracePeriod`), and again while content remains. kubesim does the same
-//! on simulated time, with a configurable delay: a deleted namespace is first seen
-//! `Terminating` without conditions, then with them, then gone. Content is deleted in the
+//! Its queue is the real one's, on simulated time. Every change to a terminating namespace
+//! (the delete that marks it, its own status write, anyone's update) queues it
+//! `namespaceDeletionGracePeriod` (5 s, configurable) later; a pass that leaves content held
+//! by finalizers queues it again after `finalizerEstimateSeconds/2 + 1` = 8 s; content that
+//! remains without finalizers is an error, retried with the rate limiter's backoff (5 ms
+//! doubling to 60 s); the earliest wins, as in the delaying queue. Content is deleted in the
 //! background, as the controller's deletecollection calls do; what finalizers hold is
-//! counted into `NamespaceContentRemaining` and `NamespaceFinalizersRemaining`.
+//! counted into `NamespaceContentRemaining` and `NamespaceFinalizersRemaining`. Its writes
+//! are attributed as kube-controller-manager's: `Update` entries with the `status`
+//! (and, while other spec finalizers remain, `finalize`) subresource.
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::registry::{DeleteOptions, Deleted, Registry};
+use crate::registry::{DeleteOptions, Deleted, Registry, Write};
 use crate::resources::meta::{meta_str, strings};
 use crate::resources::{namespace::KUBERNETES_FINALIZER, NAMESPACES};
 
 /// `namespaceDeletionGracePeriod`.
 pub const DEFAULT_DELAY_MS: i64 = 5000;
+
+/// The requeue after a pass that leaves content held by finalizers: the deleter's estimate
+/// (`finalizerEstimateSeconds`, 15) halved, plus one, in seconds.
+const FINALIZER_REQUEUE_MS: i64 = (15 / 2 + 1) * 1000;
+
+/// The rate limiter's per-item backoff (`ItemExponentialFailureRateLimiter(5ms, 60s)`).
+const BACKOFF_BASE_MS: i64 = 5;
+const BACKOFF_MAX_MS: i64 = 60_000;
+
+/// The manager kube-controller-manager's writes are recorded under (its User-Agent's
+/// product).
+const MANAGER: &str = "kube-controller-manager";
 
 /// The condition types the deleter maintains, in its order, with their "ok" reason and
 /// message (`status_condition_utils.go`).
@@ -50,12 +66,39 @@ const CONDITIONS: [(&str, &str, &str); 5] = [
     ),
 ];
 
-/// When each terminating namespace is next handled.
+/// One terminating namespace in the queue.
+#[derive(Debug, Clone, Default)]
+struct Queued {
+    /// When it is next handled (`None`: not queued).
+    due: Option<i64>,
+    /// The resourceVersion last seen (a new one is an informer update event).
+    rv: String,
+    /// Failed passes since the last success (the rate limiter's count).
+    failures: u32,
+}
+
+impl Queued {
+    /// `AddAfter`: the earliest of the pending time and `at`.
+    fn add_at(&mut self, at: i64) {
+        self.due = Some(self.due.map_or(at, |d| d.min(at)));
+    }
+}
+
+/// What a pass left.
+enum Pass {
+    Finalized,
+    /// Content remains; `held`: some of it by finalizers.
+    Remaining {
+        held: bool,
+    },
+}
+
+/// The terminating namespaces and when each is next handled.
 #[derive(Debug, Clone)]
 pub struct NamespaceController {
     delay_ms: i64,
-    due: BTreeMap<String, i64>,
-    /// The store revision last looked at (no write since: no namespace became terminating).
+    queue: BTreeMap<String, Queued>,
+    /// The store revision last looked at (no write since: no namespace changed).
     seen: u64,
 }
 
@@ -66,11 +109,11 @@ impl Default for NamespaceController {
 }
 
 impl NamespaceController {
-    /// A controller acting `delay_ms` after it sees a namespace terminating.
+    /// A controller acting `delay_ms` after a terminating namespace changes.
     pub fn new(delay_ms: i64) -> Self {
         NamespaceController {
             delay_ms: delay_ms.max(0),
-            due: BTreeMap::new(),
+            queue: BTreeMap::new(),
             seen: 0,
         }
     }
@@ -80,38 +123,73 @@ impl NamespaceController {
     pub fn run(&mut self, registry: &mut Registry) {
         let now = registry.clock().now_ms();
         if registry.store().revision() != self.seen {
-            let terminating: Vec<String> = registry
-                .live(&NAMESPACES, None)
-                .iter()
-                .filter(|ns| !meta_str(ns, "deletionTimestamp").is_empty())
-                .map(|ns| meta_str(ns, "name").to_string())
-                .collect();
-            self.due.retain(|ns, _| terminating.contains(ns));
-            for ns in terminating {
-                self.due.entry(ns).or_insert(now + self.delay_ms);
-            }
+            self.observe(registry, now);
         }
         let due: Vec<String> = self
-            .due
+            .queue
             .iter()
-            .filter(|(_, t)| **t <= now)
+            .filter(|(_, q)| q.due.is_some_and(|t| t <= now))
             .map(|(ns, _)| ns.clone())
             .collect();
         for ns in due {
-            // Content remains: handled again a delay from now (the real controller requeues).
-            if delete(registry, &ns) {
-                self.due.insert(ns, now + self.delay_ms.max(1));
-            } else {
-                self.due.remove(&ns);
+            let Some(q) = self.queue.get_mut(&ns) else {
+                continue;
+            };
+            q.due = None;
+            match delete(registry, &ns) {
+                Pass::Finalized => {
+                    q.failures = 0;
+                }
+                Pass::Remaining { held: true } => {
+                    q.failures = 0;
+                    q.add_at(now + FINALIZER_REQUEUE_MS);
+                }
+                Pass::Remaining { held: false } => {
+                    let backoff = BACKOFF_BASE_MS
+                        .saturating_mul(1i64 << q.failures.min(40))
+                        .min(BACKOFF_MAX_MS);
+                    q.failures += 1;
+                    q.add_at(now + backoff);
+                }
             }
+            // The pass's own status write is an update event too, seen at once.
+            self.observe(registry, now);
         }
         self.seen = registry.store().revision();
+    }
+
+    /// When the next namespace comes due, if any is queued.
+    pub fn next_due(&self) -> Option<i64> {
+        self.queue.values().filter_map(|q| q.due).min()
+    }
+
+    /// The informer's view: a terminating namespace whose resourceVersion changed is queued
+    /// a delay from now; namespaces gone or live again leave the queue.
+    fn observe(&mut self, registry: &Registry, now: i64) {
+        let terminating: Vec<(String, String)> = registry
+            .live(&NAMESPACES, None)
+            .iter()
+            .filter(|ns| !meta_str(ns, "deletionTimestamp").is_empty())
+            .map(|ns| {
+                let rv = meta_str(ns, "resourceVersion").to_string();
+                (meta_str(ns, "name").to_string(), rv)
+            })
+            .collect();
+        self.queue
+            .retain(|ns, _| terminating.iter().any(|(n, _)| n == ns));
+        for (ns, rv) in terminating {
+            let q = self.queue.entry(ns).or_default();
+            if q.rv != rv {
+                q.rv = rv;
+                q.add_at(now + self.delay_ms);
+            }
+        }
     }
 }
 
 /// `namespacedResourcesDeleter.Delete`: deletes the content, updates the conditions, and
-/// finalizes the namespace when nothing is left. Whether content remains.
-fn delete(registry: &mut Registry, ns: &str) -> bool {
+/// finalizes the namespace when nothing is left.
+fn delete(registry: &mut Registry, ns: &str) -> Pass {
     let opts = DeleteOptions {
         propagation: Some("Background".into()),
         ..DeleteOptions::default()
@@ -147,10 +225,21 @@ fn delete(registry: &mut Registry, ns: &str) -> bool {
     }
     update_conditions(registry, ns, &remaining, &finalizers);
     if !remaining.is_empty() {
-        return true;
+        return Pass::Remaining {
+            held: !finalizers.is_empty(),
+        };
     }
     finalize(registry, ns);
-    false
+    Pass::Finalized
+}
+
+/// A write as kube-controller-manager's namespace controller makes it, through
+/// `subresource`.
+fn write(subresource: &str) -> Write {
+    Write {
+        subresource: subresource.into(),
+        ..Write::by(MANAGER, false)
+    }
 }
 
 /// The conditions the deleter reports (`ProcessContentTotals`, `updateConditions`): a
@@ -218,7 +307,11 @@ fn update_conditions(
     if let Some(status) = next.get_mut("status").and_then(Value::as_object_mut) {
         status.insert("conditions".into(), Value::Array(conditions));
     }
-    let _ = registry.write_update(&NAMESPACES, &key, &current, next, false);
+    if Value::Object(next.clone()) == *current {
+        return;
+    }
+    // `UpdateStatus`: only the status changes, and the entry says so.
+    let _ = registry.update(&NAMESPACES, &key, next, &write("status"));
 }
 
 /// `finalizeNamespace`: the `kubernetes` finalizer removed from `spec.finalizers`.
@@ -235,7 +328,19 @@ fn finalize(registry: &mut Registry, ns: &str) {
         .into_iter()
         .filter(|f| f != KUBERNETES_FINALIZER)
         .collect();
-    let mut next = current.as_object().cloned().unwrap_or_default();
-    next.insert("spec".into(), json!({ "finalizers": kept }));
+    let mut request = current.as_object().cloned().unwrap_or_default();
+    request.insert("spec".into(), json!({ "finalizers": kept }));
+    let Some(next) =
+        NAMESPACES
+            .strategy
+            .update_subresource("finalize", &current_map(&current), &request)
+    else {
+        return;
+    };
+    let next = registry.track_into(&NAMESPACES, &current, request, next, &write("finalize"));
     let _ = registry.write_update(&NAMESPACES, &key, &current, next, false);
+}
+
+fn current_map(v: &Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
 }

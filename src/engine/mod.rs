@@ -279,9 +279,21 @@ impl Engine {
         self.registry.clock()
     }
 
-    /// Moves simulated time forward by `ms`, then runs the controllers.
+    /// Moves simulated time forward by `ms`, stopping at each moment the namespace
+    /// controller's queue comes due on the way (so its passes, their timestamps and the
+    /// requeues they make happen when they would), then runs the controllers.
     pub fn advance(&mut self, ms: i64) {
-        self.registry.clock_mut().advance(ms);
+        let target = self.registry.clock().now_ms().saturating_add(ms.max(0));
+        while let Some(due) = self.namespaces.next_due() {
+            let now = self.registry.clock().now_ms();
+            if due <= now || due >= target {
+                break;
+            }
+            self.registry.clock_mut().advance(due - now);
+            self.tick();
+        }
+        let now = self.registry.clock().now_ms();
+        self.registry.clock_mut().advance(target - now);
         self.tick();
     }
 

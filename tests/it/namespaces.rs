@@ -223,3 +223,84 @@ fn immortal_namespaces_may_not_be_deleted() {
         "Active"
     );
 }
+
+/// The controller's queue: a change to a terminating namespace (its own status write
+/// included) brings it back 5 s later; a pass that leaves finalizer-held content and writes
+/// nothing brings it back after 8 s.
+#[test]
+fn the_controller_requeues_as_kube_controller_manager_does() {
+    let mut e = engine();
+    create_ns(&mut e, "q");
+    let mut held = cr_body("held", 1);
+    held["metadata"]["finalizers"] = json!(["example.com/hold"]);
+    create_cr(&mut e, "q", &held);
+    assert_eq!(delete(&mut e, "/api/v1/namespaces/q").code, 200);
+    // t=5: the first pass writes the conditions (an update: next pass at t=10); t=10 changes
+    // nothing (next pass after the estimate: t=18).
+    e.advance(11_000);
+    let mut h = get(&mut e, &cr("q", "held")).json;
+    h["metadata"]["finalizers"] = json!([]);
+    assert_eq!(put(&mut e, &cr("q", "held"), &h).code, 200);
+    e.advance(6_999);
+    assert_eq!(get(&mut e, "/api/v1/namespaces/q").code, 200, "t=17.999");
+    e.advance(1);
+    assert_eq!(get(&mut e, "/api/v1/namespaces/q").code, 404, "t=18");
+
+    // An update by anyone is an event, and the earliest pass wins: after the quiet pass at
+    // T+10 (next: T+18), labelling the namespace at T+11 brings the next pass to T+16.
+    create_ns(&mut e, "r");
+    create_cr(&mut e, "r", &held);
+    assert_eq!(delete(&mut e, "/api/v1/namespaces/r").code, 200);
+    e.advance(11_000);
+    let mut ns = get(&mut e, "/api/v1/namespaces/r").json;
+    ns["metadata"]["labels"]["touched"] = json!("yes");
+    assert_eq!(put(&mut e, "/api/v1/namespaces/r", &ns).code, 200);
+    let mut h = get(&mut e, &cr("r", "held")).json;
+    h["metadata"]["finalizers"] = json!([]);
+    assert_eq!(put(&mut e, &cr("r", "held"), &h).code, 200);
+    e.advance(4_999);
+    assert_eq!(get(&mut e, "/api/v1/namespaces/r").code, 200, "T+15.999");
+    e.advance(1);
+    assert_eq!(get(&mut e, "/api/v1/namespaces/r").code, 404, "T+16");
+}
+
+/// The controller's writes are kube-controller-manager's `Update`s through `status` and,
+/// when other spec finalizers keep the namespace, `finalize` (entries in Go's order:
+/// operation, time, manager, apiVersion, subresource).
+#[test]
+fn the_controllers_writes_are_field_managed() {
+    let mut e = engine();
+    create_ns(&mut e, "m");
+    let mut ns = get(&mut e, "/api/v1/namespaces/m").json;
+    ns["spec"]["finalizers"] = json!(["kubernetes", "example.com/extra"]);
+    assert_eq!(put(&mut e, "/api/v1/namespaces/m/finalize", &ns).code, 200);
+    assert_eq!(delete(&mut e, "/api/v1/namespaces/m").code, 200);
+    e.advance(5_000);
+    let ns = get(&mut e, "/api/v1/namespaces/m").json;
+    assert_eq!(ns["spec"]["finalizers"], json!(["example.com/extra"]));
+    let entries: Vec<_> = ns["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["manager"] == "kube-controller-manager")
+        .cloned()
+        .collect();
+    let condition = json!({".": {}, "f:lastTransitionTime": {}, "f:message": {}, "f:reason": {}, "f:status": {}, "f:type": {}});
+    assert_eq!(
+        entries,
+        [
+            json!({"manager": "kube-controller-manager", "operation": "Update", "apiVersion": "v1",
+                   "time": "2026-01-01T00:00:05Z", "fieldsType": "FieldsV1",
+                   "fieldsV1": {"f:spec": {"f:finalizers": {}}}, "subresource": "finalize"}),
+            json!({"manager": "kube-controller-manager", "operation": "Update", "apiVersion": "v1",
+                   "time": "2026-01-01T00:00:05Z", "fieldsType": "FieldsV1",
+                   "fieldsV1": {"f:status": {"f:conditions": {".": {},
+                       "k:{\"type\":\"NamespaceContentRemaining\"}": condition,
+                       "k:{\"type\":\"NamespaceDeletionContentFailure\"}": condition,
+                       "k:{\"type\":\"NamespaceDeletionDiscoveryFailure\"}": condition,
+                       "k:{\"type\":\"NamespaceDeletionGroupVersionParsingFailure\"}": condition,
+                       "k:{\"type\":\"NamespaceFinalizersRemaining\"}": condition}}},
+                   "subresource": "status"}),
+        ]
+    );
+}

@@ -286,7 +286,10 @@ fn a_binding_needs_the_roles_rules_or_bind() {
     );
     assert_eq!(
         (r.code, r.message()),
-        (404, "rolebindings.rbac.authorization.k8s.io \"ghost\" not found")
+        (
+            404,
+            "rolebindings.rbac.authorization.k8s.io \"ghost\" not found"
+        )
     );
     assert_eq!(
         r.json["details"],
