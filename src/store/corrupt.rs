@@ -36,6 +36,14 @@ impl Corruption {
             _ => None,
         }
     }
+
+    /// The name [`Corruption::parse`] reads.
+    pub fn name(self) -> &'static str {
+        match self {
+            Corruption::Undecryptable => "undecryptable",
+            Corruption::Undecodable => "undecodable",
+        }
+    }
 }
 
 impl CorruptKey {

@@ -1,6 +1,8 @@
 //! Saving and restoring the store losslessly: the state at the compacted revision plus every
 //! retained event, so reads and watches at any retained revision answer the same after a
-//! reload as before it.
+//! reload as before it; with them the values marked unreadable (and the events that removed
+//! one) and the client's bytes of raw fields, so a corrupt object stays corrupt and a
+//! ControllerRevision's `data` compares as the client wrote it.
 
 use std::sync::Arc;
 
@@ -27,19 +29,35 @@ impl Store {
             .events
             .iter()
             .map(|e| {
-                json!({
+                let mut ev = json!({
                     "rev": e.rev,
                     "timeMs": e.time_ms,
                     "key": e.key,
                     "value": e.value.as_deref(),
-                })
+                });
+                if e.corrupt_prev {
+                    ev["corruptPrev"] = json!(true);
+                }
+                ev
             })
+            .collect();
+        let corrupt: serde_json::Map<String, Value> = self
+            .corrupt
+            .iter()
+            .map(|(k, how)| (k.clone(), json!(how.name())))
+            .collect();
+        let raw: serde_json::Map<String, Value> = self
+            .raw_texts
+            .iter()
+            .map(|(k, t)| (k.clone(), json!(&**t)))
             .collect();
         json!({
             "revision": self.rev,
             "compactedRevision": self.compacted,
             "base": base,
             "events": events,
+            "corrupt": corrupt,
+            "rawTexts": raw,
         })
     }
 
@@ -75,11 +93,28 @@ impl Store {
                 key,
                 value,
                 prev,
-                corrupt_prev: false,
+                corrupt_prev: e["corruptPrev"].as_bool().unwrap_or(false),
             });
         }
         s.rev = num(doc, "revision")?;
         s.compacted = num(doc, "compactedRevision")?;
+        // Both are optional: states exported before they were kept have neither.
+        for (key, how) in doc["corrupt"].as_object().into_iter().flatten() {
+            let how = how
+                .as_str()
+                .and_then(super::Corruption::parse)
+                .ok_or_else(|| format!("state: corruption of {key}"))?;
+            if s.get(key).is_none() {
+                return Err(format!("state: corrupt key {key} holds no value"));
+            }
+            s.corrupt.insert(key.clone(), how);
+        }
+        for (key, text) in doc["rawTexts"].as_object().into_iter().flatten() {
+            let text = text
+                .as_str()
+                .ok_or_else(|| format!("state: raw text of {key}"))?;
+            s.raw_texts.insert(key.clone(), Arc::from(text));
+        }
         Ok(s)
     }
 
@@ -115,5 +150,30 @@ mod tests {
         assert!(t.get_at("/r/b", 4).unwrap().is_none());
         assert!(t.get_at("/r/a", 1).is_err());
         assert_eq!(t.events_after(2).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn corruption_and_raw_texts_survive_a_reload() {
+        let mut s = Store::new();
+        s.put("/r/a", json!({"n": 1}), 10);
+        s.set_raw_text("/r/a", Some("{ \"x\" : 1 }"));
+        s.put("/r/b", json!({"n": 2}), 20);
+        s.put("/r/c", json!({"n": 3}), 30);
+        assert!(s.corrupt("/r/b", super::super::Corruption::Undecodable));
+        assert!(s.corrupt("/r/c", super::super::Corruption::Undecryptable));
+        s.delete("/r/c", 40);
+        let t = Store::import(&s.export()).unwrap();
+        assert_eq!(t.export(), s.export());
+        assert_eq!(t.raw_text("/r/a"), Some("{ \"x\" : 1 }"));
+        assert_eq!(
+            t.corruption("/r/b").map(|c| c.corruption),
+            Some(super::super::Corruption::Undecodable)
+        );
+        assert!(t.events_after(3).unwrap()[0].corrupt_prev);
+        // A state from before they were kept still loads.
+        let mut old = s.export();
+        old.as_object_mut().unwrap().remove("corrupt");
+        old.as_object_mut().unwrap().remove("rawTexts");
+        assert!(Store::import(&old).unwrap().corruption("/r/b").is_none());
     }
 }
