@@ -73,10 +73,11 @@ pub fn encode(
         (Encoding::Protobuf, Payload::List { envelope, items }) => {
             binary_protobuf(&whole_list(envelope, items), scheme)
         }
-        (Encoding::Cbor, Payload::Object(v)) => Ok(crate::codec::cbor::encode(v)),
-        (Encoding::Cbor, Payload::List { envelope, items }) => {
-            Ok(crate::codec::cbor::encode(&whole_list(envelope, items)))
-        }
+        (Encoding::Cbor, Payload::Object(v)) => Ok(crate::codec::cbor::encode_with(v, scheme)),
+        (Encoding::Cbor, Payload::List { envelope, items }) => Ok(crate::codec::cbor::encode_with(
+            &whole_list(envelope, items),
+            scheme,
+        )),
     }
 }
 
@@ -186,7 +187,11 @@ pub fn watch_frame(kind: EventType, object: &Value, enc: Encoding, scheme: &dyn 
                 Err(_) => crate::cache::watchers::frame(kind, object),
             }
         }
-        Encoding::Cbor => Bytes::from(crate::codec::cbor::watch_event(kind.as_str(), object)),
+        Encoding::Cbor => Bytes::from(crate::codec::cbor::watch_event(
+            kind.as_str(),
+            object,
+            scheme,
+        )),
     }
 }
 

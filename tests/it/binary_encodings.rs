@@ -303,3 +303,46 @@ fn undecodable_bodies_carry_each_decoders_text() {
     );
     assert_eq!(code, 201);
 }
+
+/// A `[]byte` field (ConfigMap `binaryData`) is written as the real encoder writes it: tag
+/// 22 around the raw bytes, in objects, lists and watch events; it reads back as base64.
+#[test]
+fn cbor_writes_byte_slices_as_tagged_bytes() {
+    let mut e = cbor_engine();
+    let cm = "/api/v1/namespaces/default/configmaps";
+    let body = json!({"metadata": {"name": "b"}, "binaryData": {"k": "aGk="}, "data": {"s": "aGk="}});
+    assert_eq!(post(&mut e, cm, &body).code, 201);
+    // binaryData.k: key "k", then tag 22 (0xd6) and the byte string "hi"; data.s stays the
+    // base64 text.
+    let tagged = [0x41, b'k', 0xd6, 0x42, b'h', b'i'];
+    let text = [0x41, b's', 0x44, b'a', b'G', b'k', b'='];
+    let has = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+    for uri in [format!("{cm}/b"), cm.to_string()] {
+        let (code, _, bytes) = raw(&mut e, "GET", &uri, vec![], &[("accept", CBOR)]);
+        assert_eq!(code, 200);
+        assert!(has(&bytes, &tagged), "{uri}: {bytes:x?}");
+        assert!(has(&bytes, &text), "{uri}: {bytes:x?}");
+    }
+    let (_, _, bytes) = raw(&mut e, "GET", &format!("{cm}/b"), vec![], &[("accept", CBOR)]);
+    let back = cbor::decode(&bytes).unwrap();
+    assert_eq!(back["binaryData"], json!({"k": "aGk="}));
+    // What the server wrote, sent back, is the same object.
+    let (code, _, _) = raw(
+        &mut e,
+        "PUT",
+        &format!("{cm}/b"),
+        bytes.clone(),
+        &[("content-type", CBOR)],
+    );
+    assert_eq!(code, 200);
+    assert_eq!(stored(&mut e, &format!("{cm}/b")), back);
+    let req = http::Request::builder()
+        .uri(format!("{cm}?watch=true"))
+        .header("accept", CBOR)
+        .body(bytes::Bytes::new())
+        .unwrap();
+    let kubesim::Body::Watch(mut s) = e.handle(req).into_body() else {
+        panic!("not a watch");
+    };
+    assert!(has(&s.drain().0.concat(), &tagged));
+}

@@ -262,7 +262,10 @@ fn watch_event_golden() {
         &bs("p"),
     ]
     .concat();
-    assert_eq!(watch_event("ADDED", &obj), expected);
+    assert_eq!(
+        watch_event("ADDED", &obj, &crate::codec::protobuf::MetaOnly),
+        expected
+    );
     // The embedded object is exactly the object's own encoding.
     assert!(expected.ends_with(&encode(&obj)));
     assert_eq!(
@@ -295,7 +298,7 @@ fn cbor_seq_frames_several_events() {
     let mut starts = Vec::new();
     for (t, obj) in &events {
         starts.push(stream.len());
-        stream.extend(watch_event(t, obj));
+        stream.extend(watch_event(t, obj, &crate::codec::protobuf::MetaOnly));
     }
     // No length prefix or delimiter: each frame begins with its own tag.
     for &s in &starts {

@@ -5,12 +5,17 @@
 
 use serde_json::{Number, Value};
 
+use crate::codec::protobuf::schema::{Msg, Ty};
+
 /// Major types, shifted into the initial byte.
 const MAJOR_UINT: u8 = 0x00;
 const MAJOR_NINT: u8 = 0x20;
 const MAJOR_BYTES: u8 = 0x40;
 const MAJOR_ARRAY: u8 = 0x80;
 const MAJOR_MAP: u8 = 0xa0;
+/// Tag 22, "expected conversion to base64": the real encoder's `ByteSliceLaterFormatBase64`
+/// wraps every Go `[]byte` in it.
+const TAG_BASE64_LATER: u8 = 0xd6;
 
 /// Appends a head (initial byte plus argument) in its shortest form, as `encodeHead` does:
 /// arguments below 24 live in the initial byte, larger ones take 1, 2, 4 or 8 bytes.
@@ -100,6 +105,56 @@ pub(super) fn f16_bits_exact(f: f64) -> Option<u16> {
     }
 }
 
+/// What the Go type at a value is, as far as the encoder cares: a struct (its message
+/// table), a slice of structs, a `map[string][]byte`, a `[]byte`, or anything else.
+#[derive(Clone, Copy)]
+pub(super) enum Hint {
+    None,
+    Struct(&'static Msg),
+    Structs(&'static Msg),
+    BytesMap,
+    Bytes,
+}
+
+impl Hint {
+    /// The hint of the member `key` of a value with this hint.
+    fn member(self, key: &str) -> Hint {
+        match self {
+            Hint::Struct(m) => match m.fields.iter().find(|f| f.json == key).map(|f| f.ty) {
+                Some(Ty::Message(m)) => Hint::Struct(m),
+                Some(Ty::Messages(m, _)) => Hint::Structs(m),
+                Some(Ty::BytesMap) => Hint::BytesMap,
+                _ => Hint::None,
+            },
+            Hint::BytesMap => Hint::Bytes,
+            _ => Hint::None,
+        }
+    }
+
+    /// The hint of an item of an array with this hint.
+    fn item(self) -> Hint {
+        match self {
+            Hint::Structs(m) => Hint::Struct(m),
+            _ => Hint::None,
+        }
+    }
+}
+
+/// Appends a `[]byte` held as base64 text the way the real encoder writes the bytes: tag 22
+/// around a byte string of the raw bytes. (Text that is not base64 cannot come from a stored
+/// object; it is written as the string it is.)
+fn write_byte_slice(text: &str, out: &mut Vec<u8>) {
+    use base64::Engine as _;
+    match base64::engine::general_purpose::STANDARD.decode(text) {
+        Ok(bytes) => {
+            out.push(TAG_BASE64_LATER);
+            write_head(MAJOR_BYTES, bytes.len() as u64, out);
+            out.extend_from_slice(&bytes);
+        }
+        Err(_) => write_bytes_key(text, out),
+    }
+}
+
 /// Appends the scalar `v` (anything but an array or object).
 fn write_scalar(v: &Value, out: &mut Vec<u8>) {
     match v {
@@ -112,52 +167,54 @@ fn write_scalar(v: &Value, out: &mut Vec<u8>) {
     }
 }
 
-/// Work left on an open container: the remaining elements, or the remaining entries with
-/// their keys already encoded and sorted.
+/// Work left on an open container: the remaining elements (with their hint), or the
+/// remaining entries with their keys already encoded and sorted, and their hints.
 enum Frame<'a> {
-    Array(std::slice::Iter<'a, Value>),
-    Map(std::vec::IntoIter<(Vec<u8>, &'a Value)>),
+    Array(std::slice::Iter<'a, Value>, Hint),
+    Map(std::vec::IntoIter<(Vec<u8>, &'a Value, Hint)>),
 }
 
-/// Appends `root` as one CBOR item (no self-described tag).
-pub(super) fn write_value(root: &Value, out: &mut Vec<u8>) {
+/// Appends `root` (of the Go type `hint` describes) as one CBOR item (no self-described
+/// tag).
+pub(super) fn write_value(root: &Value, hint: Hint, out: &mut Vec<u8>) {
     let mut stack: Vec<Frame<'_>> = Vec::new();
-    let mut next = Some(root);
+    let mut next = Some((root, hint));
     loop {
         match next.take() {
-            Some(Value::Array(items)) => {
+            Some((Value::Array(items), hint)) => {
                 write_head(MAJOR_ARRAY, items.len() as u64, out);
-                stack.push(Frame::Array(items.iter()));
+                stack.push(Frame::Array(items.iter(), hint.item()));
             }
-            Some(Value::Object(map)) => {
+            Some((Value::Object(map), hint)) => {
                 write_head(MAJOR_MAP, map.len() as u64, out);
                 // SortBytewiseLexical compares the encoded keys (head included).
-                let mut entries: Vec<(Vec<u8>, &Value)> = map
+                let mut entries: Vec<(Vec<u8>, &Value, Hint)> = map
                     .iter()
                     .map(|(k, v)| {
                         let mut key = Vec::with_capacity(k.len() + 3);
                         write_bytes_key(k, &mut key);
-                        (key, v)
+                        (key, v, hint.member(k))
                     })
                     .collect();
                 entries.sort_by(|a, b| a.0.cmp(&b.0));
                 stack.push(Frame::Map(entries.into_iter()));
             }
-            Some(scalar) => write_scalar(scalar, out),
+            Some((Value::String(s), Hint::Bytes)) => write_byte_slice(s, out),
+            Some((scalar, _)) => write_scalar(scalar, out),
             None => {}
         }
         match stack.last_mut() {
             None => return,
-            Some(Frame::Array(items)) => match items.next() {
-                Some(v) => next = Some(v),
+            Some(Frame::Array(items, hint)) => match items.next() {
+                Some(v) => next = Some((v, *hint)),
                 None => {
                     stack.pop();
                 }
             },
             Some(Frame::Map(entries)) => match entries.next() {
-                Some((key, v)) => {
+                Some((key, v, hint)) => {
                     out.extend_from_slice(&key);
-                    next = Some(v);
+                    next = Some((v, hint));
                 }
                 None => {
                     stack.pop();

@@ -68,10 +68,12 @@
 //! verbatim, so the object inside each event is a nested, *tagged* CBOR map, not a byte string
 //! ([`watch_event`]).
 //!
-//! Go `[]byte` fields of typed objects (Secret `data`, ConfigMap `binaryData`, webhook
+//! Go `[]byte` fields of typed objects (ConfigMap `binaryData`, Secret `data`, webhook
 //! `caBundle`) are written by the real encoder as tag 22 around the raw bytes
-//! (`ByteSliceLaterFormat: Base64`), not as the base64 text JSON shows. None of kubesim's kinds
-//! has such a field; a kind that adds one needs a schema-aware hook here.
+//! (`ByteSliceLaterFormat: Base64`), not as the base64 text JSON shows. [`encode_with`] and
+//! [`watch_event`] find them through the kind's message table (the one protobuf uses), so a
+//! served object is written as the real server writes it; the decoder turns a tag-22 byte
+//! string back into the base64 text.
 
 mod decoder;
 mod encoder;
@@ -82,6 +84,8 @@ mod wellformed;
 mod tests;
 
 use serde_json::{Map, Value};
+
+use crate::codec::protobuf::Scheme;
 
 /// The media type of a CBOR document (request bodies, responses), served only with the
 /// `CBORServingAndStorage` gate on.
@@ -108,18 +112,35 @@ pub fn is_cbor(bytes: &[u8]) -> bool {
 /// tag followed by the item (byte-string keys and strings, sorted keys, shortest heads and
 /// floats, definite lengths). See the module docs for why key order differs from the real
 /// server's shuffled order.
+///
+/// Untyped: a `[]byte` field is written as its base64 string; see [`encode_with`].
 pub fn encode(v: &Value) -> Vec<u8> {
+    encode_with(v, &crate::codec::protobuf::MetaOnly)
+}
+
+/// [`encode`] for an object of a kind `scheme` knows (from its `apiVersion` and `kind`):
+/// its `[]byte` fields are written as the real encoder writes them.
+pub fn encode_with(v: &Value, scheme: &dyn Scheme) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
     out.extend_from_slice(&SELF_DESCRIBED_TAG);
-    encoder::write_value(v, &mut out);
+    encoder::write_value(v, hint_of(v, scheme), &mut out);
     out
+}
+
+/// The encoder's view of `v`'s type: its kind's message table, if `scheme` has one.
+fn hint_of(v: &Value, scheme: &dyn Scheme) -> encoder::Hint {
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
+    match scheme.message(s("apiVersion"), s("kind")) {
+        Some(m) => encoder::Hint::Struct(m),
+        None => encoder::Hint::None,
+    }
 }
 
 /// `v` as a bare CBOR item without the 55799 prefix: what `direct.Marshal` produces for nested
 /// values such as a JSON-backed `RawExtension`, and the building block of [`encode`].
 pub fn encode_untagged(v: &Value) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
-    encoder::write_value(v, &mut out);
+    encoder::write_value(v, encoder::Hint::None, &mut out);
     out
 }
 
@@ -152,7 +173,7 @@ pub fn decode_object(bytes: &[u8]) -> Result<Map<String, Value>, String> {
 ///
 /// In sorted order `type` (head `0x44`) precedes `object` (head `0x46`); the real server
 /// rotates the two fields at random.
-pub fn watch_event(event_type: &str, obj: &Value) -> Vec<u8> {
+pub fn watch_event(event_type: &str, obj: &Value, scheme: &dyn Scheme) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
     out.extend_from_slice(&SELF_DESCRIBED_TAG);
     out.push(0xa2); // map(2)
@@ -160,7 +181,7 @@ pub fn watch_event(event_type: &str, obj: &Value) -> Vec<u8> {
     encoder::write_bytes_key(event_type, &mut out);
     encoder::write_bytes_key("object", &mut out);
     out.extend_from_slice(&SELF_DESCRIBED_TAG);
-    encoder::write_value(obj, &mut out);
+    encoder::write_value(obj, hint_of(obj, scheme), &mut out);
     out
 }
 

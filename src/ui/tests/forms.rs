@@ -379,7 +379,11 @@ fn protobuf_and_cbor_bodies_and_watch_frames_are_decoded() {
         (rows[0].rv.as_str(), rows[0].name.as_str()),
         ("4", "default/r1")
     );
-    let rows = watchlog::parse_frames(&cbor::watch_event("DELETED", &obj));
+    let rows = watchlog::parse_frames(&cbor::watch_event(
+        "DELETED",
+        &obj,
+        &crate::resources::SCHEME,
+    ));
     assert_eq!(
         (rows[0].kind.as_str(), rows[0].name.as_str()),
         ("DELETED", "default/r1")
