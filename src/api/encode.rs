@@ -229,7 +229,9 @@ pub fn body_to_json<'a>(
             yaml_strict: None,
         }),
         Encoding::Cbor => Ok(JsonBody {
-            json: Cow::Owned(json::to_vec(&crate::codec::cbor::decode(bytes)?)),
+            json: Cow::Owned(json::to_vec(&crate::codec::cbor::decode_with(
+                bytes, scheme,
+            )?)),
             yaml_strict: None,
         }),
     }

@@ -310,7 +310,8 @@ fn undecodable_bodies_carry_each_decoders_text() {
 fn cbor_writes_byte_slices_as_tagged_bytes() {
     let mut e = cbor_engine();
     let cm = "/api/v1/namespaces/default/configmaps";
-    let body = json!({"metadata": {"name": "b"}, "binaryData": {"k": "aGk="}, "data": {"s": "aGk="}});
+    let body =
+        json!({"metadata": {"name": "b"}, "binaryData": {"k": "aGk="}, "data": {"s": "aGk="}});
     assert_eq!(post(&mut e, cm, &body).code, 201);
     // binaryData.k: key "k", then tag 22 (0xd6) and the byte string "hi"; data.s stays the
     // base64 text.
@@ -323,7 +324,13 @@ fn cbor_writes_byte_slices_as_tagged_bytes() {
         assert!(has(&bytes, &tagged), "{uri}: {bytes:x?}");
         assert!(has(&bytes, &text), "{uri}: {bytes:x?}");
     }
-    let (_, _, bytes) = raw(&mut e, "GET", &format!("{cm}/b"), vec![], &[("accept", CBOR)]);
+    let (_, _, bytes) = raw(
+        &mut e,
+        "GET",
+        &format!("{cm}/b"),
+        vec![],
+        &[("accept", CBOR)],
+    );
     let back = cbor::decode(&bytes).unwrap();
     assert_eq!(back["binaryData"], json!({"k": "aGk="}));
     // What the server wrote, sent back, is the same object.
@@ -345,4 +352,20 @@ fn cbor_writes_byte_slices_as_tagged_bytes() {
         panic!("not a watch");
     };
     assert!(has(&s.drain().0.concat(), &tagged));
+
+    // A request's untagged byte string in a []byte field is its raw bytes, as in the typed
+    // struct the real server decodes into (here bytes that are not UTF-8).
+    let mut doc = cbor::encode(&json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "u"}, "binaryData": {"k": "XXX"}}));
+    let at = doc
+        .windows(4)
+        .position(|w| w == [0x43, b'X', b'X', b'X'])
+        .unwrap();
+    doc[at + 1..at + 4].copy_from_slice(&[0xff, 0x00, 0x41]);
+    let (code, _, body) = raw(&mut e, "POST", cm, doc, &[("content-type", CBOR)]);
+    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(
+        stored(&mut e, &format!("{cm}/u"))["binaryData"],
+        json!({"k": "/wBB"})
+    );
 }

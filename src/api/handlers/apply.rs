@@ -27,7 +27,9 @@ struct Config {
 fn decode_config(req: &Request<'_>, cbor: bool) -> ApiResult<Config> {
     let body: &[u8] = req.body.as_ref();
     if cbor {
-        let converted = crate::api::encode::body_to_json(body, Encoding::Cbor, &*req.kinds)
+        // `cbor.Unmarshal` into a map, not into the typed struct: no kind's types apply.
+        let untyped = crate::codec::protobuf::MetaOnly;
+        let converted = crate::api::encode::body_to_json(body, Encoding::Cbor, &untyped)
             .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
         let parsed = gojson::parse(&converted.json)
             .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;

@@ -11,6 +11,7 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine as _;
 use serde_json::{Map, Number, Value};
 
+use super::hint::Hint;
 use super::timetag;
 
 /// Go's `io.ErrUnexpectedEOF` text.
@@ -97,6 +98,8 @@ pub(super) struct Decoder<'a> {
     pub(super) off: usize,
     /// Tags 21/22/23 enclosing the cursor, innermost last (the nearest one applies).
     later_encoding: Vec<u64>,
+    /// The Go type of the item at the cursor, when decoding a typed object.
+    hint: Hint,
 }
 
 impl<'a> Decoder<'a> {
@@ -106,7 +109,13 @@ impl<'a> Decoder<'a> {
             data,
             off: 0,
             later_encoding: Vec::new(),
+            hint: Hint::None,
         }
+    }
+
+    /// Decodes the next item as the Go type `hint` describes.
+    pub(super) fn set_hint(&mut self, hint: Hint) {
+        self.hint = hint;
     }
 
     /// The read offset (after [`Self::wellformed`], the end of the first item).
@@ -305,6 +314,10 @@ impl<'a> Decoder<'a> {
             NINT => Ok(Value::from(!(val as i64))),
             BYTES => {
                 let bytes = self.string_bytes(major, ai, val)?;
+                // A typed `[]byte` takes a byte string's bytes as they are.
+                if self.later_encoding.is_empty() && matches!(self.hint, Hint::Bytes) {
+                    return Ok(Value::String(STANDARD.encode(bytes)));
+                }
                 Ok(Value::String(self.byte_string_text(&bytes)))
             }
             TEXT => {
@@ -343,6 +356,8 @@ impl<'a> Decoder<'a> {
         let mut items = Vec::new();
         let mut err = None;
         let mut i = 0u64;
+        let parent = self.hint;
+        self.hint = parent.item();
         loop {
             if ai == 31 {
                 if self.found_break() {
@@ -359,6 +374,7 @@ impl<'a> Decoder<'a> {
             }
             i += 1;
         }
+        self.hint = parent;
         match err {
             Some(e) => Err(e),
             None => Ok(Value::Array(items)),
@@ -390,7 +406,11 @@ impl<'a> Decoder<'a> {
                 i += 1;
                 continue;
             }
-            let value = match self.value_any() {
+            let parent = self.hint;
+            self.hint = parent.member(&key);
+            let value = self.value_any();
+            self.hint = parent;
+            let value = match value {
                 Ok(v) => v,
                 Err(e) => {
                     err.get_or_insert(e);

@@ -5,7 +5,7 @@
 
 use serde_json::{Number, Value};
 
-use crate::codec::protobuf::schema::{Msg, Ty};
+use super::hint::Hint;
 
 /// Major types, shifted into the initial byte.
 const MAJOR_UINT: u8 = 0x00;
@@ -102,41 +102,6 @@ pub(super) fn f16_bits_exact(f: f64) -> Option<u16> {
         Some(sign | (full >> shift) as u16)
     } else {
         None
-    }
-}
-
-/// What the Go type at a value is, as far as the encoder cares: a struct (its message
-/// table), a slice of structs, a `map[string][]byte`, a `[]byte`, or anything else.
-#[derive(Clone, Copy)]
-pub(super) enum Hint {
-    None,
-    Struct(&'static Msg),
-    Structs(&'static Msg),
-    BytesMap,
-    Bytes,
-}
-
-impl Hint {
-    /// The hint of the member `key` of a value with this hint.
-    fn member(self, key: &str) -> Hint {
-        match self {
-            Hint::Struct(m) => match m.fields.iter().find(|f| f.json == key).map(|f| f.ty) {
-                Some(Ty::Message(m)) => Hint::Struct(m),
-                Some(Ty::Messages(m, _)) => Hint::Structs(m),
-                Some(Ty::BytesMap) => Hint::BytesMap,
-                _ => Hint::None,
-            },
-            Hint::BytesMap => Hint::Bytes,
-            _ => Hint::None,
-        }
-    }
-
-    /// The hint of an item of an array with this hint.
-    fn item(self) -> Hint {
-        match self {
-            Hint::Structs(m) => Hint::Struct(m),
-            _ => Hint::None,
-        }
     }
 }
 

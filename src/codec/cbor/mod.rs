@@ -77,6 +77,7 @@
 
 mod decoder;
 mod encoder;
+mod hint;
 mod timetag;
 mod wellformed;
 
@@ -128,11 +129,11 @@ pub fn encode_with(v: &Value, scheme: &dyn Scheme) -> Vec<u8> {
 }
 
 /// The encoder's view of `v`'s type: its kind's message table, if `scheme` has one.
-fn hint_of(v: &Value, scheme: &dyn Scheme) -> encoder::Hint {
+fn hint_of(v: &Value, scheme: &dyn Scheme) -> hint::Hint {
     let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
     match scheme.message(s("apiVersion"), s("kind")) {
-        Some(m) => encoder::Hint::Struct(m),
-        None => encoder::Hint::None,
+        Some(m) => hint::Hint::Struct(m),
+        None => hint::Hint::None,
     }
 }
 
@@ -140,7 +141,7 @@ fn hint_of(v: &Value, scheme: &dyn Scheme) -> encoder::Hint {
 /// values such as a JSON-backed `RawExtension`, and the building block of [`encode`].
 pub fn encode_untagged(v: &Value) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
-    encoder::write_value(v, encoder::Hint::None, &mut out);
+    encoder::write_value(v, hint::Hint::None, &mut out);
     out
 }
 
@@ -150,6 +151,20 @@ pub fn decode(bytes: &[u8]) -> Result<Value, String> {
     let mut d = decoder::Decoder::new(bytes);
     d.wellformed(false)?;
     d.rewind();
+    d.value_any()
+}
+
+/// [`decode`] of a request body for a kind `scheme` knows (from the body's own `apiVersion`
+/// and `kind`, as the serializer picks the typed object to decode into): an untagged byte
+/// string in a `[]byte` field is its raw bytes (base64 in the value), as in the typed struct.
+pub fn decode_with(bytes: &[u8], scheme: &dyn Scheme) -> Result<Value, String> {
+    let untyped = decode(bytes)?;
+    let hint = hint_of(&untyped, scheme);
+    if matches!(hint, hint::Hint::None) {
+        return Ok(untyped);
+    }
+    let mut d = decoder::Decoder::new(bytes);
+    d.set_hint(hint);
     d.value_any()
 }
 
