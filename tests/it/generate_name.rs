@@ -79,14 +79,8 @@ fn a_lone_dash_prefix_is_invalid_twice() {
     body["metadata"] = json!({"generateName": "-"});
     let r = post(&mut e, &crs("default"), &body);
     assert_eq!(r.code, 422, "{}", r.text);
-    let fields: Vec<&str> = r.json["details"]["causes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["field"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        fields,
+        r.cause_fields(),
         ["metadata.generateName", "metadata.name"],
         "{}",
         r.text

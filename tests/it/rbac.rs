@@ -378,14 +378,8 @@ fn roles_and_bindings_validate_as_the_real_server() {
             {"matchLabels": {"b c": "x"}, "matchExpressions": [{"key": "a", "operator": "In", "values": ["a b"]}]}]}}),
     );
     assert_eq!(r.code, 422, "{}", r.text);
-    let fields: Vec<&str> = r.json["details"]["causes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["field"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        fields,
+        r.cause_fields(),
         [
             "aggregationRule.clusterRoleSelectors[0].matchLabels",
             "aggregationRule.clusterRoleSelectors[0].matchExpressions[0].values[0]",

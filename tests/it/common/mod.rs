@@ -47,6 +47,14 @@ impl Resp {
         self.json["reason"].as_str().unwrap_or("")
     }
 
+    /// The `field` of each cause of a Status body, in order.
+    pub fn cause_fields(&self) -> Vec<&str> {
+        self.json["details"]["causes"]
+            .as_array()
+            .map(|a| a.iter().map(|c| c["field"].as_str().unwrap_or("")).collect())
+            .unwrap_or_default()
+    }
+
     /// Names of the items of a list body.
     pub fn names(&self) -> Vec<String> {
         self.json["items"]
