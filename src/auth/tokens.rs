@@ -34,11 +34,13 @@ const ERR_QUOTE: &str = "extraneous or missing \" in quoted-field";
 /// Go's `encoding/csv` reader (comma separated, `FieldsPerRecord = -1`): records, blank lines
 /// skipped, quoted fields (with `""`) that may span lines.
 fn records(text: &str) -> Result<Vec<Vec<String>>, String> {
-    // Lines with their terminators, `\r\n` read as `\n` (Go's `readLine`).
+    // Lines with their terminators, `\r\n` read as `\n`, and a last line without `\n` loses
+    // a trailing `\r` (Go's `readLine`).
     let lines: Vec<String> = text
         .split_inclusive('\n')
         .map(|l| match l.strip_suffix("\r\n") {
             Some(body) => format!("{body}\n"),
+            None if !l.ends_with('\n') => l.strip_suffix('\r').unwrap_or(l).to_string(),
             None => l.to_string(),
         })
         .collect();
@@ -205,5 +207,10 @@ mod tests {
         // A quoted field may span lines.
         let f = TokenFile::parse("f", "t,\"a\nb\",u\n").unwrap();
         assert_eq!(f.user("t").unwrap().name, "a\nb");
+        // CRLF files, and a last line without a newline that ends in `\r`.
+        let f = TokenFile::parse("f", "t,alice,u1\r\ns,bob,u2,\"g1,g2\"\r").unwrap();
+        assert_eq!(f.user("t").unwrap().uid, "u1");
+        assert_eq!(f.user("s").unwrap().groups, ["g1", "g2"]);
+        assert!(TokenFile::parse("f", "t,alice,u1\n\r").is_ok());
     }
 }
