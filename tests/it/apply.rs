@@ -112,12 +112,12 @@ fn apply_errors_are_the_real_servers() {
         ("?fieldManager=m", "apiVersion: v1\nkind: Secret\nmetadata:\n  name: c\n", 400, "invalid object type: /v1, Kind=Secret"),
         ("?fieldManager=m", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  managedFields: []\n", 400, "metadata.managedFields must be nil"),
         ("?fieldManager=m", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nfoo: 1\n", 500, "failed to create typed patch object (/c; /v1, Kind=ConfigMap): .foo: field not declared in schema"),
-        ("?fieldManager=m", "- a\n", 400, "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"),
-        ("?fieldManager=m", "a: [\n", 400, "error encoding patch: yaml: line 1: did not find expected node content"),
+        ("?fieldManager=m", "- a\n", 400, "error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal array into Go value of type map[string]interface {}"),
+        ("?fieldManager=m", "a: [\n", 400, "error decoding YAML: error converting YAML to JSON: yaml: line 1: did not find expected node content"),
         // The merged object fails converting to the Go type (after the structured merge,
         // which takes any base64 string and any number).
         ("?fieldManager=m", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nbinaryData:\n  b: '!!!'\n", 500, "failed to convert new object (/c; /v1, Kind=ConfigMap) to proper version: unable to convert unstructured object to /v1, Kind=ConfigMap: error decoding from json: illegal base64 data at input byte 0"),
-        ("?fieldManager=m&fieldValidation=Strict", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: \"1\"\n  a: \"2\"\n", 400, "error strict decoding patch: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key \"a\" already set in map"),
+        ("?fieldManager=m&fieldValidation=Strict", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: \"1\"\n  a: \"2\"\n", 400, "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key \"a\" already set in map"),
     ];
     for (query, body, code, msg) in cases {
         let r = apply(&mut e, &cm_uri("c", query), body);

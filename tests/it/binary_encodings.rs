@@ -369,3 +369,26 @@ fn cbor_writes_byte_slices_as_tagged_bytes() {
         json!({"k": "/wBB"})
     );
 }
+
+/// A CBOR apply is `cbor.Unmarshal` into a map: its failures read as apply's YAML ones do.
+#[test]
+fn cbor_apply_decodes_into_a_map() {
+    let mut e = cbor_engine();
+    let uri = "/api/v1/namespaces/default/configmaps/a?fieldManager=m";
+    let apply = [("content-type", "application/apply-patch+cbor")];
+    let config = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}});
+    let (code, _, _) = raw(&mut e, "PATCH", uri, cbor::encode(&config), &apply);
+    assert_eq!(code, 201);
+    let (code, _, body) = raw(
+        &mut e,
+        "PATCH",
+        uri,
+        vec![0xd9, 0xd9, 0xf7, 0x81, 0x01],
+        &apply,
+    );
+    let status: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(
+        (code, status["message"].as_str().unwrap()),
+        (400, "error decoding YAML: cbor: cannot unmarshal array into Go value of type map[string]interface {}")
+    );
+}

@@ -7,7 +7,6 @@
 use serde_json::{Map, Value};
 
 use super::{reconcile_namespace, write_options_after, FieldValidation};
-use crate::api::negotiation::Encoding;
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
 use crate::codec::{decode, json as gojson, yaml};
@@ -22,46 +21,41 @@ struct Config {
     strict: Option<String>,
 }
 
-/// `applyPatcher`'s decoding: YAML converted to JSON (a body starting with `{` is taken as
-/// it is), then unmarshalled into a map.
+/// `applyPatcher`'s decoding into a map: `yaml.Unmarshal` (sigs.k8s.io/yaml: the YAML
+/// converted to JSON, then decoded), or `cbor.Unmarshal` for CBOR. Either failure is
+/// `error decoding YAML: <err>`.
 fn decode_config(req: &Request<'_>, cbor: bool) -> ApiResult<Config> {
     let body: &[u8] = req.body.as_ref();
+    let fail = |e: String| ApiError::bad_request(format!("error decoding YAML: {e}"));
     if cbor {
-        // `cbor.Unmarshal` into a map, not into the typed struct: no kind's types apply.
-        let untyped = crate::codec::protobuf::MetaOnly;
-        let converted = crate::api::encode::body_to_json(body, Encoding::Cbor, &untyped)
-            .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
-        let parsed = gojson::parse(&converted.json)
-            .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;
-        return as_map(parsed.value, None);
+        let map = crate::codec::cbor::decode_object(body).map_err(fail)?;
+        return Ok(Config {
+            value: Value::Object(map),
+            strict: None,
+        });
     }
-    // `yaml.ToJSON` (which passes a body starting with `{` through untouched) fails as
-    // "error encoding patch" without the converter's prefix; `yaml.Unmarshal` then fails as
-    // "error decoding patch" with it.
     const PREFIX: &str = yaml::UNMARSHAL_PREFIX;
-    let converted = yaml::to_json(body).map_err(|e| {
-        ApiError::bad_request(match body.starts_with(b"{") {
-            false => format!("error encoding patch: {e}"),
-            true => format!("error decoding patch: {PREFIX}{e}"),
-        })
-    })?;
-    let parsed = gojson::parse(&converted.json)
-        .map_err(|e| ApiError::bad_request(format!("error decoding patch: {}", e.message)))?;
-    as_map(parsed.value, converted.strict)
-}
-
-fn as_map(value: Value, strict: Option<String>) -> ApiResult<Config> {
-    let value = match value {
+    let converted = yaml::to_json(body).map_err(|e| fail(format!("{PREFIX}{e}")))?;
+    let unmarshal = |message: &str| {
+        fail(format!(
+            "error unmarshaling JSON: while decoding JSON: {message}"
+        ))
+    };
+    let parsed = gojson::parse(&converted.json).map_err(|e| unmarshal(&e.message))?;
+    let value = match parsed.value {
         Value::Null => Value::Object(Map::new()),
         Value::Object(m) => Value::Object(m),
         other => {
-            return Err(ApiError::bad_request(format!(
-                "error decoding patch: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+            return Err(unmarshal(&format!(
+                "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
                 crate::codec::decode::kind_desc(&other)
             )));
         }
     };
-    Ok(Config { value, strict })
+    Ok(Config {
+        value,
+        strict: converted.strict,
+    })
 }
 
 /// PATCH with an apply content type.
@@ -100,7 +94,7 @@ pub fn apply(
             FieldValidation::Strict => {
                 // `yaml.UnmarshalStrict` prefixes the converter's error.
                 return Err(ApiError::bad_request(format!(
-                    "error strict decoding patch: {}{err}",
+                    "error strict decoding YAML: {}{err}",
                     yaml::UNMARSHAL_PREFIX
                 )));
             }

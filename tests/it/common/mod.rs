@@ -51,7 +51,11 @@ impl Resp {
     pub fn cause_fields(&self) -> Vec<&str> {
         self.json["details"]["causes"]
             .as_array()
-            .map(|a| a.iter().map(|c| c["field"].as_str().unwrap_or("")).collect())
+            .map(|a| {
+                a.iter()
+                    .map(|c| c["field"].as_str().unwrap_or(""))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
