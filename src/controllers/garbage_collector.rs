@@ -14,8 +14,9 @@
 //!
 //! The real collector reacts to watch events through work queues within about a second.
 //! kubesim runs whole passes over a graph built from the store, `delay_ms` of simulated time
-//! after the store changed, and again `delay_ms` after each pass that acted — so a cascade
-//! unfolds one level per step, deterministically, and can be watched.
+//! after a change that can matter to it, and again `delay_ms` after each pass that acted —
+//! so a cascade unfolds one level per step, deterministically, and can be watched
+//! (`Engine::advance` stops at each pass's time).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,8 +29,7 @@ use crate::resources::ResourceInfo;
 
 /// The default delay: the real collector acts within about a second.
 pub const DEFAULT_DELAY_MS: i64 = 1000;
-/// The field manager of the collector's writes (its client's User-Agent product).
-pub const MANAGER: &str = "kube-controller-manager";
+use super::MANAGER;
 use crate::resources::validation::meta_fields::{
     FINALIZER_FOREGROUND as FOREGROUND, FINALIZER_ORPHAN as ORPHAN,
 };
@@ -54,6 +54,17 @@ impl GarbageCollector {
             seen: 0,
             due: None,
         }
+    }
+
+    /// The collector after a restart of kube-controller-manager: the same settings, nothing
+    /// seen or scheduled.
+    pub fn restarted(&self) -> Self {
+        GarbageCollector::new(self.delay_ms)
+    }
+
+    /// When the next pass is due, if one is scheduled.
+    pub fn next_due(&self) -> Option<i64> {
+        self.due
     }
 
     /// Runs the passes that are due.

@@ -7,17 +7,21 @@
 //! `namespaceDeletionGracePeriod` (5 s, configurable) later; a pass that leaves content held
 //! by finalizers queues it again after `finalizerEstimateSeconds/2 + 1` = 8 s; content that
 //! remains without finalizers is an error, retried with the rate limiter's backoff (5 ms
-//! doubling to 60 s); the earliest wins, as in the delaying queue. Content is deleted in the
-//! background, as the controller's deletecollection calls do; what finalizers hold is
-//! counted into `NamespaceContentRemaining` and `NamespaceFinalizersRemaining`. Its writes
-//! are attributed as kube-controller-manager's: `Update` entries with the `status`
-//! (and, while other spec finalizers remain, `finalize`) subresource.
+//! doubling to 60 s, the count kept until a pass finalizes); the earliest wins, as in the
+//! delaying queue. It sees changes as its informer does, from the store's events. A pass
+//! reads the namespace first (gone, live, finalized or unreadable: nothing to do, or an
+//! error), then deletes each kind's content with a background deletecollection and lists
+//! what remains: per kind, leftovers with finalizers are waited for, leftovers without are
+//! an error (`NamespaceDeletionContentFailure`). Its writes are kube-controller-manager's:
+//! `Update` entries with the `status` (and, while other spec finalizers remain, `finalize`)
+//! subresource.
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::registry::{DeleteOptions, Deleted, Registry, Write};
+use super::MANAGER;
+use crate::registry::{DeleteOptions, ListOptions, Registry, Write};
 use crate::resources::meta::{meta_str, strings};
 use crate::resources::{namespace::KUBERNETES_FINALIZER, NAMESPACES};
 
@@ -31,10 +35,6 @@ const FINALIZER_REQUEUE_MS: i64 = (15 / 2 + 1) * 1000;
 /// The rate limiter's per-item backoff (`ItemExponentialFailureRateLimiter(5ms, 60s)`).
 const BACKOFF_BASE_MS: i64 = 5;
 const BACKOFF_MAX_MS: i64 = 60_000;
-
-/// The manager kube-controller-manager's writes are recorded under (its User-Agent's
-/// product).
-const MANAGER: &str = "kube-controller-manager";
 
 /// The condition types the deleter maintains, in its order, with their "ok" reason and
 /// message (`status_condition_utils.go`).
@@ -71,8 +71,6 @@ const CONDITIONS: [(&str, &str, &str); 5] = [
 struct Queued {
     /// When it is next handled (`None`: not queued).
     due: Option<i64>,
-    /// The resourceVersion last seen (a new one is an informer update event).
-    rv: String,
     /// Failed passes since the last success (the rate limiter's count).
     failures: u32,
 }
@@ -84,13 +82,14 @@ impl Queued {
     }
 }
 
-/// What a pass left.
+/// How a pass ended, as the worker sees `Delete`'s result.
 enum Pass {
-    Finalized,
-    /// Content remains; `held`: some of it by finalizers.
-    Remaining {
-        held: bool,
-    },
+    /// Nothing left to do (finalized, or nothing to finalize): `Forget`.
+    Done,
+    /// Content held by finalizers (`ResourcesRemainingError`): `AddAfter` the estimate.
+    Held,
+    /// An error: `AddRateLimited`.
+    Failed,
 }
 
 /// The terminating namespaces and when each is next handled.
@@ -118,13 +117,11 @@ impl NamespaceController {
         }
     }
 
-    /// Handles the terminating namespaces that are due. (It runs after every request: it
-    /// looks at the namespaces only when the store changed.)
+    /// Handles the terminating namespaces that are due. (It runs after every request; it
+    /// reads the store's events only when the store changed.)
     pub fn run(&mut self, registry: &mut Registry) {
         let now = registry.clock().now_ms();
-        if registry.store().revision() != self.seen {
-            self.observe(registry, now);
-        }
+        self.observe(registry, now);
         let due: Vec<String> = self
             .queue
             .iter()
@@ -132,30 +129,30 @@ impl NamespaceController {
             .map(|(ns, _)| ns.clone())
             .collect();
         for ns in due {
-            let Some(q) = self.queue.get_mut(&ns) else {
-                continue;
-            };
-            q.due = None;
-            match delete(registry, &ns) {
-                Pass::Finalized => {
-                    q.failures = 0;
-                }
-                Pass::Remaining { held: true } => {
-                    q.failures = 0;
-                    q.add_at(now + FINALIZER_REQUEUE_MS);
-                }
-                Pass::Remaining { held: false } => {
-                    let backoff = BACKOFF_BASE_MS
-                        .saturating_mul(1i64 << q.failures.min(40))
-                        .min(BACKOFF_MAX_MS);
-                    q.failures += 1;
-                    q.add_at(now + backoff);
+            let pass = delete(registry, &ns);
+            if let Some(q) = self.queue.get_mut(&ns) {
+                q.due = None;
+                match pass {
+                    Pass::Done => q.failures = 0,
+                    Pass::Held => q.add_at(now + FINALIZER_REQUEUE_MS),
+                    Pass::Failed => {
+                        let backoff = BACKOFF_BASE_MS
+                            .saturating_mul(1i64 << q.failures.min(40))
+                            .min(BACKOFF_MAX_MS);
+                        q.failures += 1;
+                        q.add_at(now + backoff);
+                    }
                 }
             }
-            // The pass's own status write is an update event too, seen at once.
+            // The pass's own writes are update events too, seen at once.
             self.observe(registry, now);
         }
-        self.seen = registry.store().revision();
+    }
+
+    /// The controller after a restart of kube-controller-manager: the same settings, an
+    /// empty queue, nothing seen (its first look is a relist).
+    pub fn restarted(&self) -> Self {
+        NamespaceController::new(self.delay_ms)
     }
 
     /// When the next namespace comes due, if any is queued.
@@ -163,74 +160,134 @@ impl NamespaceController {
         self.queue.values().filter_map(|q| q.due).min()
     }
 
-    /// The informer's view: a terminating namespace whose resourceVersion changed is queued
-    /// a delay from now; namespaces gone or live again leave the queue.
+    /// The informer's view of the writes since the last look: a terminating namespace that
+    /// changed is queued a delay from now; one deleted or live again leaves the queue. When
+    /// the events are compacted away, every terminating namespace counts as changed (a
+    /// relist).
     fn observe(&mut self, registry: &Registry, now: i64) {
-        let terminating: Vec<(String, String)> = registry
-            .live(&NAMESPACES, None)
-            .iter()
-            .filter(|ns| !meta_str(ns, "deletionTimestamp").is_empty())
-            .map(|ns| {
-                let rv = meta_str(ns, "resourceVersion").to_string();
-                (meta_str(ns, "name").to_string(), rv)
-            })
-            .collect();
-        self.queue
-            .retain(|ns, _| terminating.iter().any(|(n, _)| n == ns));
-        for (ns, rv) in terminating {
-            let q = self.queue.entry(ns).or_default();
-            if q.rv != rv {
-                q.rv = rv;
-                q.add_at(now + self.delay_ms);
+        let store = registry.store();
+        let rev = store.revision();
+        if rev == self.seen {
+            return;
+        }
+        let at = now + self.delay_ms;
+        let prefix = NAMESPACES.key_prefix();
+        match store.events_after(self.seen) {
+            Ok(events) => {
+                for e in events {
+                    let Some(name) = e.key.strip_prefix(&prefix) else {
+                        continue;
+                    };
+                    match &e.value {
+                        Some(ns) if !meta_str(ns, "deletionTimestamp").is_empty() => {
+                            self.queue.entry(name.to_string()).or_default().add_at(at);
+                        }
+                        _ => {
+                            self.queue.remove(name);
+                        }
+                    }
+                }
+            }
+            Err(_) => {
+                let terminating: Vec<String> = registry
+                    .live(&NAMESPACES, None)
+                    .iter()
+                    .filter(|ns| !meta_str(ns, "deletionTimestamp").is_empty())
+                    .map(|ns| meta_str(ns, "name").to_string())
+                    .collect();
+                self.queue.retain(|ns, _| terminating.contains(ns));
+                for ns in terminating {
+                    self.queue.entry(ns).or_default().add_at(at);
+                }
             }
         }
+        self.seen = rev;
     }
 }
 
-/// `namespacedResourcesDeleter.Delete`: deletes the content, updates the conditions, and
-/// finalizes the namespace when nothing is left.
+/// `namespacedResourcesDeleter.Delete`: reads the namespace (gone, live or already
+/// finalized: nothing to do; unreadable: an error), deletes the content, updates the
+/// conditions, and finalizes the namespace when nothing is left.
 fn delete(registry: &mut Registry, ns: &str) -> Pass {
+    let current = match registry.read_current(&NAMESPACES.key("", ns)) {
+        Ok(Some(current)) => current,
+        Ok(None) => return Pass::Done,
+        Err(_) => return Pass::Failed,
+    };
+    if meta_str(&current, "deletionTimestamp").is_empty()
+        || strings(current["spec"].get("finalizers")).is_empty()
+    {
+        return Pass::Done;
+    }
+    let content = delete_content(registry, ns);
+    update_conditions(registry, ns, &content);
+    if !content.errors.is_empty() {
+        return Pass::Failed;
+    }
+    if !content.remaining.is_empty() {
+        return Pass::Held;
+    }
+    match finalize(registry, ns) {
+        Ok(()) => Pass::Done,
+        Err(()) => Pass::Failed,
+    }
+}
+
+/// What `deleteAllContent` found: per kind what remains, the finalizers holding it, and
+/// the errors (`ProcessDeleteContentErr`).
+#[derive(Default)]
+struct Content {
+    /// (`resource.group`, count) of what remains.
+    remaining: Vec<(String, usize)>,
+    /// (finalizer, count) over what remains.
+    finalizers: BTreeMap<String, usize>,
+    errors: Vec<String>,
+}
+
+/// `deleteAllContentForGroupVersionResource` for every namespaced kind: a background
+/// deletecollection, then a list of what remains. Leftovers with finalizers are waited for;
+/// leftovers of a kind none of whose items has a finalizer are an error.
+fn delete_content(registry: &mut Registry, ns: &str) -> Content {
     let opts = DeleteOptions {
         propagation: Some("Background".into()),
         ..DeleteOptions::default()
     };
+    let all = ListOptions::everything();
     let kinds = registry.kinds().clone();
-    // (resource.group, count) and (finalizer, count) of what remains.
-    let mut remaining: Vec<(String, usize)> = Vec::new();
-    let mut finalizers: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Content::default();
     for info in kinds.iter().filter(|r| r.namespaced && r.strategy.stored()) {
-        let mut left = 0;
-        for obj in registry.live(info, Some(ns)) {
-            let name = meta_str(&obj, "name").to_string();
-            let still = if meta_str(&obj, "deletionTimestamp").is_empty() {
-                match registry.delete(info, &info.key(ns, &name), &name, &opts) {
-                    Ok(Deleted::Gone(_)) => None,
-                    Ok(Deleted::Terminating(kept)) => Some(kept),
-                    Err(_) => Some((*obj).clone()),
-                }
-            } else {
-                Some((*obj).clone())
-            };
-            if let Some(obj) = still {
-                left += 1;
-                for f in strings(obj["metadata"].get("finalizers")) {
-                    *finalizers.entry(f).or_default() += 1;
-                }
+        let left = registry
+            .delete_collection(info, Some(ns), &all, &opts)
+            .and_then(|_| registry.list(info, Some(ns), &all));
+        let items = match left {
+            Ok(page) => page.items,
+            Err(e) => {
+                out.errors.push(e.message);
+                continue;
+            }
+        };
+        if items.is_empty() {
+            continue;
+        }
+        let mut held = false;
+        for item in &items {
+            for f in strings(item["metadata"].get("finalizers")) {
+                held = true;
+                *out.finalizers.entry(f).or_default() += 1;
             }
         }
-        if left > 0 {
-            // `<resource>.<group>`: "configmaps." for the core group, as the real one prints.
-            remaining.push((format!("{}.{}", info.plural, info.group), left));
+        // `<resource>.<group>`: "configmaps." for the core group, as the real one prints.
+        out.remaining
+            .push((format!("{}.{}", info.plural, info.group), items.len()));
+        if !held {
+            // `%v` of the GroupVersionResource struct.
+            out.errors.push(format!(
+                "unexpected items still remain in namespace: {ns} for gvr: {{{} {} {}}}",
+                info.group, info.version, info.plural
+            ));
         }
     }
-    update_conditions(registry, ns, &remaining, &finalizers);
-    if !remaining.is_empty() {
-        return Pass::Remaining {
-            held: !finalizers.is_empty(),
-        };
-    }
-    finalize(registry, ns);
-    Pass::Finalized
+    out
 }
 
 /// A write as kube-controller-manager's namespace controller makes it, through
@@ -245,18 +302,28 @@ fn write(subresource: &str) -> Write {
 /// The conditions the deleter reports (`ProcessContentTotals`, `updateConditions`): a
 /// condition whose status changes gets a new transition time; one that only changes its
 /// message keeps it.
-fn update_conditions(
-    registry: &mut Registry,
-    ns: &str,
-    remaining: &[(String, usize)],
-    finalizers: &BTreeMap<String, usize>,
-) {
+fn update_conditions(registry: &mut Registry, ns: &str, content: &Content) {
     let key = NAMESPACES.key("", ns);
-    let Some(current) = registry.store().get(&key).cloned() else {
+    let Ok(Some(current)) = registry.read_current(&key) else {
         return;
     };
     let now = registry.now_text();
     let mut failing: BTreeMap<&str, (&str, String)> = BTreeMap::new();
+    if !content.errors.is_empty() {
+        // `makeDeleteContentCondition`.
+        let mut msgs = content.errors.clone();
+        msgs.sort();
+        let msg = format!(
+            "Failed to delete all resource types, {} remaining: {}",
+            msgs.len(),
+            msgs.join(", ")
+        );
+        failing.insert(
+            "NamespaceDeletionContentFailure",
+            ("ContentDeletionFailed", msg),
+        );
+    }
+    let (remaining, finalizers) = (&content.remaining, &content.finalizers);
     if !remaining.is_empty() {
         let mut parts: Vec<String> = remaining
             .iter()
@@ -314,33 +381,28 @@ fn update_conditions(
     let _ = registry.update(&NAMESPACES, &key, next, &write("status"));
 }
 
-/// `finalizeNamespace`: the `kubernetes` finalizer removed from `spec.finalizers`.
-fn finalize(registry: &mut Registry, ns: &str) {
+/// `finalizeNamespace`: `spec.finalizers` without `kubernetes`, sorted and de-duplicated
+/// (a string set's list), written through `namespaces/NAME/finalize`.
+fn finalize(registry: &mut Registry, ns: &str) -> Result<(), ()> {
     let key = NAMESPACES.key("", ns);
-    let Some(current) = registry.store().get(&key).cloned() else {
-        return;
+    let Ok(Some(current)) = registry.read_current(&key) else {
+        return Err(());
     };
-    let fins = strings(current["spec"].get("finalizers"));
-    if !fins.iter().any(|f| f == KUBERNETES_FINALIZER) {
-        return;
-    }
-    let kept: Vec<String> = fins
+    let kept: std::collections::BTreeSet<String> = strings(current["spec"].get("finalizers"))
         .into_iter()
         .filter(|f| f != KUBERNETES_FINALIZER)
         .collect();
     let mut request = current.as_object().cloned().unwrap_or_default();
     request.insert("spec".into(), json!({ "finalizers": kept }));
-    let Some(next) =
-        NAMESPACES
-            .strategy
-            .update_subresource("finalize", &current_map(&current), &request)
-    else {
-        return;
-    };
-    let next = registry.track_into(&NAMESPACES, &current, request, next, &write("finalize"));
-    let _ = registry.write_update(&NAMESPACES, &key, &current, next, false);
-}
-
-fn current_map(v: &Value) -> Map<String, Value> {
-    v.as_object().cloned().unwrap_or_default()
+    registry
+        .update_own_subresource(
+            &NAMESPACES,
+            &key,
+            ns,
+            "finalize",
+            request,
+            &write("finalize"),
+        )
+        .map(|_| ())
+        .map_err(|_| ())
 }

@@ -51,8 +51,9 @@ pub struct Config {
     /// How long after a change the garbage collector acts (simulated ms; the real one
     /// reacts within about a second).
     pub gc_delay_ms: i64,
-    /// How long after it sees a namespace terminating the namespace controller empties it
-    /// (simulated ms; the real one waits 5 s), and again while content remains.
+    /// How long after a change to a terminating namespace the namespace controller handles
+    /// it (simulated ms; `namespaceDeletionGracePeriod`, 5 s on the real one). Its requeues
+    /// while content remains are the real controller's (8 s, or the rate limiter's backoff).
     pub namespace_delay_ms: i64,
 }
 
@@ -119,7 +120,8 @@ impl Engine {
             server_address: config.server_address,
             history_ms: config.history_ms,
             auth: AuthConfig {
-                // As kube-apiserver: no anonymous requests when nothing is authorized.
+                // As kube-apiserver (`ApplyAuthorization`): under AlwaysAllow, anonymous
+                // authentication is turned off.
                 anonymous: config.auth.anonymous
                     && config.authorization != AuthorizationMode::AlwaysAllow,
                 ..config.auth
@@ -279,16 +281,21 @@ impl Engine {
         self.registry.clock()
     }
 
-    /// Moves simulated time forward by `ms`, stopping at each moment the namespace
-    /// controller's queue comes due on the way (so its passes, their timestamps and the
-    /// requeues they make happen when they would), then runs the controllers.
+    /// Moves simulated time forward by `ms`, stopping at each moment a controller comes due
+    /// on the way (so a namespace pass or a collector pass, its timestamps and the work it
+    /// schedules happen when they would), then runs the controllers.
     pub fn advance(&mut self, ms: i64) {
         let target = self.registry.clock().now_ms().saturating_add(ms.max(0));
-        while let Some(due) = self.namespaces.next_due() {
+        loop {
             let now = self.registry.clock().now_ms();
-            if due <= now || due >= target {
+            let next = [self.namespaces.next_due(), self.gc.next_due()]
+                .into_iter()
+                .flatten()
+                .filter(|due| *due > now && *due < target)
+                .min();
+            let Some(due) = next else {
                 break;
-            }
+            };
             self.registry.clock_mut().advance(due - now);
             self.tick();
         }

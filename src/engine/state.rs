@@ -58,6 +58,11 @@ impl Engine {
         self.registry
             .replace(store, Rng::from_state(rng_state), gates, lag_ms);
         self.history_ms = state["historyMs"].as_i64().unwrap_or(self.history_ms);
+        // The controllers start over against the new store, as a restarted
+        // kube-controller-manager relists: nothing they had queued for the old one acts.
+        self.namespaces = self.namespaces.restarted();
+        self.gc = self.gc.restarted();
+        self.aggregation = Default::default();
         Ok(())
     }
 

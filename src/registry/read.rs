@@ -29,6 +29,19 @@ pub struct ListOptions {
 }
 
 impl ListOptions {
+    /// A plain list of the most recent state: no selectors, no paging (what the
+    /// controllers' own lists ask for).
+    pub fn everything() -> Self {
+        ListOptions {
+            label: LabelSelector::default(),
+            field: FieldSelector::default(),
+            shard: None,
+            limit: None,
+            token: None,
+            semantic: Semantic::MostRecent,
+        }
+    }
+
     /// Whether label or field selectors filter the list, which hides `remainingItemCount`
     /// (a shard selector does not).
     fn filtering(&self) -> bool {

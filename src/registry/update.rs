@@ -189,9 +189,37 @@ impl Registry {
         self.store.set_raw_text(key, text);
     }
 
+    /// A write through a subresource the kind stores itself (a Namespace's `finalize`): the
+    /// kind builds the object to write from the current one and `request`, whose fields the
+    /// write is attributed by. `None` when the kind does not serve `subresource` itself (it
+    /// is then written as the main resource is).
+    pub fn update_own_subresource(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        name: &str,
+        subresource: &str,
+        request: Map<String, Value>,
+        w: &super::Write,
+    ) -> ApiResult<Option<Value>> {
+        let Some(current) = self.read_current(key)? else {
+            return Err(ApiError::not_found(info.group_resource(), name));
+        };
+        let current_map = current.as_object().cloned().unwrap_or_default();
+        let Some(next) = info
+            .strategy
+            .update_subresource(subresource, &current_map, &request)
+        else {
+            return Ok(None);
+        };
+        let next = self.track_into(info, &current, request, next, w);
+        self.write_update(info, key, &current, next, w.dry_run)
+            .map(Some)
+    }
+
     /// Writes an already validated update: no-op detection, deletion of a terminating object
     /// left without finalizers, otherwise a new revision.
-    pub fn write_update(
+    pub(super) fn write_update(
         &mut self,
         info: &'static ResourceInfo,
         key: &str,

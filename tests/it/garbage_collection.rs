@@ -397,3 +397,41 @@ fn the_collectors_deletes_are_admitted() {
         "Active"
     );
 }
+
+/// Time advanced in one jump still unfolds a cascade a level per pass: each level's delete
+/// is written when its pass was due.
+#[test]
+fn a_jump_in_time_keeps_the_cascades_steps() {
+    let mut e = engine();
+    let owner = cm(&mut e, "default", "owner", &[], &[]);
+    let dep = cm(&mut e, "default", "dep", &[owned_by(&owner, false)], &[]);
+    cm(&mut e, "default", "dep2", &[owned_by(&dep, false)], &[]);
+    let start = e.clock().now_ms();
+    let rev = e.store().revision();
+    assert_eq!(
+        delete(&mut e, &format!("{}/owner", cms("default"))).code,
+        200
+    );
+    e.advance(10_000);
+    let deletes: Vec<(String, i64)> = e
+        .store()
+        .events_after(rev)
+        .unwrap()
+        .iter()
+        .filter(|ev| ev.value.is_none())
+        .map(|ev| {
+            (
+                ev.key.rsplit('/').next().unwrap().to_string(),
+                ev.time_ms - start,
+            )
+        })
+        .collect();
+    assert_eq!(
+        deletes,
+        [
+            ("owner".into(), 0),
+            ("dep".into(), 1000),
+            ("dep2".into(), 2000)
+        ]
+    );
+}

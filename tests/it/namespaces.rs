@@ -304,3 +304,76 @@ fn the_controllers_writes_are_field_managed() {
         ]
     );
 }
+
+/// A pass reads the namespace first, as `Delete` does: an unreadable one is an error (it
+/// stays, corrupt, and nothing is finalized); and the finalizers left are written sorted.
+#[test]
+fn a_pass_starts_from_the_namespace_as_stored() {
+    let mut e = engine();
+    create_ns(&mut e, "c");
+    assert_eq!(delete(&mut e, "/api/v1/namespaces/c").code, 200);
+    let r = send(
+        &mut e,
+        "POST",
+        "/kubesim/v1/corrupt?path=/api/v1/namespaces/c&as=undecryptable",
+        None,
+        &[],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    e.advance(6_000);
+    let r = get(&mut e, "/api/v1/namespaces/c");
+    assert_eq!((r.code, r.reason()), (500, "InternalError"), "{}", r.text);
+
+    create_ns(&mut e, "s");
+    let mut ns = get(&mut e, "/api/v1/namespaces/s").json;
+    ns["spec"]["finalizers"] = json!(["z.example.com/b", "kubernetes", "a.example.com/a"]);
+    assert_eq!(put(&mut e, "/api/v1/namespaces/s/finalize", &ns).code, 200);
+    assert_eq!(delete(&mut e, "/api/v1/namespaces/s").code, 200);
+    e.advance(5_000);
+    let ns = get(&mut e, "/api/v1/namespaces/s").json;
+    assert_eq!(
+        ns["spec"]["finalizers"],
+        json!(["a.example.com/a", "z.example.com/b"])
+    );
+}
+
+/// Content a deletecollection cannot remove (an unreadable object) is an error: the
+/// namespace reports `NamespaceDeletionContentFailure` and stays.
+#[test]
+fn content_that_cannot_be_deleted_is_a_content_failure() {
+    let mut e = engine();
+    create_ns(&mut e, "f");
+    let cm = "/api/v1/namespaces/f/configmaps";
+    assert_eq!(
+        post(&mut e, cm, &json!({"metadata": {"name": "x"}})).code,
+        201
+    );
+    let r = send(
+        &mut e,
+        "POST",
+        &format!("/kubesim/v1/corrupt?path={cm}/x&as=undecryptable"),
+        None,
+        &[],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(delete(&mut e, "/api/v1/namespaces/f").code, 200);
+    e.advance(5_000);
+    let ns = get(&mut e, "/api/v1/namespaces/f").json;
+    let failure = ns["status"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "NamespaceDeletionContentFailure")
+        .unwrap()
+        .clone();
+    assert_eq!(failure["status"], "True");
+    assert_eq!(failure["reason"], "ContentDeletionFailed");
+    assert!(
+        failure["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Failed to delete all resource types, 1 remaining: "),
+        "{failure}"
+    );
+    assert_eq!(ns["status"]["phase"], "Terminating");
+}

@@ -78,3 +78,26 @@ fn corruption_and_raw_data_survive_a_reload() {
     assert_eq!(r.code, 422, "{}", r.text);
     assert_eq!(a.export_state(), b.export_state());
 }
+
+/// An import restarts the controllers: what they had queued for the old cluster does not
+/// act on the new one (a live namespace there keeps its content and finalizer).
+#[test]
+fn an_import_restarts_the_controllers() {
+    let mut a = engine();
+    create_ns(&mut a, "x");
+    let cm = "/api/v1/namespaces/x/configmaps";
+    assert_eq!(
+        post(&mut a, cm, &json!({"metadata": {"name": "keep"}})).code,
+        201
+    );
+    let state = a.export_state();
+    let mut b = engine();
+    create_ns(&mut b, "x");
+    assert_eq!(delete(&mut b, "/api/v1/namespaces/x").code, 200);
+    b.import_state(&state).unwrap();
+    b.advance(6_000);
+    assert_eq!(get(&mut b, &format!("{cm}/keep")).code, 200);
+    let ns = get(&mut b, "/api/v1/namespaces/x").json;
+    assert_eq!(ns["spec"]["finalizers"], json!(["kubernetes"]));
+    assert!(ns["status"].get("conditions").is_none());
+}

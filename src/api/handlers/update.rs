@@ -68,20 +68,9 @@ pub fn update_subresource(
     let body = decode_body(req, info, opts.field_validation)?;
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
-    let Some(current) = reg.read_current(&key)? else {
-        return Err(ApiError::not_found(info.group_resource(), name));
-    };
-    let current_map = current.as_object().cloned().unwrap_or_default();
-    match info
-        .strategy
-        .update_subresource(subresource, &current_map, &body.object)
-    {
-        Some(next) => {
-            let write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
-            let next = reg.track_into(info, &current, body.object, next, &write);
-            let out = reg.write_update(info, &key, &current, next, opts.dry_run)?;
-            Ok(Reply::new(200, out))
-        }
+    let write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
+    match reg.update_own_subresource(info, &key, name, subresource, body.object, &write)? {
+        Some(out) => Ok(Reply::new(200, out)),
         None => update(reg, req, rr),
     }
 }
