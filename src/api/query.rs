@@ -60,6 +60,26 @@ impl Query {
             .map(|v| !(v == "0" || v.eq_ignore_ascii_case("false")))
     }
 
+    /// An int64 as apimachinery converts query strings (`Convert_Slice_string_To_int64`):
+    /// absent is `None`; present, even empty, it must parse as `strconv.ParseInt(s, 10, 64)`
+    /// does, whose error text is the `Err`.
+    pub fn int64(&self, key: &str) -> Result<Option<i64>, String> {
+        let Some(s) = self.get(key) else {
+            return Ok(None);
+        };
+        s.parse::<i64>().map(Some).map_err(|e| {
+            use std::num::IntErrorKind::{NegOverflow, PosOverflow};
+            let why = match e.kind() {
+                PosOverflow | NegOverflow => "value out of range",
+                _ => "invalid syntax",
+            };
+            format!(
+                "strconv.ParseInt: parsing {}: {why}",
+                crate::codec::go_quote(s)
+            )
+        })
+    }
+
     /// A non-empty string parameter (apimachinery treats `key=` like absent for strings).
     pub fn string(&self, key: &str) -> Option<&str> {
         self.get(key).filter(|v| !v.is_empty())
@@ -77,6 +97,31 @@ mod tests {
         assert_eq!(q.flag("watch"), Some(true));
         assert_eq!(q.all("dryRun"), vec!["All", "All"]);
         assert_eq!(q.get("nope"), None);
+    }
+
+    #[test]
+    fn integers_parse_as_go_parse_int() {
+        for (raw, want) in [
+            ("", Ok(None)),
+            ("limit=5", Ok(Some(5))),
+            ("limit=%2B5", Ok(Some(5))),
+            ("limit=-5", Ok(Some(-5))),
+            (
+                "limit=",
+                Err("strconv.ParseInt: parsing \"\": invalid syntax"),
+            ),
+            (
+                "limit=1.5",
+                Err("strconv.ParseInt: parsing \"1.5\": invalid syntax"),
+            ),
+            (
+                "limit=99999999999999999999",
+                Err("strconv.ParseInt: parsing \"99999999999999999999\": value out of range"),
+            ),
+        ] {
+            let got = Query::parse(raw).int64("limit");
+            assert_eq!(got, want.map_err(String::from), "{raw}");
+        }
     }
 
     #[test]

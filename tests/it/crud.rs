@@ -392,6 +392,43 @@ fn delete_options_validation() {
         assert_eq!(r.reason(), "Invalid");
         assert_eq!(r.message(), msg);
     }
+    // From the query (no body), as the parameter codec converts them: a parameter present
+    // but empty is set, booleans are lenient; any body at all is decoded instead.
+    let query_cases = [
+        (
+            "?propagationPolicy=",
+            422,
+            "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"",
+        ),
+        (
+            "?gracePeriodSeconds=",
+            400,
+            "strconv.ParseInt: parsing \"\": invalid syntax",
+        ),
+        (
+            "?propagationPolicy=Background&orphanDependents=f",
+            422,
+            "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Invalid value: \"Background\": orphanDependents and deletionPropagation cannot be both set",
+        ),
+    ];
+    for (query, code, msg) in query_cases {
+        let r = send(
+            &mut e,
+            "DELETE",
+            &format!("{}{query}", cr("default", "v")),
+            None,
+            &[],
+        );
+        assert_eq!((r.code, r.message()), (code, msg), "{query}");
+    }
+    let r = send(&mut e, "DELETE", &cr("default", "v"), Some(" "), &[]);
+    assert_eq!(
+        (r.code, r.message()),
+        (
+            400,
+            "couldn't get version/kind; json parse error: unexpected end of JSON input"
+        )
+    );
 }
 
 #[test]

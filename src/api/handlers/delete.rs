@@ -11,7 +11,6 @@ use super::validate_dry_run;
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
 use crate::codec::decode;
-use crate::features::parse_go_bool;
 use crate::registry::{DeleteOptions, Deleted, Registry, UNSAFE_DELETION_GATE};
 use crate::resources::field::FieldError;
 use crate::resources::meta::{meta_str, strings, strip_type_meta};
@@ -29,25 +28,27 @@ struct Options {
 
 const IGNORE: &str = "ignoreStoreReadErrorWithClusterBreakingPotential";
 
-/// DeleteOptions from the query, as the parameter codec fills them when there is no body.
+/// DeleteOptions from the query, as the parameter codec fills them when there is no body
+/// (`autoConvert_url_Values_To_v1_DeleteOptions`): a parameter present, even empty, is set;
+/// booleans are read leniently, `propagationPolicy=` is the empty policy.
 fn options_from_query(q: &crate::api::query::Query) -> ApiResult<Map<String, Value>> {
     let mut out = Map::new();
     let dry: Vec<Value> = q.all("dryRun").iter().map(|s| Value::from(*s)).collect();
     if !dry.is_empty() {
         out.insert("dryRun".into(), Value::Array(dry));
     }
-    if let Some(p) = q.string("propagationPolicy") {
+    if let Some(p) = q.get("propagationPolicy") {
         out.insert("propagationPolicy".into(), Value::from(p));
     }
     for flag in ["orphanDependents", IGNORE] {
-        if let Some(b) = q.string(flag).and_then(parse_go_bool) {
+        if let Some(b) = q.flag(flag) {
             out.insert(flag.into(), Value::Bool(b));
         }
     }
-    if let Some(g) = q.string("gracePeriodSeconds") {
-        let n = g.parse::<i64>().map_err(|_| {
-            ApiError::bad_request(format!("strconv.ParseInt: parsing {g:?}: invalid syntax"))
-        })?;
+    if let Some(n) = q
+        .int64("gracePeriodSeconds")
+        .map_err(ApiError::bad_request)?
+    {
         out.insert("gracePeriodSeconds".into(), Value::from(n));
     }
     Ok(out)
@@ -136,7 +137,8 @@ fn options_from_body(req: &Request<'_>) -> ApiResult<Map<String, Value>> {
 /// validates them as `ValidateDeleteOptions` does (422 `DeleteOptions.meta.k8s.io "" is
 /// invalid`).
 fn delete_options(req: &Request<'_>, unsafe_deletion: bool) -> ApiResult<Options> {
-    let body = match req.body.iter().all(u8::is_ascii_whitespace) {
+    // Any body at all is decoded (`len(body) > 0`); only an empty one defers to the query.
+    let body = match req.body.is_empty() {
         true => options_from_query(&req.query)?,
         false => options_from_body(req)?,
     };

@@ -50,20 +50,12 @@ pub(super) fn list_options(
     let q = &req.query;
     // Decoding the parameters (400s), as `DecodeParameters` does.
     let (label, field, shard) = parse_selectors(reg, req, info)?;
-    let limit = match q.string("limit") {
-        None => None,
-        Some(l) => {
-            let n: i64 = l.parse().map_err(|_| {
-                ApiError::bad_request(format!("strconv.ParseInt: parsing {l:?}: invalid syntax"))
-            })?;
-            (n > 0).then_some(n as usize)
-        }
-    };
-    if let Some(t) = q.string("timeoutSeconds") {
-        t.parse::<i64>().map_err(|_| {
-            ApiError::bad_request(format!("strconv.ParseInt: parsing {t:?}: invalid syntax"))
-        })?;
-    }
+    let limit = q
+        .int64("limit")
+        .map_err(ApiError::bad_request)?
+        .filter(|n| *n > 0)
+        .map(|n| n as usize);
+    q.int64("timeoutSeconds").map_err(ApiError::bad_request)?;
     let rv = q.string("resourceVersion").unwrap_or("");
     let rvm = q.string("resourceVersionMatch").unwrap_or("");
     let cont = q.string("continue").unwrap_or("");

@@ -52,14 +52,10 @@ pub fn watch(
             ));
         }
     }
-    let timeout_ms = match q.string("timeoutSeconds") {
-        None => None,
-        Some(t) => Some(
-            t.parse::<i64>().map_err(|_| {
-                ApiError::bad_request(format!("strconv.ParseInt: parsing {t:?}: invalid syntax"))
-            })? * 1000,
-        ),
-    };
+    let timeout_ms = q
+        .int64("timeoutSeconds")
+        .map_err(ApiError::bad_request)?
+        .map(|t| t.saturating_mul(1000));
     let bookmarks = q.flag("allowWatchBookmarks").unwrap_or(false);
     let rv = q.string("resourceVersion").unwrap_or("").to_string();
     let mut rvm = q.string("resourceVersionMatch").unwrap_or("").to_string();
