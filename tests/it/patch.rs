@@ -253,6 +253,11 @@ fn patch_decoding_and_application_errors() {
         (SMP, &strict, r#"{"bogusField":1}"#, 422, "strict decoding error: unknown field \"bogusField\""),
         (MERGE, &strict, r#"{"revision":2,"revision":3}"#, 422,
          "strict decoding error: duplicate field \"revision\""),
+        // The patched object must still name the URL's object (`checkName`).
+        (JSON, &x, r#"[{"op":"remove","path":"/metadata/name"}]"#, 400,
+         "the name of the object (x based on URL) was undeterminable: name must be provided"),
+        (MERGE, &x, r#"{"metadata":{"name":"other"}}"#, 400,
+         "the name of the object (other) does not match the name on the URL (x)"),
     ];
     for (ct, uri, body, code, want) in rows {
         let r = patch(&mut e, uri, ct, body);

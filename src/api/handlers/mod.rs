@@ -407,3 +407,19 @@ pub fn reconcile_namespace(
     }
     Ok(())
 }
+
+/// `checkName`: the body must name the object the URL names (an update, a patch's result).
+pub(super) fn check_name(obj: &Map<String, Value>, url_name: &str) -> ApiResult<()> {
+    let body_name = crate::resources::meta::map_meta_str(obj, "name");
+    if body_name.is_empty() {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({url_name} based on URL) was undeterminable: name must be provided"
+        )));
+    }
+    if body_name != url_name {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({body_name}) does not match the name on the URL ({url_name})"
+        )));
+    }
+    Ok(())
+}

@@ -13,7 +13,6 @@ use crate::codec::{decode, json as gojson};
 use crate::patch::{json_patch, merge_patch, strategic, PatchError};
 use crate::registry::Registry;
 use crate::resources::field::FieldError;
-use crate::resources::meta::meta_mut;
 use crate::resources::status::{ApiError, ApiResult, Details};
 
 /// The apply media type for CBOR bodies.
@@ -138,17 +137,9 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let mut obj = decoded.object;
     obj.insert("kind".into(), json!(info.kind));
     obj.insert("apiVersion".into(), json!(info.api_version()));
-    let body_name = meta_mut(&mut obj)
-        .get("name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_string();
-    if body_name != name {
-        return Err(ApiError::bad_request(format!(
-            "the name of the object ({body_name}) does not match the name on the URL ({name})"
-        )));
-    }
+    // `applyPatch`: the namespace first, then `checkName`.
     super::reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
+    super::check_name(&obj, name)?;
     let sent = patched.pointer("/metadata/managedFields");
     let write = opts.write(req, rr.subresource.as_deref().unwrap_or(""), sent);
     let out = reg.update(info, &key, obj, &write)?;
