@@ -204,11 +204,13 @@ pub struct JsonBody<'a> {
 }
 
 /// Converts a request body of `enc` to JSON. `Err` is the decoder's message (reported as the
-/// "unrecognized object" 400 by the caller).
+/// "unrecognized object" 400 by the caller). `target` is the `(apiVersion, kind)` the body is
+/// decoded into, when typed (CBOR `[]byte` fields depend on it).
 pub fn body_to_json<'a>(
     bytes: &'a [u8],
     enc: Encoding,
     scheme: &dyn Scheme,
+    target: Option<(&str, &str)>,
 ) -> Result<JsonBody<'a>, String> {
     match enc {
         Encoding::Json => Ok(JsonBody {
@@ -229,8 +231,9 @@ pub fn body_to_json<'a>(
             yaml_strict: None,
         }),
         Encoding::Cbor => Ok(JsonBody {
-            json: Cow::Owned(json::to_vec(&crate::codec::cbor::decode_with(
-                bytes, scheme,
+            json: Cow::Owned(json::to_vec(&crate::codec::cbor::decode_typed(
+                bytes,
+                target.and_then(|(v, k)| scheme.message(v, k)),
             )?)),
             yaml_strict: None,
         }),

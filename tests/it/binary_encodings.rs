@@ -368,6 +368,19 @@ fn cbor_writes_byte_slices_as_tagged_bytes() {
         stored(&mut e, &format!("{cm}/u"))["binaryData"],
         json!({"k": "/wBB"})
     );
+    // The struct is the URL's kind's, so a body without TypeMeta is read the same way.
+    let mut doc = cbor::encode(&json!({"metadata": {"name": "w"}, "binaryData": {"k": "XXX"}}));
+    let at = doc
+        .windows(4)
+        .position(|w| w == [0x43, b'X', b'X', b'X'])
+        .unwrap();
+    doc[at + 1..at + 4].copy_from_slice(&[0xff, 0x00, 0x41]);
+    let (code, _, body) = raw(&mut e, "POST", cm, doc, &[("content-type", CBOR)]);
+    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(
+        stored(&mut e, &format!("{cm}/w"))["binaryData"],
+        json!({"k": "/wBB"})
+    );
 }
 
 /// A CBOR apply is `cbor.Unmarshal` into a map: its failures read as apply's YAML ones do.

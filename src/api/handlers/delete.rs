@@ -106,7 +106,7 @@ fn other_meta_kind(api_version: &str, kind: &str) -> String {
 fn options_from_body(req: &Request<'_>) -> ApiResult<Map<String, Value>> {
     let encoding =
         crate::api::negotiation::input_encoding(req.header("content-type"), &req.served)?;
-    let converted = crate::api::encode::body_to_json(req.body, encoding, &*req.kinds)
+    let converted = crate::api::encode::body_to_json(req.body, encoding, &*req.kinds, None)
         .map_err(ApiError::bad_request)?;
     let parsed = crate::codec::json::parse(&converted.json).map_err(|e| {
         ApiError::bad_request(format!(

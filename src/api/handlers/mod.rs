@@ -176,8 +176,9 @@ pub struct DecodedBody {
     pub raw_text: Option<String>,
 }
 
-/// Decodes a write body for `info`, as the real handler's decoder does: content type (JSON,
-/// or YAML converted to JSON first), JSON syntax, group/version/kind, field types, then
+/// Decodes a write body for `info`, as the real handler's decoder does: content type (JSON;
+/// YAML, Protobuf or CBOR converted to JSON first, CBOR into `info`'s typed struct), JSON
+/// syntax, group/version/kind, field types, then
 /// unknown and duplicate fields (YAML duplicate keys first) per `fieldValidation`.
 pub fn decode_body(
     req: &Request<'_>,
@@ -186,19 +187,22 @@ pub fn decode_body(
 ) -> ApiResult<DecodedBody> {
     let original = req.body.as_ref();
     let encoding = super::negotiation::input_encoding(req.header("content-type"), &req.served)?;
-    let converted =
-        super::encode::body_to_json(original, encoding, &*req.kinds).map_err(
-            |e| match encoding {
-                // The CBOR serializer first reads TypeMeta (`Interpret`), which any malformed
-                // document or duplicate key fails.
-                Encoding::Cbor => unrecognized(
-                    info,
-                    &format!("unable to determine group/version/kind: {e}"),
-                    original,
-                ),
-                _ => unrecognized(info, &e, original),
-            },
-        )?;
+    let converted = super::encode::body_to_json(
+        original,
+        encoding,
+        &*req.kinds,
+        Some((&info.api_version(), info.kind)),
+    )
+    .map_err(|e| match encoding {
+        // The CBOR serializer first reads TypeMeta (`Interpret`), which any malformed
+        // document or duplicate key fails.
+        Encoding::Cbor => unrecognized(
+            info,
+            &format!("unable to determine group/version/kind: {e}"),
+            original,
+        ),
+        _ => unrecognized(info, &e, original),
+    })?;
     let body: &[u8] = &converted.json;
     // The serializer first reads apiVersion/kind (syntax errors surface here), then decodes
     // into the typed object.

@@ -68,12 +68,13 @@
 //! verbatim, so the object inside each event is a nested, *tagged* CBOR map, not a byte string
 //! ([`watch_event`]).
 //!
-//! Go `[]byte` fields of typed objects (ConfigMap `binaryData`, Secret `data`, webhook
-//! `caBundle`) are written by the real encoder as tag 22 around the raw bytes
-//! (`ByteSliceLaterFormat: Base64`), not as the base64 text JSON shows. [`encode_with`] and
-//! [`watch_event`] find them through the kind's message table (the one protobuf uses), so a
-//! served object is written as the real server writes it; the decoder turns a tag-22 byte
-//! string back into the base64 text.
+//! Go `[]byte` fields of typed objects (ConfigMap `binaryData`) are written by the real
+//! encoder as tag 22 around the raw bytes (`ByteSliceLaterFormat: Base64`), not as the base64
+//! text JSON shows. [`encode_with`] and [`watch_event`] find them through the kind's message
+//! table (the one protobuf uses; a kind without one is written untyped), so a served object
+//! is written as the real server writes it. Reading, a tag-22 byte string becomes the base64
+//! text; [`decode_typed`] also reads an untagged byte string in a `[]byte` field as its raw
+//! bytes, as decoding into the typed struct does.
 
 mod decoder;
 mod encoder;
@@ -86,6 +87,7 @@ mod tests;
 
 use serde_json::{Map, Value};
 
+use crate::codec::protobuf::schema::Msg;
 use crate::codec::protobuf::Scheme;
 
 /// The media type of a CBOR document (request bodies, responses), served only with the
@@ -154,17 +156,16 @@ pub fn decode(bytes: &[u8]) -> Result<Value, String> {
     d.value_any()
 }
 
-/// [`decode`] of a request body for a kind `scheme` knows (from the body's own `apiVersion`
-/// and `kind`, as the serializer picks the typed object to decode into): an untagged byte
-/// string in a `[]byte` field is its raw bytes (base64 in the value), as in the typed struct.
-pub fn decode_with(bytes: &[u8], scheme: &dyn Scheme) -> Result<Value, String> {
-    let untyped = decode(bytes)?;
-    let hint = hint_of(&untyped, scheme);
-    if matches!(hint, hint::Hint::None) {
-        return Ok(untyped);
-    }
+/// [`decode`] of a request body decoded into the typed struct `msg` describes (the kind
+/// the URL names, as the serializer's `into`): an untagged byte string in a `[]byte` field is
+/// its raw bytes (base64 in the value). One pass; `None` is [`decode`].
+pub fn decode_typed(bytes: &[u8], msg: Option<&'static Msg>) -> Result<Value, String> {
     let mut d = decoder::Decoder::new(bytes);
-    d.set_hint(hint);
+    d.wellformed(false)?;
+    d.rewind();
+    if let Some(m) = msg {
+        d.set_hint(hint::Hint::Struct(m));
+    }
     d.value_any()
 }
 
