@@ -1,9 +1,9 @@
 //! YAML syntax errors as go-yaml v2 words them: `yaml: line N: <problem>`.
 //!
 //! go-yaml reports libyaml's *problem* alone (never its "while parsing ..." context), and the
-//! line differs by who found the error: a scanner error is 1-based, a parser error is the
-//! 0-based line of the offending token (so one less), and a parser error on the first line
-//! names no line at all. saphyr-parser, which reads our YAML, words its errors after libyaml
+//! line differs by who found the error (`parser.fail`): an error on the first line names no
+//! line at all; past it, a scanner error is 1-based and a parser error is the 0-based line of
+//! the offending token (so one less). saphyr-parser, which reads our YAML, words its errors after libyaml
 //! with the context in front and a few renamings; this module maps them back.
 
 use saphyr_parser::ScanError;
@@ -23,13 +23,12 @@ pub fn go_yaml_text(e: &ScanError) -> String {
             None => (info.to_string(), false),
         },
     };
-    let line = match parser {
-        true => e.marker().line().saturating_sub(1),
-        false => e.marker().line(),
-    };
-    match line {
-        0 => format!("yaml: {problem}"),
-        n => format!("yaml: line {n}: {problem}"),
+    // libyaml's 0-based problem line; 0 names none, and only a scanner error adds one.
+    let line = e.marker().line().saturating_sub(1);
+    match (line, parser) {
+        (0, _) => format!("yaml: {problem}"),
+        (n, true) => format!("yaml: line {n}: {problem}"),
+        (n, false) => format!("yaml: line {}: {problem}", n + 1),
     }
 }
 
@@ -105,14 +104,18 @@ mod tests {
     #[test]
     fn syntax_errors_read_as_go_yaml_words_them() {
         let cases = [
-            // Scanner errors: 1-based lines.
+            // Scanner errors: 1-based lines, none on the first line.
             (
                 "a: b: c",
-                "yaml: line 1: mapping values are not allowed in this context",
+                "yaml: mapping values are not allowed in this context",
+            ),
+            (
+                "x: 1\na: b: c",
+                "yaml: line 2: mapping values are not allowed in this context",
             ),
             (
                 "a: `x`\n",
-                "yaml: line 1: found character that cannot start any token",
+                "yaml: found character that cannot start any token",
             ),
             // Parser errors: the 0-based line, none on the first line.
             (
