@@ -69,19 +69,25 @@ fn merge_map(
             }
         }
     }
-    // Directives about sibling lists first, so they see the merged lists.
+    // `$setElementOrder` lists order the merged lists against the live ones, kept here.
+    let orders: Vec<(&str, &Value, Vec<Value>)> = p
+        .iter()
+        .filter_map(|(k, v)| {
+            let field = k.strip_prefix("$setElementOrder/")?;
+            let live = match base.get(field) {
+                Some(Value::Array(list)) => list.clone(),
+                _ => Vec::new(),
+            };
+            Some((field, v, live))
+        })
+        .collect();
     let mut deletions: Vec<(&str, &Value)> = Vec::new();
-    let mut orders: Vec<(&str, &Value)> = Vec::new();
     for (k, v) in p {
-        if k == "$patch" || k == "$retainKeys" {
+        if k == "$patch" || k == "$retainKeys" || k.starts_with("$setElementOrder/") {
             continue;
         }
         if let Some(field) = k.strip_prefix("$deleteFromPrimitiveList/") {
             deletions.push((field, v));
-            continue;
-        }
-        if let Some(field) = k.strip_prefix("$setElementOrder/") {
-            orders.push((field, v));
             continue;
         }
         let child = join(path, k);
@@ -123,9 +129,16 @@ fn merge_map(
             list.retain(|x| !del.contains(x));
         }
     }
-    for (field, order) in orders {
+    // `mergePatchIntoOriginal`: the order list plays the patch's part in the same
+    // interleaving as a merged list's.
+    for (field, order, live) in orders {
+        let key = match strategy(&join(path, field)) {
+            ListStrategy::MergeBy(k) => Some(k),
+            _ => None,
+        };
         if let (Some(Value::Array(list)), Value::Array(order)) = (base.get_mut(field), order) {
-            reorder(list, order, &join(path, field));
+            let order: Vec<&Value> = order.iter().collect();
+            *list = enforce_order(std::mem::take(list), &order, &live, key);
         }
     }
     Ok(Some(base))
@@ -239,24 +252,6 @@ fn enforce_order(
     out
 }
 
-/// `$setElementOrder`: the listed elements first, in that order; the rest keep their order.
-fn reorder(list: &mut [Value], order: &[Value], path: &str) {
-    let key_of = |v: &Value| -> Value {
-        match strategy(path) {
-            ListStrategy::MergeBy(k) => v.get(k).cloned().unwrap_or(Value::Null),
-            _ => v.clone(),
-        }
-    };
-    let rank = |v: &Value| {
-        let k = key_of(v);
-        order
-            .iter()
-            .position(|o| key_of(o) == k)
-            .unwrap_or(order.len())
-    };
-    list.sort_by_key(|v| rank(v));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,6 +321,17 @@ mod tests {
                 json!({"metadata":{"finalizers":["a","b"]}}),
                 json!({"metadata":{"$setElementOrder/finalizers":["b","a"]}}),
                 json!({"metadata":{"finalizers":["b","a"]}}),
+            ),
+            // Items the order does not list are interleaved by the live order, not put last.
+            (
+                json!({"metadata":{"finalizers":["a","b","c"]}}),
+                json!({"metadata":{"$setElementOrder/finalizers":["c","a"]}}),
+                json!({"metadata":{"finalizers":["b","c","a"]}}),
+            ),
+            (
+                json!({"metadata":{"ownerReferences":[{"uid":"1"},{"uid":"2"},{"uid":"3"}]}}),
+                json!({"metadata":{"$setElementOrder/ownerReferences":[{"uid":"3"},{"uid":"1"}]}}),
+                json!({"metadata":{"ownerReferences":[{"uid":"2"},{"uid":"3"},{"uid":"1"}]}}),
             ),
             (
                 json!({"data":{"a":1,"b":{"c":1}}}),
