@@ -53,14 +53,10 @@ pub static CONTROLLER_REVISION: Struct = Struct {
 #[derive(Debug)]
 pub struct ControllerRevisionStrategy;
 
-/// `ValidateControllerRevision`: metadata, `data` present, `revision` non-negative. On update
-/// a missing `data` is reported only as the immutable change it is (as the real server
-/// answers a PUT without `data`).
-fn validate(obj: &Map<String, Value>, update: bool) -> Vec<FieldError> {
+/// `validateControllerRevision`: metadata and a non-negative `revision` (create and update;
+/// `data` is checked by create alone, and on update only as immutable).
+fn validate(obj: &Map<String, Value>) -> Vec<FieldError> {
     let mut errs = validate_object_meta(&meta_map(obj), true, validate_controller_revision_name);
-    if !update && obj.get("data").is_none_or(Value::is_null) {
-        errs.push(FieldError::required("data", "data is mandatory"));
-    }
     let revision = obj.get("revision").and_then(Value::as_i64).unwrap_or(0);
     if revision < 0 {
         errs.push(FieldError::invalid(
@@ -148,15 +144,20 @@ impl Strategy for ControllerRevisionStrategy {
         obj: &Map<String, Value>,
         raw: &Map<String, Value>,
     ) -> Vec<FieldError> {
-        let mut errs = validate(obj, false);
-        // Since 1.31 the bytes of `data` must decode as a JSON object on create.
-        if let Some(d) = obj.get("data") {
-            if !d.is_null() && !d.is_object() {
+        // `ValidateControllerRevisionCreate`: then `data`, present and (since 1.31) a JSON
+        // object.
+        let mut errs = validate(obj);
+        match obj.get("data") {
+            None | Some(Value::Null) => {
+                errs.push(FieldError::required("data", "data is mandatory"));
+            }
+            Some(d) if !d.is_object() => {
                 errs.push(FieldError::required(
                     "data",
                     "data must be a valid JSON object",
                 ));
             }
+            Some(_) => {}
         }
         // The spec's rule (stricter than the real server): `revision` is required.
         if raw.get("revision").is_none_or(Value::is_null) {
@@ -176,7 +177,7 @@ impl Strategy for ControllerRevisionStrategy {
             &meta_map(new),
             &meta_map(old),
         );
-        errs.extend(validate(new, true));
+        errs.extend(validate(new));
         errs
     }
 

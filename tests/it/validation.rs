@@ -77,10 +77,11 @@ fn create_validation_table() {
                 b["revision"] = json!(-2);
                 b.as_object_mut().unwrap().remove("data");
             }),
-            "ControllerRevision.apps \"x\" is invalid: [data: Required value: data is mandatory, revision: Invalid value: -2: must be greater than or equal to 0]".into(),
+            // `ValidateControllerRevisionCreate`: the shared checks (revision), then data.
+            "ControllerRevision.apps \"x\" is invalid: [revision: Invalid value: -2: must be greater than or equal to 0, data: Required value: data is mandatory]".into(),
             vec![
-                ("FieldValueRequired", "Required value: data is mandatory", "data"),
                 ("FieldValueInvalid", "Invalid value: -2: must be greater than or equal to 0", "revision"),
+                ("FieldValueRequired", "Required value: data is mandatory", "data"),
             ],
         ),
         (
