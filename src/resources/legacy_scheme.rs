@@ -277,14 +277,28 @@ pub fn is_registered(group_version: &str, kind: &str) -> bool {
 /// The versioned Go type of a registered kind as conversion errors print it: its package is
 /// named after its version (`v1beta1.Deployment`), except the meta kinds (`v1.ListOptions`).
 pub fn versioned_type_name(group_version: &str, kind: &str) -> String {
-    let version = group_version.rsplit('/').next().unwrap_or(group_version);
-    let in_meta = OPTION_KINDS.contains(&kind)
-        || (group_version == "v1" && UNVERSIONED_KINDS.contains(&kind));
-    match in_meta {
-        true => format!("v1.{kind}"),
-        false => format!("{version}.{kind}"),
-    }
+    // (The unversioned kinds live in `v1` alone, whose package is `v1` either way.)
+    let version = match OPTION_KINDS.contains(&kind) {
+        true => "v1",
+        false => group_version.rsplit('/').next().unwrap_or(group_version),
+    };
+    format!("{version}.{kind}")
 }
+
+/// `runtime.NewNotRegisteredErrForKind`'s text: `no kind "K" is registered for version "gv" in
+/// scheme "<where the scheme was built>"`.
+pub fn not_registered(kind: &str, group_version: &str, scheme: &str) -> String {
+    use crate::codec::go_quote;
+    format!(
+        "no kind {} is registered for version {} in scheme {}",
+        go_quote(kind),
+        go_quote(group_version),
+        go_quote(scheme)
+    )
+}
+
+/// Where the legacy scheme is built, as its errors name it.
+pub const SCHEME_NAME: &str = "pkg/api/legacyscheme/scheme.go:30";
 
 /// The hub (internal) Go type of `kind` in `group`, as conversion errors print it
 /// (`apps.ControllerRevision`, `core.ConfigMap`): its package is named after the group's first

@@ -104,16 +104,18 @@ impl Store {
                 .as_str()
                 .and_then(super::Corruption::parse)
                 .ok_or_else(|| format!("state: corruption of {key}"))?;
-            if s.get(key).is_none() {
+            if !s.corrupt(key, how) {
                 return Err(format!("state: corrupt key {key} holds no value"));
             }
-            s.corrupt.insert(key.clone(), how);
         }
         for (key, text) in doc["rawTexts"].as_object().into_iter().flatten() {
             let text = text
                 .as_str()
                 .ok_or_else(|| format!("state: raw text of {key}"))?;
-            s.raw_texts.insert(key.clone(), Arc::from(text));
+            if s.get(key).is_none() {
+                return Err(format!("state: raw text of {key}, which holds no value"));
+            }
+            s.set_raw_text(key, Some(text));
         }
         Ok(s)
     }

@@ -22,9 +22,9 @@ fn label(o: &Value) -> String {
     format!("{}/{}", str_at(o, "kind"), str_at(&o["metadata"], "name"))
 }
 
-/// The links of every object, keyed by uid. (An owner of a namespaced kind named by a
-/// cluster-scoped dependent shows as alive here, though the collector leaves that reference
-/// unresolved.)
+/// The links of every object, keyed by uid. (An owner in a namespace named by a
+/// cluster-scoped dependent shows as gone here, though the collector leaves that reference
+/// alone rather than acting on it.)
 pub fn links(objects: &[Value]) -> BTreeMap<String, Links> {
     let by_uid: BTreeMap<&str, &Value> = objects
         .iter()

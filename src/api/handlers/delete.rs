@@ -92,10 +92,10 @@ fn other_meta_kind(api_version: &str, kind: &str) -> String {
         || (gv == "meta.k8s.io/v1beta1" && META_V1BETA1.contains(&kind));
     match known {
         true => format!("converting (v1.{kind}) to (v1.DeleteOptions): unknown conversion"),
-        false => format!(
-            "no kind {} is registered for version {} in scheme \"pkg/apis/meta/internalversion/scheme/register.go:27\"",
-            crate::codec::go_quote(kind),
-            crate::codec::go_quote(gv)
+        false => crate::resources::legacy_scheme::not_registered(
+            kind,
+            gv,
+            "pkg/apis/meta/internalversion/scheme/register.go:27",
         ),
     }
 }

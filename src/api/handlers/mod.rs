@@ -340,9 +340,7 @@ pub(super) fn group_version_kind_mismatch(
     // Kinds registered at run time are in the scheme too.
     let registered = legacy_scheme::is_registered(gv, kind) || kinds.by_kind(gv, kind).is_some();
     let cause = if !registered {
-        format!(
-            "no kind \"{kind}\" is registered for version \"{gv}\" in scheme \"pkg/api/legacyscheme/scheme.go:30\""
-        )
+        legacy_scheme::not_registered(kind, gv, legacy_scheme::SCHEME_NAME)
     } else if kind != info.kind || group != info.group {
         format!(
             "converting ({}) to ({}): unknown conversion",

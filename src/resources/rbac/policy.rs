@@ -146,8 +146,8 @@ fn resource_covers_all(owned: &[String], wanted: &[String]) -> bool {
     })
 }
 
-/// `nonResourceURLCovers` (and `NonResourceURLMatches` beside a bare `*`): equal, or a
-/// prefix ending in `*`s.
+/// `nonResourceURLCovers` and `NonResourceURLMatches`: equal, or a prefix ending in `*`s (a
+/// bare `*` is the empty prefix).
 pub fn url_covers(owner: &str, sub: &str) -> bool {
     owner == sub || (owner.ends_with('*') && sub.starts_with(owner.trim_end_matches('*')))
 }

@@ -90,7 +90,7 @@ pub fn resource_name_matches(rule: &Value, name: &str) -> bool {
 
 /// `NonResourceURLMatches`: `*`, the path, or a prefix ending in `*`s.
 pub fn non_resource_url_matches(rule: &Value, path: &str) -> bool {
-    strings(rule, "nonResourceURLs").any(|u| u == "*" || super::policy::url_covers(u, path))
+    strings(rule, "nonResourceURLs").any(|u| super::policy::url_covers(u, path))
 }
 
 /// `RuleAllows`.

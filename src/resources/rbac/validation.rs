@@ -105,8 +105,12 @@ pub fn validate_role(
             use crate::resources::validation::label_selector::validate;
             // `LabelSelectorAsSelector` rejects what the full shape check rejects (invalid
             // values included), and adds this.
-            let unconvertible = !validate(sel, &path, false).is_empty();
-            errs.extend(validate(sel, &path, allow_invalid_values));
+            let strict = validate(sel, &path, false);
+            let unconvertible = !strict.is_empty();
+            match allow_invalid_values {
+                false => errs.extend(strict),
+                true => errs.extend(validate(sel, &path, true)),
+            }
             if unconvertible {
                 errs.push(FieldError::invalid(
                     path.as_str(),

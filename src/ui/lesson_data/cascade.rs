@@ -132,7 +132,7 @@ pub(super) const CASCADE: Lesson = Lesson {
         Step {
             title: "The orphan",
             path: "/api/v1/namespaces/default/configmaps/db-settings",
-            expect: "200 OK: db-settings has no ownerReferences any more, and the collector's write shows in its managedFields.",
+            expect: "200 OK: db-settings has no ownerReferences any more. Removing a field leaves no managedFields entry, and its creator, whose only field that was, has none left either.",
             notice: "It will now live until deleted: nothing owns it.",
             ..S
         },

@@ -59,6 +59,11 @@ fn the_cascade_lesson_matches_the_collector() {
         .find(|o| o["metadata"]["name"] == "db-settings")
         .expect("db-settings");
     assert!(orphan["metadata"].get("ownerReferences").is_none());
+    // As the last step says: no field left to own, so no managedFields entry either.
+    assert!(
+        orphan["metadata"].get("managedFields").is_none(),
+        "{orphan}"
+    );
 }
 
 /// The corrupt-object lesson turns its gate on and quotes the server's errors.

@@ -17,6 +17,18 @@ use crate::ui::{query, script};
 
 /// Runs every lesson through the page's reducer exactly as the Run/Next buttons do, and
 /// checks each step's status code and, for watches, the events its panel shows at once.
+/// A lesson's gates are names the engine knows (loading a lesson turns them on without
+/// reporting a typo).
+#[test]
+fn every_lesson_gate_is_known() {
+    for lesson in LESSONS {
+        for g in lesson.gates {
+            let mut gates = crate::features::FeatureGates::default();
+            assert!(gates.set(g, true).is_ok(), "{}: {g}", lesson.id);
+        }
+    }
+}
+
 #[test]
 fn every_lesson_runs_as_written() {
     let mut ids = std::collections::BTreeSet::new();
