@@ -3,8 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::common::auth::RBAC;
-use crate::common::auth::{admin, admin_ns, as_user, server_like};
+use crate::common::auth::{admin, admin_ns, as_user, server_like, RBAC};
 use crate::common::{send, Resp};
 use kubesim::Engine;
 

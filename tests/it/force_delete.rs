@@ -5,9 +5,8 @@
 
 use serde_json::json;
 
-use crate::common::auth::RBAC;
-use crate::common::auth::{admin, admin_ns, as_user};
-use crate::common::{engine, post, send};
+use crate::common::auth::{admin, admin_ns, as_user, RBAC};
+use crate::common::{engine, get, post, send};
 use kubesim::auth::{AuthConfig, TokenFile};
 use kubesim::features::FeatureGates;
 use kubesim::{Config, Engine};
@@ -34,6 +33,12 @@ fn with_the_gate_off_the_option_is_cleared() {
     let uri = format!("/api/v1/namespaces/default/configmaps/x?{OPT}=true&dryRun=All");
     let r = send(&mut e, "DELETE", &uri, None, &[]);
     assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["details"]["name"], "x", "{}", r.text);
+    // A dry run: the object is still there.
+    assert_eq!(
+        get(&mut e, "/api/v1/namespaces/default/configmaps/x").code,
+        200
+    );
 }
 
 #[test]

@@ -379,23 +379,41 @@ fn the_delay_is_configurable() {
 #[test]
 fn the_collectors_deletes_are_admitted() {
     let mut e = engine();
-    let mut ns = get(&mut e, "/api/v1/namespaces/kube-public").json;
-    ns["metadata"]["ownerReferences"] = json!([{"apiVersion": "rbac.authorization.k8s.io/v1",
+    create_ns(&mut e, "plain");
+    let dangling = json!([{"apiVersion": "rbac.authorization.k8s.io/v1",
         "kind": "ClusterRole", "name": "gone", "uid": "33333333-3333-3333-3333-333333333333"}]);
-    let r = send(
-        &mut e,
-        "PUT",
-        "/api/v1/namespaces/kube-public",
-        Some(&ns.to_string()),
-        &[],
+    for name in ["kube-public", "plain"] {
+        let uri = format!("/api/v1/namespaces/{name}");
+        let mut ns = get(&mut e, &uri).json;
+        ns["metadata"]["ownerReferences"] = dangling.clone();
+        let r = send(&mut e, "PUT", &uri, Some(&ns.to_string()), &[]);
+        assert_eq!(r.code, 200, "{}", r.text);
+    }
+    second(&mut e);
+    second(&mut e);
+    // The same dangling reference: an ordinary namespace is deleted (and terminates), the
+    // immortal one is refused by admission and stays Active.
+    assert_eq!(
+        get(&mut e, "/api/v1/namespaces/plain").json["status"]["phase"],
+        "Terminating"
     );
-    assert_eq!(r.code, 200, "{}", r.text);
-    second(&mut e);
-    second(&mut e);
     assert_eq!(
         get(&mut e, "/api/v1/namespaces/kube-public").json["status"]["phase"],
         "Active"
     );
+    // A refused delete is not retried as a loop of writes.
+    let rev = e.store().revision();
+    second(&mut e);
+    second(&mut e);
+    let writes: Vec<String> = e
+        .store()
+        .events_after(rev)
+        .unwrap()
+        .iter()
+        .map(|ev| ev.key.clone())
+        .filter(|k| k.contains("kube-public"))
+        .collect();
+    assert!(writes.is_empty(), "{writes:?}");
 }
 
 /// Time advanced in one jump still unfolds a cascade a level per pass: each level's delete

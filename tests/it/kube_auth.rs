@@ -12,8 +12,7 @@ use kube::api::{ListParams, PostParams};
 use kube::{Api, Client};
 use serde_json::json;
 
-use crate::common::auth::RBAC;
-use crate::common::auth::{admin, admin_ns, server_like};
+use crate::common::auth::{admin, admin_ns, server_like, RBAC};
 
 async fn client_as(
     engine: Arc<Mutex<kubesim::Engine>>,

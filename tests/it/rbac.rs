@@ -532,7 +532,12 @@ fn a_put_creates_a_missing_role_or_binding() {
         "/api/v1/namespaces/team/configmaps/c",
         Some(&cm),
     );
-    assert_eq!(r.code, 404, "{}", r.text);
+    assert_eq!(
+        (r.code, r.message()),
+        (404, "configmaps \"c\" not found"),
+        "{}",
+        r.text
+    );
 }
 
 /// `Authorization: Bearer  <token>` (two spaces) is no credential at all, and the answer says

@@ -4,8 +4,7 @@
 
 use serde_json::json;
 
-use crate::common::auth::RBAC;
-use crate::common::auth::{admin, admin_ns, as_user, server_like};
+use crate::common::auth::{admin, admin_ns, as_user, server_like, RBAC};
 use crate::common::watch_with;
 use kubesim::Engine;
 
