@@ -1,7 +1,8 @@
 # kubesim: the two commands a newcomer needs are `make play` and `make test`.
 # Each first runs scripts/install-tools.sh, which installs what is missing (wasm32 target,
 # chromium + chromedriver, wasm-bindgen-cli 0.2.130, trunk 0.21.14, npm binaryen 132 and
-# playwright-core) and does nothing when everything is there.
+# playwright-core, and for `make test` the Python client in a venv from PyPI) and does
+# nothing when everything is there.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c

@@ -23,7 +23,10 @@ def start(binary, kubeconfig):
         text=True,
     )
     banner = proc.stdout.readline()
-    assert banner.startswith("kubesim serving on "), banner
+    if not banner.startswith("kubesim serving on "):
+        proc.kill()
+        proc.wait(timeout=10)
+        raise AssertionError("no banner: " + repr(banner))
     return proc
 
 
@@ -70,11 +73,12 @@ def run(kubeconfig):
 
     # Foreground: the owner stays, terminating with foregroundDeletion, until its dependent goes.
     pair("fg", "fg-dep")
-    # (The client reads every delete answer as a V1Status; the object is read back instead.)
-    v1.delete_namespaced_config_map("fg", ns, propagation_policy="Foreground")
-    owner = v1.read_namespaced_config_map("fg", ns)
-    assert owner.metadata.finalizers == ["foregroundDeletion"], owner.metadata.finalizers
-    assert owner.metadata.deletion_timestamp is not None
+    # (The client reads every delete answer as a V1Status, so the answer is read raw: a read
+    # afterwards could race the collector, which acts on wall time.)
+    resp = v1.delete_namespaced_config_map("fg", ns, propagation_policy="Foreground", _preload_content=False)
+    owner = json.loads(resp.data)
+    assert owner["metadata"]["finalizers"] == ["foregroundDeletion"], owner["metadata"]
+    assert owner["metadata"].get("deletionTimestamp"), owner["metadata"]
     eventually("fg-dep deleted", lambda: not exists("fg-dep"))
     eventually("fg deleted", lambda: not exists("fg"))
 

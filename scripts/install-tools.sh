@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs, idempotently, every tool `make play` and `make test` need on a fresh machine.
 # Versions are pinned to what ../shared/toolchain.md verified here; nothing is downloaded
-# from outside the package registries (crates.io, npm, Debian).
+# from outside the package registries (crates.io, npm, PyPI, Debian).
 set -euo pipefail
 WB_VER=0.2.130      # must equal the wasm-bindgen pin in Cargo.toml
 TRUNK_VER=0.21.14
@@ -17,6 +17,8 @@ if [ "$want" = all ]; then
   need_apt=""
   command -v chromium     >/dev/null || need_apt="$need_apt chromium"
   command -v chromedriver >/dev/null || need_apt="$need_apt chromium-driver"
+  # `python3 -m venv` needs ensurepip, which Debian ships apart.
+  python3 -c 'import ensurepip' 2>/dev/null || need_apt="$need_apt python3-venv"
   if [ -n "$need_apt" ]; then
     sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
     echo "install-tools: apt-get install$need_apt"
