@@ -537,8 +537,31 @@ fn options_are_checked() {
         );
     }
     assert!(kubesim::shim::Simulator::new(None).is_ok());
-    let delays = simulator(r#"{"clock":"manual","gcDelayMs":0,"namespaceDelayMs":250}"#);
-    drop(delays);
+}
+
+/// The controllers' delays are the options': with `namespaceDelayMs: 250` a deleted
+/// namespace goes 250 simulated ms later.
+#[wasm_bindgen_test]
+async fn controller_delays_come_from_the_options() {
+    let sim = simulator(r#"{"clock":"manual","gcDelayMs":0,"namespaceDelayMs":250}"#);
+    let ns = "/api/v1/namespaces/quick";
+    let r = fetch(
+        &sim,
+        "/api/v1/namespaces",
+        &post_json(r#"{"metadata":{"name":"quick"}}"#),
+    )
+    .await;
+    assert_eq!(r.status(), 201);
+    assert_eq!(
+        fetch(&sim, ns, &obj(r#"{"method":"DELETE"}"#))
+            .await
+            .status(),
+        200
+    );
+    sim.advance(249.0).unwrap();
+    assert_eq!(fetch(&sim, ns, &JsValue::UNDEFINED).await.status(), 200);
+    sim.advance(1.0).unwrap();
+    assert_eq!(fetch(&sim, ns, &JsValue::UNDEFINED).await.status(), 404);
 }
 
 /// A default identity (option or `setUser`), tokens, and per-request credentials.
