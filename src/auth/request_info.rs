@@ -27,33 +27,50 @@ fn method_verb(method: &str) -> &'static str {
     }
 }
 
-/// The query parameters request info reads: `watch` (as the router reads it, so a request
-/// is authorized for the verb it is served as) and `fieldSelector`.
+/// The query parameters request info reads, as sent: `watch` (decoded as the router reads
+/// it, so a request is authorized for the verb it is served as) and the list options, which
+/// only a list or watch decodes.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct InfoQuery<'a> {
     pub watch: bool,
     pub field_selector: Option<&'a str>,
+    pub label_selector: Option<&'a str>,
+    pub limit: Option<&'a str>,
+    pub timeout_seconds: Option<&'a str>,
 }
 
 impl<'a> InfoQuery<'a> {
-    /// What request info takes from a query: the list options decoded as a whole, or, when
-    /// any of them does not decode (a bad selector, a `limit` or `timeoutSeconds` that is not
-    /// an integer), none of them but `watch`, read from its raw value as the decoder would.
-    /// So a list whose options fail is authorized as the plain list, not as a get of the
-    /// `fieldSelector`'s name.
-    ///
     /// `watch` is the decoded `watch`; `get` gives a parameter's first value.
     pub fn new(watch: bool, get: impl Fn(&str) -> Option<&'a str>) -> Self {
-        let int_ok = |k: &str| get(k).is_none_or(|v| v.parse::<i64>().is_ok());
-        let decodes = get("labelSelector")
-            .is_none_or(|s| crate::selectors::LabelSelector::parse(s).is_ok())
-            && get("fieldSelector").is_none_or(|s| FieldSelector::parse(s).is_ok())
-            && int_ok("limit")
-            && int_ok("timeoutSeconds");
         InfoQuery {
             watch,
-            field_selector: get("fieldSelector").filter(|_| decodes),
+            field_selector: get("fieldSelector"),
+            label_selector: get("labelSelector"),
+            limit: get("limit"),
+            timeout_seconds: get("timeoutSeconds"),
         }
+    }
+
+    /// The name a list's field selector pins (`metadata.name=x`, a valid path segment),
+    /// when the list options decode as a whole. When any does not (a bad selector, a
+    /// `limit` or `timeoutSeconds` that is not an integer), request info resets them all, so
+    /// the plain list is authorized.
+    fn list_name(&self) -> Option<String> {
+        let int_ok = |v: Option<&str>| v.is_none_or(|v| v.parse::<i64>().is_ok());
+        let labels_ok = self
+            .label_selector
+            .is_none_or(|s| crate::selectors::LabelSelector::parse(s).is_ok());
+        let fields = match self.field_selector.map(FieldSelector::parse) {
+            Some(Ok(sel)) => Some(sel),
+            Some(Err(_)) => return None,
+            None => None,
+        };
+        if !(labels_ok && int_ok(self.limit) && int_ok(self.timeout_seconds)) {
+            return None;
+        }
+        fields?
+            .requires_exact_match("metadata.name")
+            .filter(|name| is_valid_path_segment_name(name).is_empty())
     }
 }
 
@@ -109,14 +126,8 @@ pub fn attributes(
     }
     if attrs.name.is_empty() && attrs.verb == "get" {
         attrs.verb = if query.watch { "watch" } else { "list" }.into();
-        if let Some(sel) = query.field_selector {
-            if let Ok(sel) = FieldSelector::parse(sel) {
-                if let Some(name) = sel.requires_exact_match("metadata.name") {
-                    if is_valid_path_segment_name(&name).is_empty() {
-                        attrs.name = name;
-                    }
-                }
-            }
+        if let Some(name) = query.list_name() {
+            attrs.name = name;
         }
     }
     if attrs.name.is_empty() && attrs.verb == "delete" {
