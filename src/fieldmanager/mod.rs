@@ -306,14 +306,10 @@ impl FieldManager {
     }
 }
 
-/// An applied configuration's `schema.GroupVersionKind` as Go prints it (`apps/v1,
-/// Kind=ControllerRevision`; `/v1, Kind=ConfigMap` for the core group).
+/// An applied configuration's `schema.GroupVersionKind` as Go prints it.
 fn gvk_text(config: &Value) -> String {
     let s = |k: &str| config.get(k).and_then(Value::as_str).unwrap_or("");
-    let (group, version) = s("apiVersion")
-        .split_once('/')
-        .unwrap_or(("", s("apiVersion")));
-    format!("{group}/{version}, Kind={}", s("kind"))
+    crate::resources::meta::gvk_string(s("apiVersion"), s("kind"))
 }
 
 /// An applied configuration's `namespace/name`, as `objectGVKNN` prints it.

@@ -117,11 +117,7 @@ fn controller(obj: &Value) -> String {
     };
     let s = |k: &str| owner.get(k).and_then(Value::as_str).unwrap_or("");
     let api_version = s("apiVersion");
-    // `schema.ParseGroupVersion`: `group/version`, a bare version, or empty.
-    let group = match api_version.split_once('/') {
-        Some((g, _)) if api_version != "/" => g,
-        _ => "",
-    };
+    let (group, _) = super::meta::parse_group_version(api_version);
     let (kind, name) = (s("kind"), s("name"));
     if kind.is_empty() && group.is_empty() {
         return name.to_string();

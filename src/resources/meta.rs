@@ -132,3 +132,26 @@ pub fn parse_rv(rv: &str) -> Option<u64> {
     }
     rv.parse::<u64>().ok()
 }
+
+/// `schema.ParseGroupVersion`: `group/version`, a bare version (the core group), or nothing
+/// for an empty, `/` or over-slashed value.
+pub fn parse_group_version(api_version: &str) -> (&str, &str) {
+    if api_version.is_empty() || api_version == "/" {
+        return ("", "");
+    }
+    match api_version.matches('/').count() {
+        0 => ("", api_version),
+        1 => api_version.split_once('/').unwrap_or(("", "")),
+        _ => ("", ""),
+    }
+}
+
+/// An object's `GroupVersionKind().String()` (as `Unstructured` reads it): `apps/v1,
+/// Kind=Deployment`, `/v1, Kind=ConfigMap` for the core group, and the empty `/, Kind=` when
+/// the apiVersion does not parse.
+pub fn gvk_string(api_version: &str, kind: &str) -> String {
+    match parse_group_version(api_version) {
+        ("", "") if !api_version.is_empty() && api_version != "/" => "/, Kind=".to_string(),
+        (group, version) => format!("{group}/{version}, Kind={kind}"),
+    }
+}

@@ -252,7 +252,7 @@ fn unsafe_delete(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) ->
         kind,
         name,
         &[FieldError::invalid(
-            "ignoreStoreReadErrorWithClusterBreakingPotential",
+            IGNORE,
             Value::Bool(true),
             "is exclusively used to delete corrupt object(s), try again by removing this option",
         )],
@@ -309,7 +309,7 @@ pub fn delete_collection(
         return Err(ApiError::invalid_options(
             "DeleteOptions",
             &[FieldError::invalid(
-                "ignoreStoreReadErrorWithClusterBreakingPotential",
+                IGNORE,
                 Value::Bool(true),
                 "is not allowed with DELETECOLLECTION, try again after removing the option",
             )],

@@ -120,26 +120,13 @@ fn owner_ref_go_json(r: &Map<String, Value>) -> Value {
     Value::Object(out)
 }
 
-/// `schema.ParseGroupVersion` then `FromAPIVersionAndKind`: (group, version), both empty when
-/// the apiVersion has more than one `/`.
-fn parse_group_version(api_version: &str) -> (&str, &str) {
-    if api_version.is_empty() || api_version == "/" {
-        return ("", "");
-    }
-    match api_version.matches('/').count() {
-        0 => ("", api_version),
-        1 => api_version.split_once('/').unwrap_or(("", "")),
-        _ => ("", ""),
-    }
-}
-
 /// `validateOwnerReference`: subfield errors sit directly under `metadata.ownerReferences`
 /// (no index), then core `/v1, Kind=Event` is refused as an owner.
 fn validate_owner_reference(r: &Map<String, Value>, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let api_version = str_of(r, "apiVersion");
     let kind = str_of(r, "kind");
-    let (group, version) = parse_group_version(api_version);
+    let (group, version) = crate::resources::meta::parse_group_version(api_version);
     if version.is_empty() {
         errs.push(invalid_str(
             &path.child("apiVersion"),
