@@ -186,16 +186,15 @@ impl Engine {
     /// its order ([`crate::resources::rbac::BOOTSTRAP`]); then the aggregation controller
     /// fills in `admin`, `edit` and `view`.
     fn bootstrap_rbac(&mut self) {
-        use crate::resources::rbac::{CLUSTER_ROLES, CLUSTER_ROLE_BINDINGS, ROLES, ROLE_BINDINGS};
         let objects: Vec<Map<String, Value>> =
             serde_json::from_str(crate::resources::rbac::BOOTSTRAP).expect("bootstrap policy");
         for obj in objects {
-            let info = match obj["kind"].as_str() {
-                Some("ClusterRole") => &CLUSTER_ROLES,
-                Some("ClusterRoleBinding") => &CLUSTER_ROLE_BINDINGS,
-                Some("Role") => &ROLES,
-                _ => &ROLE_BINDINGS,
-            };
+            let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
+            let info = self
+                .registry
+                .kinds()
+                .by_kind(s("apiVersion"), s("kind"))
+                .expect("the bootstrap policy holds RBAC kinds");
             self.registry
                 .create(info, obj, &Map::new(), &Write::by("kube-apiserver", false))
                 .expect("the bootstrap policy is valid");
