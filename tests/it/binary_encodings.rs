@@ -354,33 +354,26 @@ fn cbor_writes_byte_slices_as_tagged_bytes() {
     assert!(has(&s.drain().0.concat(), &tagged));
 
     // A request's untagged byte string in a []byte field is its raw bytes, as in the typed
-    // struct the real server decodes into (here bytes that are not UTF-8).
-    let mut doc = cbor::encode(&json!({"apiVersion": "v1", "kind": "ConfigMap",
-        "metadata": {"name": "u"}, "binaryData": {"k": "XXX"}}));
-    let at = doc
-        .windows(4)
-        .position(|w| w == [0x43, b'X', b'X', b'X'])
-        .unwrap();
-    doc[at + 1..at + 4].copy_from_slice(&[0xff, 0x00, 0x41]);
-    let (code, _, body) = raw(&mut e, "POST", cm, doc, &[("content-type", CBOR)]);
-    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&body));
-    assert_eq!(
-        stored(&mut e, &format!("{cm}/u"))["binaryData"],
-        json!({"k": "/wBB"})
-    );
-    // The struct is the URL's kind's, so a body without TypeMeta is read the same way.
-    let mut doc = cbor::encode(&json!({"metadata": {"name": "w"}, "binaryData": {"k": "XXX"}}));
-    let at = doc
-        .windows(4)
-        .position(|w| w == [0x43, b'X', b'X', b'X'])
-        .unwrap();
-    doc[at + 1..at + 4].copy_from_slice(&[0xff, 0x00, 0x41]);
-    let (code, _, body) = raw(&mut e, "POST", cm, doc, &[("content-type", CBOR)]);
-    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&body));
-    assert_eq!(
-        stored(&mut e, &format!("{cm}/w"))["binaryData"],
-        json!({"k": "/wBB"})
-    );
+    // struct the real server decodes into (here bytes that are not UTF-8). The struct is the
+    // URL's kind's, so a body without TypeMeta is read the same way.
+    let typed = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "u"}});
+    let bare = json!({"metadata": {"name": "w"}});
+    for mut body in [typed, bare] {
+        body["binaryData"] = json!({"k": "XXX"});
+        let mut doc = cbor::encode(&body);
+        let at = doc
+            .windows(4)
+            .position(|w| w == [0x43, b'X', b'X', b'X'])
+            .unwrap();
+        doc[at + 1..at + 4].copy_from_slice(&[0xff, 0x00, 0x41]);
+        let (code, _, answer) = raw(&mut e, "POST", cm, doc, &[("content-type", CBOR)]);
+        assert_eq!(code, 201, "{}", String::from_utf8_lossy(&answer));
+        let name = body["metadata"]["name"].as_str().unwrap();
+        assert_eq!(
+            stored(&mut e, &format!("{cm}/{name}"))["binaryData"],
+            json!({"k": "/wBB"})
+        );
+    }
 }
 
 /// A CBOR apply is `cbor.Unmarshal` into a map: its failures read as apply's YAML ones do.
