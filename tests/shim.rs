@@ -7,6 +7,9 @@
 #![cfg(target_arch = "wasm32")]
 
 mod shim_support;
+// Further cases, by concept.
+#[path = "shim_cases/cache_wait.rs"]
+mod cache_wait;
 
 use js_sys::{Array, Reflect, Uint8Array};
 use serde_json::Value;

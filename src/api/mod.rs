@@ -72,6 +72,8 @@ pub struct Reply {
     /// For typed lists: the stored items, written one by one without `kind`/`apiVersion`
     /// after `body` (which then holds `kind`, `apiVersion` and `metadata` only).
     pub items: Option<Vec<Object>>,
+    /// Not an answer yet: the read waits for the watch cache until then (engine clock, ms).
+    pub wait_until_ms: Option<i64>,
 }
 
 impl Reply {
@@ -84,6 +86,15 @@ impl Reply {
             content_type: None,
             headers: Vec::new(),
             items: None,
+            wait_until_ms: None,
+        }
+    }
+
+    /// A read that waits for the watch cache until `due_ms`.
+    pub fn waiting(due_ms: i64) -> Self {
+        Reply {
+            wait_until_ms: Some(due_ms),
+            ..Reply::new(200, Value::Null)
         }
     }
 }
@@ -203,7 +214,15 @@ fn serve_resource(
         };
     }
     let now_ms = reg.clock().now_ms();
-    let result = handlers::dispatch(reg, request, rr)
+    let result = handlers::dispatch(reg, request, rr);
+    if let Ok(Reply {
+        wait_until_ms: Some(due),
+        ..
+    }) = &result
+    {
+        return response::waiting(*due);
+    }
+    let result = result
         .and_then(|reply| transform::apply(rr.resource, request, negotiated.target, now_ms, reply));
     let out = response::Output {
         negotiated,

@@ -239,3 +239,17 @@ pub fn warning_header(text: &str) -> String {
     let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");
     format!("299 - \"{escaped}\"")
 }
+
+/// The mark on a response that is not an answer yet: the read waits for the watch cache
+/// until `due_ms` (engine clock), and the engine serves the request again then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CacheWait {
+    pub due_ms: i64,
+}
+
+/// A placeholder response carrying [`CacheWait`]; never sent to a client.
+pub fn waiting(due_ms: i64) -> Response<Body> {
+    let mut resp = Response::new(Body::Full(bytes::Bytes::new()));
+    resp.extensions_mut().insert(CacheWait { due_ms });
+    resp
+}

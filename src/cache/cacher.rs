@@ -45,19 +45,10 @@ impl Cacher {
         self.cache.set_lag(lag_ms);
     }
 
-    /// Feeds due store events into the cache and on to the watchers, then starts streaming
-    /// lists whose initial state the cache has now reached.
+    /// Feeds due store events into the cache and on to the watchers.
     pub fn sync(&mut self, store: &Store, now_ms: i64) {
         for ev in self.cache.catch_up(store, now_ms) {
             self.dispatch(&ev);
-        }
-        let cache_rv = self.cache.revision();
-        for w in &mut self.watchers {
-            if w.pending_initial.is_some_and(|t| t <= cache_rv) {
-                w.pending_initial = None;
-                let streaming = w.streaming;
-                watchers::send_initial(w, self.cache.state(), cache_rv, now_ms, streaming);
-            }
         }
     }
 
@@ -118,9 +109,6 @@ impl Cacher {
         self.watchers.retain_mut(|w| {
             if !w.is_open() {
                 return false;
-            }
-            if w.pending_initial.is_some() {
-                return now < w.deadline_ms;
             }
             if w.bookmarks {
                 if !w.final_bookmark_sent && w.deadline_ms - now <= watchers::FINAL_BOOKMARK_LEAD_MS

@@ -91,20 +91,107 @@ fn explain(semantic: &str, source: Source, rv: u64, waited_ms: i64) -> String {
     s
 }
 
-/// How long the cache waits for a requested revision before giving up (apiserver: 3 s).
+/// How long the cache waits for a requested revision before giving up (apiserver:
+/// `blockTimeout`, 3 s).
 pub const CACHE_WAIT_MS: i64 = 3_000;
 
-/// The planner's inputs: the two layers a read can come from, and the time.
+/// Which kind of read is planned: they wait for the cache differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Read {
+    Get,
+    List,
+    /// A watch; `initial_events` when it sends the state it starts from
+    /// (`sendInitialEvents=true`, given or defaulted by `WatchList`).
+    Watch {
+        initial_events: bool,
+    },
+}
+
+/// When a read arrived and the store's revision then: a consistent read's target (what
+/// `getCurrentRV` asks etcd for) and where its 3 s wait began. A read that waited is planned
+/// again when the wait ends, with the arrival it had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Arrival {
+    pub ms: i64,
+    pub store_rev: u64,
+}
+
+/// The planner's inputs: the two layers a read can come from, the time, and when the read
+/// arrived.
 #[derive(Clone, Copy)]
 pub struct Sources<'a> {
     pub store: &'a Store,
     pub cache: &'a WatchCache,
     pub now_ms: i64,
+    pub arrival: Arrival,
 }
 
 impl<'a> Sources<'a> {
-    /// Where a get is served from: Most Recent from the store, Any from the cache's state,
-    /// Not older than from the cache (after its wait, or 504).
+    /// Whether the read must first wait for the watch cache (`waitUntilFreshAndBlock`), and
+    /// until when: the moment the cache reaches the revision the read needs, or the end of
+    /// the 3 s wait, whichever comes first. `None`: it is served now — from a cache fresh
+    /// enough, from a source that is no cache, or (the wait over) with the 504 or etcd
+    /// fallback the plan gives.
+    pub fn wait(&self, semantic: Semantic, read: Read) -> Option<i64> {
+        let needed = self.needed(semantic, read)?;
+        if self.cache.revision() >= needed {
+            return None;
+        }
+        let deadline = self.arrival.ms + CACHE_WAIT_MS;
+        if self.now_ms >= deadline {
+            return None;
+        }
+        let due = self
+            .cache_reaches(needed)
+            .map_or(deadline, |t| t.min(deadline));
+        Some(due.max(self.now_ms))
+    }
+
+    /// The revision the cache must reach before it serves the read, as the cacher decides
+    /// (`shouldDelegateList`, `WaitUntilFreshAndGet`, `getWatchCacheResourceVersion`); `None`
+    /// when the read takes any state or does not read the cache. A Most Recent get goes to
+    /// etcd; Exact and continued lists read the cache only with snapshots
+    /// (`ListFromCacheSnapshot`); a watch waits only when it sends initial events.
+    fn needed(&self, semantic: Semantic, read: Read) -> Option<u64> {
+        let snapshots = self.cache.config().snapshots;
+        match (read, semantic) {
+            (_, Semantic::Any)
+            | (Read::Get, Semantic::MostRecent)
+            | (
+                Read::Watch {
+                    initial_events: false,
+                },
+                _,
+            ) => None,
+            (_, Semantic::MostRecent) => Some(self.arrival.store_rev),
+            (_, Semantic::NotOlderThan(n)) => Some(n),
+            (Read::List, Semantic::Exact(n)) if snapshots => Some(n),
+            (Read::List, Semantic::Continuation(rv)) if snapshots => {
+                Some(u64::try_from(rv).unwrap_or(self.arrival.store_rev))
+            }
+            _ => None,
+        }
+    }
+
+    /// When the cache will reach `rev`: its lag after the store wrote it (`None` while the
+    /// store has not).
+    fn cache_reaches(&self, rev: u64) -> Option<i64> {
+        if rev > self.store.revision() {
+            return None;
+        }
+        let events = self.store.events_after(rev.saturating_sub(1)).ok()?;
+        events
+            .first()
+            .map(|ev| ev.time_ms + self.cache.config().lag_ms)
+    }
+
+    /// How long the read has waited for the cache.
+    fn waited_ms(&self) -> i64 {
+        (self.now_ms - self.arrival.ms).max(0)
+    }
+
+    /// Where a get is served from (after any [`Sources::wait`]): Most Recent from the
+    /// store, Any from the cache's state, Not older than from the cache (or 504).
     pub fn plan_get(&self, semantic: Semantic) -> Result<Plan<'a>, ApiError> {
         match semantic {
             Semantic::MostRecent => Ok(self.store_at(self.store.revision(), semantic)),
@@ -115,9 +202,10 @@ impl<'a> Sources<'a> {
         }
     }
 
-    /// Where a list is served from (`shouldDelegateList`): Most Recent is a consistent read
-    /// (the cache once caught up, else the store); Any and Not older than come from the
-    /// cache; Exact and Continuation from a cache snapshot when one is kept, else the store.
+    /// Where a list is served from (`shouldDelegateList`, after any [`Sources::wait`]): Most
+    /// Recent is a consistent read (the cache once it has caught up, else etcd); Any and Not
+    /// older than come from the cache; Exact and Continuation from a cache snapshot when one
+    /// is kept, else the store.
     pub fn plan_list(&self, semantic: Semantic) -> Result<Plan<'a>, ApiError> {
         match semantic {
             Semantic::MostRecent => Ok(self.consistent(semantic)),
@@ -129,20 +217,23 @@ impl<'a> Sources<'a> {
         }
     }
 
-    /// Where a watch starts: the revision of its initial state (Most Recent: the store's;
-    /// Any: the cache's; Not older than / Exact: the one asked for). A watch always reads
-    /// the watch cache.
-    pub fn watch_start(&self, semantic: Semantic) -> u64 {
+    /// Where a watch starts: the revision of its initial state. With initial events, Most
+    /// Recent is the store's revision when the watch arrived (the cache was waited on to
+    /// reach it); a legacy watch without them starts from the cache's state as it is
+    /// (`getAllEventsSinceLocked(0)`), as does Any; Not older than and Exact start at the
+    /// revision asked for.
+    pub fn watch_start(&self, semantic: Semantic, initial_events: bool) -> u64 {
         match semantic {
-            Semantic::MostRecent | Semantic::Continuation(_) => self.store.revision(),
-            Semantic::Any => self.cache.revision(),
+            Semantic::MostRecent if initial_events => self.arrival.store_rev,
+            Semantic::MostRecent | Semantic::Any => self.cache.revision(),
+            Semantic::Continuation(_) => self.store.revision(),
             Semantic::NotOlderThan(n) | Semantic::Exact(n) => n,
         }
     }
 
     /// The `X-Kubesim-Read` of a watch starting at `rv` (always the watch cache).
     pub fn explain_watch(&self, semantic: Semantic, rv: u64) -> String {
-        explain(semantic.name(), Source::WatchCache, rv, 0)
+        explain(semantic.name(), Source::WatchCache, rv, self.waited_ms())
     }
 
     fn store_at(&self, rev: u64, semantic: Semantic) -> Plan<'a> {
@@ -150,7 +241,7 @@ impl<'a> Sources<'a> {
             view: View::Store(self.store, rev),
             rv: rev,
             source: Source::Store,
-            waited_ms: 0,
+            waited_ms: self.waited_ms(),
             semantic,
         }
     }
@@ -160,84 +251,63 @@ impl<'a> Sources<'a> {
             view: View::Index(self.cache.state().clone()),
             rv: self.cache.revision(),
             source: Source::WatchCache,
-            waited_ms: 0,
+            waited_ms: self.waited_ms(),
             semantic,
         }
     }
 
-    /// A consistent read: from the cache when it has caught up with the store, else the store.
+    /// A consistent read: from the cache once it has reached the store's revision at the
+    /// read's arrival (later writes it holds by then included), else — its wait over —
+    /// from the store as it is now (the delegator's fallback to etcd).
     fn consistent(&self, semantic: Semantic) -> Plan<'a> {
-        let current = self.store.revision();
-        if self.cache.revision() == current {
+        if self.cache.revision() >= self.arrival.store_rev {
             self.cache_state(semantic)
         } else {
-            self.store_at(current, semantic)
+            self.store_at(self.store.revision(), semantic)
         }
     }
 
-    /// Exactly `rev`: a cache snapshot when one is kept, else the store (410 once compacted).
-    /// A future `rev` is the cacher's 504 with snapshots (`ListFromCacheSnapshot`); without,
-    /// the cacher hands the read to etcd, whose 504 names its own revision and asks for no
-    /// retry.
+    /// Exactly `rev`. With snapshots the cacher serves it once the cache has reached it (a
+    /// cache still short of it after the wait is a 504 naming the cache's revision), from
+    /// its snapshot when one is kept, else etcd (410 once compacted). Without snapshots the
+    /// read goes to etcd, whose 504 for a future revision names its own revision and asks
+    /// for no retry.
     fn exact(&self, rev: u64, semantic: Semantic) -> Result<Plan<'a>, ApiError> {
         let current = self.store.revision();
+        if self.cache.config().snapshots && rev > self.cache.revision() {
+            return Err(too_large_resource_version(rev, self.cache.revision()));
+        }
         if rev > current {
-            return Err(match self.cache.config().snapshots {
-                true => too_large_resource_version(rev, self.cache.revision()),
-                false => {
-                    let mut e = too_large_resource_version(rev, current);
-                    if let Some(d) = e.details.as_mut() {
-                        d.retry_after_seconds = None;
-                    }
-                    e
-                }
-            });
+            let mut e = too_large_resource_version(rev, current);
+            if let Some(d) = e.details.as_mut() {
+                d.retry_after_seconds = None;
+            }
+            return Err(e);
         }
         Ok(match self.cache.snapshot_at(rev) {
             Some(snap) => Plan {
                 view: View::Index(snap.clone()),
                 rv: rev,
                 source: Source::CacheSnapshot,
-                waited_ms: 0,
+                waited_ms: self.waited_ms(),
                 semantic,
             },
             None => self.store_at(rev, semantic),
         })
     }
 
-    /// Not older than `n` from the watch cache: its state if it has reached `n`; otherwise
-    /// the state it will have once it has, if that happens within the cache's 3 s wait;
-    /// otherwise 504 "Too large resource version".
+    /// Not older than `n` from the watch cache (after any wait): its state once it has
+    /// reached `n`, otherwise 504 "Too large resource version".
     fn not_older_than(&self, n: u64) -> Result<Plan<'a>, ApiError> {
-        let semantic = Semantic::NotOlderThan(n);
-        let (store, cache) = (self.store, self.cache);
-        if cache.revision() >= n {
-            return Ok(self.cache_state(semantic));
+        if self.cache.revision() >= n {
+            return Ok(self.cache_state(Semantic::NotOlderThan(n)));
         }
-        if n <= store.revision() {
-            if let Ok(events) = store.events_after(n - 1) {
-                if let Some(ev) = events.first() {
-                    let due = ev.time_ms + cache.config().lag_ms;
-                    let wait = due - self.now_ms;
-                    if wait <= CACHE_WAIT_MS {
-                        let rv = store.revision_at_time(ev.time_ms).unwrap_or(n).max(n);
-                        return Ok(Plan {
-                            view: View::Store(store, rv),
-                            rv,
-                            source: Source::WatchCache,
-                            waited_ms: wait.max(0),
-                            semantic,
-                        });
-                    }
-                }
-            }
-        }
-        Err(too_large_resource_version(n, cache.revision()))
+        Err(too_large_resource_version(n, self.cache.revision()))
     }
 }
 
-/// The 504 for a resourceVersion the server has not reached (after the watch cache's wait,
-/// which kubesim does not spend: nothing can arrive while a request is served).
+/// The 504 for a resourceVersion the server has not reached (after the watch cache's 3 s
+/// wait).
 pub fn too_large_resource_version(requested: u64, current: u64) -> ApiError {
     let mut e = ApiError::untyped(
         504,

@@ -160,12 +160,6 @@ pub struct Watcher {
     pub last_bookmark_ms: i64,
     /// Whether the ~2 s-before-deadline bookmark went out.
     pub final_bookmark_sent: bool,
-    /// A watch still waiting for the cache to reach this revision before it sends its
-    /// initial events.
-    pub pending_initial: Option<u64>,
-    /// A streaming list (`sendInitialEvents=true`): its initial events end with the
-    /// initial-events-end bookmark, which no other watch gets.
-    pub streaming: bool,
 }
 
 /// Interval between periodic bookmarks (apiserver: about a minute).
@@ -196,8 +190,6 @@ impl Watcher {
                 bookmarks,
                 last_bookmark_ms: now_ms,
                 final_bookmark_sent: false,
-                pending_initial: None,
-                streaming: false,
             },
             receiver,
         )
@@ -329,10 +321,7 @@ pub fn send_initial(
 pub fn dispatch(watchers: &mut Vec<Watcher>, ev: &CachedEvent) -> usize {
     let mut memo = FrameMemo::default();
     watchers.retain_mut(|w| {
-        if w.pending_initial.is_some()
-            || ev.rev <= w.last_rv
-            || !ev.key.starts_with(&w.filter.prefix)
-        {
+        if ev.rev <= w.last_rv || !ev.key.starts_with(&w.filter.prefix) {
             return w.is_open();
         }
         w.last_rv = ev.rev;

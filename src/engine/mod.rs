@@ -1,12 +1,15 @@
 //! The whole simulated API server as one deterministic state machine.
 //!
-//! `Engine::handle` takes an `http::Request<Bytes>` and returns an `http::Response<Body>`;
-//! hosts (the native server, the wasm shim, in-process tower services) only move bytes.
+//! `Engine::serve` takes an `http::Request<Bytes>` and answers with an `http::Response<Body>`
+//! now, or later for a read that waits for the watch cache (`waiting.rs`); `Engine::handle`
+//! lets the engine's time pass over such a wait. Hosts (the native server, the wasm shim,
+//! in-process tower services) only move bytes, and wait where they follow wall time.
 //! Time comes from an injected [`Clock`] and randomness from a seeded [`Rng`], so the same
 //! requests on the same clock and seed give byte-identical responses.
 
 mod control;
 mod state;
+mod waiting;
 
 use bytes::Bytes;
 use http::{Request, Response};
@@ -22,6 +25,7 @@ use crate::resources::rbac::UserInfo;
 use crate::resources::NAMESPACES;
 use crate::rng::Rng;
 use crate::store::Store;
+pub use waiting::{abandoned, Answer, Waiting};
 
 /// How to build an engine.
 pub struct Config {
@@ -101,6 +105,8 @@ pub struct Engine {
     namespaces: crate::controllers::namespace::NamespaceController,
     server_address: String,
     history_ms: i64,
+    /// Reads waiting for the watch cache.
+    parking: waiting::Parking,
 }
 
 impl Engine {
@@ -131,6 +137,7 @@ impl Engine {
             namespaces: crate::controllers::namespace::NamespaceController::new(
                 config.namespace_delay_ms,
             ),
+            parking: Default::default(),
         };
         engine.registry.set_authorization_mode(config.authorization);
         for ns in INITIAL_NAMESPACES {
@@ -152,15 +159,14 @@ impl Engine {
         engine
     }
 
-    /// Serves one HTTP request, then lets the simulated controllers react to it. kubesim's
+    /// One request's response (or the planner's placeholder for a read that waits): kubesim's
     /// own endpoints (`/kubesim/v1/...`) are the engine's; everything else is the API's.
-    pub fn handle(&mut self, req: Request<Bytes>) -> Response<Body> {
-        let resp = match control::path(req.uri().path()) {
-            Some(rest) => control::serve(self, &req, &rest),
-            None => crate::api::serve(&mut self.registry, &self.auth, &self.server_address, &req),
-        };
-        self.tick();
-        resp
+    /// [`Engine::serve`] and [`Engine::handle`] then let the controllers react.
+    fn respond(&mut self, req: &Request<Bytes>) -> Response<Body> {
+        match control::path(req.uri().path()) {
+            Some(rest) => control::serve(self, req, &rest),
+            None => crate::api::serve(&mut self.registry, &self.auth, &self.server_address, req),
+        }
     }
 
     /// Lets time-driven machinery catch up with the clock: history compaction, the watch
@@ -180,6 +186,7 @@ impl Engine {
         self.namespaces.run(&mut self.registry);
         self.aggregation.run(&mut self.registry);
         self.gc.run(&mut self.registry);
+        self.serve_parked();
     }
 
     /// The RBAC bootstrap policy kube-apiserver's `rbac/bootstrap-roles` hook creates, in
@@ -280,18 +287,23 @@ impl Engine {
         self.registry.clock()
     }
 
-    /// Moves simulated time forward by `ms`, stopping at each moment a controller comes due
-    /// on the way (so a namespace pass or a collector pass, its timestamps and the work it
-    /// schedules happen when they would), then runs the controllers.
+    /// Moves simulated time forward by `ms`, stopping at each moment a controller or a
+    /// waiting read comes due on the way (so a namespace pass or a collector pass, its
+    /// timestamps and the work it schedules, and the answer to a read, happen when they
+    /// would), then runs the controllers.
     pub fn advance(&mut self, ms: i64) {
         let target = self.registry.clock().now_ms().saturating_add(ms.max(0));
         loop {
             let now = self.registry.clock().now_ms();
-            let next = [self.namespaces.next_due(), self.gc.next_due()]
-                .into_iter()
-                .flatten()
-                .filter(|due| *due > now && *due < target)
-                .min();
+            let next = [
+                self.namespaces.next_due(),
+                self.gc.next_due(),
+                self.parking.next_due(),
+            ]
+            .into_iter()
+            .flatten()
+            .filter(|due| *due > now && *due < target)
+            .min();
             let Some(due) = next else {
                 break;
             };

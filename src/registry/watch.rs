@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::read::prefix;
 use super::Registry;
-use crate::cache::planner::Semantic;
+use crate::cache::planner::{too_large_resource_version, Semantic};
 use crate::cache::watchers::{send_initial, EventType, Filter, FrameEncoder, Watcher};
 use crate::resources::status::ApiError;
 use crate::resources::ResourceInfo;
@@ -29,8 +29,12 @@ pub struct WatchOptions {
     pub shard: Option<ShardSelector>,
     /// Where it starts: Most Recent, Any, Not older than N (streaming lists) or Exact N.
     pub semantic: Semantic,
-    /// `sendInitialEvents=true`: a streaming list.
+    /// `sendInitialEvents=true` given by the client: a streaming list (its initial events
+    /// end with the initial-events-end bookmark).
     pub streaming: bool,
+    /// Whether initial events are sent (`sendInitialEvents=true`, given or defaulted): the
+    /// watch then waits for the cache to reach where it starts.
+    pub initial_events: bool,
     pub bookmarks: bool,
     /// When the server ends the watch (engine clock, ms).
     pub deadline_ms: i64,
@@ -59,11 +63,9 @@ impl Registry {
         let id = self.cacher_mut().next_watch_id();
         let (w, receiver) = Watcher::new(id, filter, 0, opts.deadline_ms, opts.bookmarks, now);
         let mut w = w.with_output(opts.output);
-        w.streaming = opts.streaming;
         let sources = self.sources();
         let cache_rv = self.cache().revision();
-        let store_rv = self.store().revision();
-        let target = sources.watch_start(opts.semantic);
+        let target = sources.watch_start(opts.semantic, opts.initial_events);
         let explain;
         match opts.semantic {
             Semantic::Exact(n) if !opts.streaming => {
@@ -106,8 +108,10 @@ impl Registry {
                 }
                 w.last_rv = w.last_rv.max(n);
             }
-            _ if opts.streaming && target > store_rv => {
-                let err = self.too_large_resource_version(target);
+            _ if cache_rv < target => {
+                // The cache did not reach the revision within its 3 s wait
+                // (`newErrWatcher`): one ERROR event.
+                let err = too_large_resource_version(target, cache_rv);
                 w.send_event(EventType::Error, &err.to_status(), now);
                 return (receiver, "watch-list; source=watch-cache; rv=none".into());
             }
@@ -118,11 +122,7 @@ impl Registry {
                     target
                 };
                 explain = sources.explain_watch(opts.semantic, shown);
-                if cache_rv >= target {
-                    send_initial(&mut w, self.cache().state(), cache_rv, now, opts.streaming);
-                } else {
-                    w.pending_initial = Some(target);
-                }
+                send_initial(&mut w, self.cache().state(), cache_rv, now, opts.streaming);
             }
         }
         self.cacher_mut().add_watcher(w);

@@ -17,7 +17,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 
-use crate::engine::{Body, Engine};
+use crate::engine::{Answer, Body, Engine, Waiting};
 
 /// The engine as the server shares it between connections.
 pub type SharedEngine = Arc<Mutex<Engine>>;
@@ -69,12 +69,40 @@ pub async fn serve_one(
         Err(_) => Bytes::new(),
     };
     let request = http::Request::from_parts(parts, bytes);
-    let response = {
+    let answer = {
         let mut e = engine.lock().unwrap_or_else(|p| p.into_inner());
-        e.handle(request)
+        match e.serve(request) {
+            // On a simulated clock the wait is simulated time passing.
+            Answer::Later(waiting) if e.clock().is_simulated() => Answer::Now(e.finish(waiting)),
+            answer => answer,
+        }
+    };
+    let response = match answer {
+        Answer::Now(resp) => resp,
+        Answer::Later(waiting) => wait_for(&engine, waiting).await,
     };
     let (parts, body) = response.into_parts();
     Ok(hyper::Response::from_parts(parts, ServerBody(body)))
+}
+
+/// Waits, in real time, for a read parked until the watch cache is fresh enough. A timer
+/// ticks the engine at its due time so it is answered then; should a write move that time,
+/// the ticker's next tick answers it.
+async fn wait_for(engine: &SharedEngine, waiting: Waiting) -> http::Response<Body> {
+    let delay = {
+        let e = engine.lock().unwrap_or_else(|p| p.into_inner());
+        waiting.due_ms() - e.clock().now_ms()
+    };
+    let timer = {
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(delay.max(0) as u64)).await;
+            engine.lock().unwrap_or_else(|p| p.into_inner()).tick();
+        })
+    };
+    let resp = waiting.await.unwrap_or_else(crate::engine::abandoned);
+    timer.abort();
+    resp
 }
 
 /// Serves HTTP/1.1 on one connection (plain TCP or TLS) until it closes or the server shuts

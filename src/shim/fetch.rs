@@ -57,7 +57,7 @@ pub async fn fetch(
     loop {
         let http_req =
             request::to_http(&method, &engine_path(&url, &strip), &headers, body.clone())?;
-        let resp = core.handle(http_req);
+        let resp = core.handle(http_req).await;
         let code = resp.status().as_u16();
         let location = resp
             .headers()

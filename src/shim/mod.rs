@@ -12,6 +12,8 @@
 //! to the simulator; `www/kubesim-sw.js` hosts a simulator in a Service Worker. The engine
 //! runs synchronously inside each call: the shim only converts between fetch's types and
 //! `http`'s, and drives the engine's clock (a timer in wall mode, `advance` in manual mode).
+//! A read that waits for the watch cache settles when a timer reaches its due time (wall
+//! mode) or at once with the clock moved on by the wait (manual mode).
 //!
 //! Module map: [`options`] (constructor options), [`request`] (fetch arguments),
 //! [`fetch`] (one exchange, redirects), [`response`] (the `Response`), [`body`] (watch
@@ -32,7 +34,7 @@ use bytes::Bytes;
 use js_sys::{Array, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 
-use crate::engine::{Body, Engine};
+use crate::engine::{Answer, Body, Engine, Waiting};
 use options::ClockMode;
 
 /// The engine and the host state every part of the shim shares (responses in flight, the
@@ -47,17 +49,39 @@ pub struct Core {
 
 impl Core {
     /// Serves one request: catches up with the clock first (wall time may have moved since
-    /// the last tick), then lets the engine answer.
-    fn handle(&self, req: http::Request<Bytes>) -> http::Response<Body> {
-        let resp = {
+    /// the last tick), then lets the engine answer. A read that waits for the watch cache
+    /// resolves on a simulated clock at once (simulated time passes); on a wall clock it is
+    /// waited for in real time.
+    async fn handle(self: &Rc<Self>, req: http::Request<Bytes>) -> http::Response<Body> {
+        let answer = {
             let mut engine = self.engine.borrow_mut();
             engine.tick();
-            engine.handle(req)
+            match engine.serve(req) {
+                Answer::Later(w) if engine.clock().is_simulated() => Answer::Now(engine.finish(w)),
+                answer => answer,
+            }
+        };
+        let resp = match answer {
+            Answer::Now(resp) => resp,
+            Answer::Later(waiting) => self.wait_for(waiting).await,
         };
         if matches!(resp.body(), Body::Watch(_)) {
             self.keep_alive(true);
         }
         resp
+    }
+
+    /// Waits in real time for a read parked until the watch cache is fresh enough: a timer
+    /// ticks the engine at its due time so it is answered then; should a write move that
+    /// time, the ticker's next tick answers it.
+    async fn wait_for(self: &Rc<Self>, waiting: Waiting) -> http::Response<Body> {
+        let delay = waiting.due_ms() - self.engine.borrow().clock().now_ms();
+        let core = self.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            ticker::sleep(delay).await;
+            core.tick();
+        });
+        waiting.await.unwrap_or_else(crate::engine::abandoned)
     }
 
     /// One heartbeat (wall mode).

@@ -77,3 +77,15 @@ impl Drop for Ticker {
         }
     }
 }
+
+/// Resolves after `ms` milliseconds (`setTimeout`; in Node the pending timer keeps the
+/// process alive until then, as a real request in flight does).
+pub async fn sleep(ms: i64) {
+    let ms = ms.clamp(0, i32::MAX as i64) as i32;
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        if let Ok(set_timeout) = global_fn("setTimeout") {
+            let _ = set_timeout.call2(&JsValue::UNDEFINED, &resolve, &JsValue::from(ms));
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

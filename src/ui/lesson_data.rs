@@ -184,7 +184,7 @@ const STALE: Lesson = Lesson {
             path: concat!(crs!(), "?resourceVersion={{rv}}&resourceVersionMatch=NotOlderThan"),
             status: 504,
             expect: "504 Too large resource version.",
-            notice: "The cache would need 10 s to reach revision 4; the server waits at most 3 s. With a lag under 3 s the answer comes, marked waited-ms.",
+            notice: "The cache would need 10 s to reach revision 4; the server waits at most 3 s (the simulated clock moves on while it waits). With a lag under 3 s the answer comes once the cache has it, marked waited-ms.",
             ..S
         },
         Step {
@@ -388,9 +388,9 @@ const STREAMING: Lesson = Lesson {
             ..S
         },
         Step {
-            title: "Make the cache lag 5 seconds",
+            title: "Make the cache lag 2 seconds",
             method: "PUT",
-            path: "/kubesim/v1/cache/lag?ms=5000",
+            path: "/kubesim/v1/cache/lag?ms=2000",
             expect: "200 OK.",
             notice: "",
             ..S
@@ -400,17 +400,26 @@ const STREAMING: Lesson = Lesson {
         Step {
             title: "Open a consistent streaming list",
             path: concat!(crs!(), "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"),
-            expect: "A new panel that stays empty: the state is not synced to revision 6 yet.",
-            notice: "With resourceVersion unset the stream promises the state at least as of the request, so it waits for the cache.",
-            events: &[],
+            expect: "A new panel, after a wait of 2 s of simulated time: ADDED a, b, c and the initial-events-end bookmark at 6. The first panel now shows ADDED c.",
+            notice: "With resourceVersion unset the stream promises the state at least as of the request, so the server first waits for its cache to reach revision 6. The clock moves while the request waits.",
+            events: &["ADDED", "ADDED", "ADDED", "BOOKMARK"],
             ..S
         },
         Step {
-            title: "Let 5 seconds pass",
-            method: "POST",
-            path: "/kubesim/v1/clock/advance?seconds=5",
-            expect: "200 OK. The new panel fills: ADDED a, b, c and the initial-events-end bookmark at 6; the first panel shows ADDED c.",
-            notice: "The bookmark comes only once the cache has caught up.",
+            title: "Make the cache lag 5 seconds",
+            method: "PUT",
+            path: "/kubesim/v1/cache/lag?ms=5000",
+            expect: "200 OK.",
+            notice: "",
+            ..S
+        },
+        create!("Create d", "d", "rvD", "201 Created at revision 7.", ""),
+        Step {
+            title: "Open it again",
+            path: concat!(crs!(), "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"),
+            expect: "After 3 s of simulated time, a panel with one ERROR event: 504 Too large resource version: 7, current: 6.",
+            notice: "The cache would need 5 s to reach revision 7; the server waits at most 3 s. A reflector then falls back to a plain list.",
+            events: &["ERROR"],
             ..S
         },
         Step {

@@ -12,6 +12,7 @@ mod common;
 mod access_reviews;
 mod apply;
 mod binary_encodings;
+mod cache_wait;
 mod compression;
 mod configmaps;
 mod control;

@@ -47,3 +47,60 @@ fn ctrl_c_stops_the_server_gracefully() {
     let status = s.interrupt(10).expect("server exits after SIGINT");
     assert!(status.success(), "{status:?}");
 }
+
+/// One HTTP/1.1 exchange on its own connection: status code, `x-kubesim-read`, body.
+fn exchange(addr: &str, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(addr).expect("connect");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Authorization: Bearer {}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        kubesim::auth::ADMIN_TOKEN,
+        body.len()
+    );
+    conn.write_all(req.as_bytes()).expect("send");
+    let mut raw = String::new();
+    conn.read_to_string(&mut raw).expect("receive");
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let code = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let read = head
+        .lines()
+        .find_map(|l| l.strip_prefix("x-kubesim-read: "))
+        .unwrap_or("")
+        .to_string();
+    (code, read, body.to_string())
+}
+
+/// On a wall clock a read that waits for the watch cache holds only its own connection:
+/// the write it waits for is served meanwhile, and it is answered once the cache has it.
+#[test]
+fn a_read_waits_for_the_cache_in_real_time() {
+    let s = Server::start(&["--tls", "false"]);
+    let addr = s.url.strip_prefix("http://").unwrap().to_string();
+    let (code, _, _) = exchange(&addr, "PUT", "/kubesim/v1/cache/lag?ms=1000", "");
+    assert_eq!(code, 200);
+    let (_, _, state) = exchange(&addr, "GET", "/kubesim/v1/state", "");
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let next = state["revision"].as_u64().unwrap() + 1;
+    let path = "/apis/apps/v1/namespaces/default/controllerrevisions";
+    let waiter = {
+        let addr = addr.clone();
+        std::thread::spawn(move || {
+            exchange(&addr, "GET", &format!("{path}?resourceVersion={next}"), "")
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let body = r#"{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"awaited"},"data":{},"revision":1}"#;
+    let (code, _, text) = exchange(&addr, "POST", path, body);
+    assert_eq!(code, 201, "{text}");
+    let (code, read, text) = waiter.join().unwrap();
+    assert_eq!(code, 200, "{text}");
+    assert!(text.contains("\"awaited\""), "{text}");
+    assert!(read.contains("source=watch-cache"), "{read}");
+    assert!(read.contains("waited-ms="), "{read}");
+}

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
-use crate::cache::planner::Semantic;
+use crate::cache::planner::{Read, Semantic};
 use crate::registry::continue_token::decode_continue;
 use crate::registry::{ListOptions, Registry};
 use crate::resources::field::FieldError;
@@ -136,6 +136,9 @@ pub(super) fn list_options(
 pub fn list(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
     let opts = list_options(reg, req, info)?;
+    if let Some(due) = reg.cache_wait(opts.semantic, Read::List) {
+        return Ok(Reply::waiting(due));
+    }
     let page = reg.list(info, rr.namespace.as_deref(), &opts)?;
     let mut list_meta = Map::new();
     list_meta.insert("resourceVersion".into(), json!(page.rv.to_string()));

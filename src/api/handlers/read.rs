@@ -1,12 +1,12 @@
 //! GET of one object.
 //!
-//! `resourceVersion` unset is a consistent (Most Recent) read; `0` is Any; any other value is
-//! Not-older-than, answered with 504 "Too large resource version" when the store has not
-//! reached it. The read planner picks the source.
+//! `resourceVersion` unset is a consistent (Most Recent) read from etcd; `0` is Any; any other
+//! value is Not-older-than, which waits up to 3 s for the watch cache to reach it, then
+//! answers 504 "Too large resource version". The read planner picks the source.
 
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
-use crate::cache::planner::Semantic;
+use crate::cache::planner::{Read, Semantic};
 use crate::registry::Registry;
 use crate::resources::meta::{invalid_rv_text, parse_rv};
 use crate::resources::status::{ApiError, ApiResult};
@@ -21,6 +21,9 @@ pub fn get(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiRe
             Some(n) => Semantic::NotOlderThan(n),
         },
     };
+    if let Some(due) = reg.cache_wait(semantic, Read::Get) {
+        return Ok(Reply::waiting(due));
+    }
     let (obj, explain) = reg.get(
         rr.resource,
         rr.namespace.as_deref().unwrap_or(""),

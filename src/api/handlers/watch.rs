@@ -17,10 +17,11 @@ use super::list::parse_selectors;
 use crate::api::body::{Body, WatchStream};
 use crate::api::encode;
 use crate::api::negotiation::{self, Encoding, MetaVersion};
+use crate::api::response;
 use crate::api::route::ResourceRequest;
 use crate::api::transform::{self, IncludeObject, WatchTransform};
 use crate::api::Request;
-use crate::cache::planner::Semantic;
+use crate::cache::planner::{Read, Semantic};
 use crate::cache::watchers::{EventType, FrameEncoder};
 use crate::registry::{Registry, WatchOptions};
 use crate::resources::field::FieldError;
@@ -78,12 +79,34 @@ pub fn watch(
             ))
         })?
     };
-    let now = reg.clock().now_ms();
+    // Only a client's own `sendInitialEvents=true` makes a streaming list with its
+    // initial-events-end bookmark: a plain watch defaulted to one above gets its ADDED events
+    // and periodic bookmarks only, as a real 1.36 server answers it.
+    let streaming = q.flag("sendInitialEvents") == Some(true);
+    let semantic = match rv.as_str() {
+        // `sendInitialEvents=false` without a resourceVersion: from the store's revision
+        // when the watch arrived, with no initial state.
+        "" if send_initial_events == Some(false) => {
+            Semantic::Exact(reg.sources().arrival.store_rev)
+        }
+        "" => Semantic::MostRecent,
+        "0" => Semantic::Any,
+        _ if streaming => Semantic::NotOlderThan(parsed_rv),
+        _ => Semantic::Exact(parsed_rv),
+    };
+    // A watch that sends initial events first waits for the cache to reach where it starts
+    // (the engine serves it again when the wait ends).
+    let initial_events = send_initial_events == Some(true);
+    if let Some(due) = reg.cache_wait(semantic, Read::Watch { initial_events }) {
+        return Ok(response::waiting(due));
+    }
+    // The timeout runs from the watch's arrival, its wait for the cache included.
+    let arrived = reg.sources().arrival.ms;
     let deadline = match timeout_ms {
-        Some(ms) if ms > 0 => now + ms,
+        Some(ms) if ms > 0 => arrived + ms,
         _ => {
             let extra = reg.rng().below(MIN_REQUEST_TIMEOUT_MS as u64) as i64;
-            now + MIN_REQUEST_TIMEOUT_MS + extra
+            arrived + MIN_REQUEST_TIMEOUT_MS + extra
         }
     };
     // `serveWatchHandler`: the Table options (400), then a stream-capable encoding (406).
@@ -101,25 +124,13 @@ pub fn watch(
         encoding,
         transform: WatchTransform::from_target(req.output.target, include),
     };
-    // Only a client's own `sendInitialEvents=true` makes a streaming list with its
-    // initial-events-end bookmark: a plain watch defaulted to one above gets its ADDED events
-    // and periodic bookmarks only, as a real 1.36 server answers it.
-    let streaming = q.flag("sendInitialEvents") == Some(true);
-    let semantic = match rv.as_str() {
-        // `sendInitialEvents=false` without a resourceVersion: from the current revision
-        // (the store's, which the cache is waited on to reach), with no initial state.
-        "" if send_initial_events == Some(false) => Semantic::Exact(reg.store().revision()),
-        "" => Semantic::MostRecent,
-        "0" => Semantic::Any,
-        _ if streaming => Semantic::NotOlderThan(parsed_rv),
-        _ => Semantic::Exact(parsed_rv),
-    };
     let opts = WatchOptions {
         label,
         field,
         shard,
         semantic,
         streaming,
+        initial_events,
         bookmarks,
         deadline_ms: deadline,
         output: Arc::new(output),

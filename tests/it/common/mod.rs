@@ -92,16 +92,19 @@ pub fn send(
     let req = b
         .body(Bytes::from(body.unwrap_or("").to_string()))
         .expect("valid request");
-    let resp = e.handle(req);
-    let code = resp.status().as_u16();
-    let headers = resp.headers().clone();
-    let text = String::from_utf8_lossy(resp.body().bytes()).into_owned();
-    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
-    Resp {
-        code,
-        headers,
-        text,
-        json,
+    Resp::from_response(&e.handle(req))
+}
+
+impl Resp {
+    /// A complete response as the tests read it.
+    pub fn from_response(resp: &http::Response<kubesim::engine::Body>) -> Resp {
+        let text = String::from_utf8_lossy(resp.body().bytes()).into_owned();
+        Resp {
+            code: resp.status().as_u16(),
+            headers: resp.headers().clone(),
+            json: serde_json::from_str(&text).unwrap_or(Value::Null),
+            text,
+        }
     }
 }
 
