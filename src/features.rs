@@ -10,6 +10,7 @@ pub const KNOWN_GATES: &[(&str, bool)] = &[
     ("APIResponseCompression", true),
     ("AllowUnsafeMalformedObjectDeletion", false),
     ("CBORServingAndStorage", false),
+    ("ConstrainedImpersonation", true),
     ("ListFromCacheSnapshot", true),
     ("ShardedListAndWatch", false),
     ("WatchList", true),

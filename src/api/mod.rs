@@ -99,16 +99,19 @@ impl Reply {
     }
 }
 
+use crate::auth::impersonation::Memory;
+
 /// Serves one request against the engine: kube-apiserver's filters first (request info,
 /// authentication, impersonation, authorization: 500/401/400/403 before routing), then the
 /// route.
 pub fn serve(
     reg: &mut Registry,
     auth: &AuthConfig,
+    memory: &mut Memory,
     server_address: &str,
     req: &http::Request<Bytes>,
 ) -> Response<Body> {
-    let mut resp = serve_authenticated(reg, auth, server_address, req);
+    let mut resp = serve_authenticated(reg, auth, memory, server_address, req);
     // Warnings the filters recorded go on whatever answer the request gets.
     if let Some(text) = crate::auth::credential_warning(req.headers()) {
         if let Ok(v) = http::HeaderValue::from_str(&response::warning_header(text)) {
@@ -121,6 +124,7 @@ pub fn serve(
 fn serve_authenticated(
     reg: &mut Registry,
     auth: &AuthConfig,
+    memory: &mut Memory,
     server_address: &str,
     req: &http::Request<Bytes>,
 ) -> Response<Body> {
@@ -153,7 +157,7 @@ fn serve_authenticated(
         user: None,
     };
     let pretty = response::wants_pretty(&request);
-    match crate::auth::admit(reg, auth, &attrs, req.headers()) {
+    match crate::auth::admit(reg, auth, memory, &attrs, req.headers()) {
         Ok(user) => request.user = Some(user),
         Err(e) => return response::filter_error(&e, &request, pretty, gzip_for(reg, &request)),
     }

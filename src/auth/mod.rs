@@ -4,7 +4,8 @@
 //! - [`authenticate`]: a bearer token from the static token file ([`tokens`]); no credentials
 //!   is `system:anonymous` (unless anonymous auth is off, or the host set a default user);
 //!   an unknown token is 401.
-//! - [`impersonation`]: `Impersonate-*` headers, each checked with the `impersonate` verb.
+//! - [`impersonation`]: `Impersonate-*` headers: the constrained filter (1.36's default) or
+//!   the legacy one, by the `ConstrainedImpersonation` gate.
 //! - [`request_info`]: the request's attributes, from its path alone.
 //! - the authorizer is the registry's ([`Registry::authorize`]): `system:masters`, then RBAC.
 //! - [`forbidden`]: the 403 text `responsewriters.Forbidden` writes.
@@ -155,11 +156,12 @@ pub fn authenticate(cfg: &AuthConfig, headers: &HeaderMap) -> Result<UserInfo, A
 pub fn admit(
     reg: &Registry,
     cfg: &AuthConfig,
+    memory: &mut impersonation::Memory,
     attrs: &Attributes,
     headers: &HeaderMap,
 ) -> Result<UserInfo, ApiError> {
     let user = authenticate(cfg, headers)?;
-    let user = impersonation::impersonate(reg, user, headers)?;
+    let user = impersonation::impersonate(reg, memory, user, headers, attrs)?;
     let decision = reg.authorize(&user, attrs);
     if !decision.allowed {
         return Err(forbidden::forbidden(attrs, &user, &decision.reason));

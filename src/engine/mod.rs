@@ -107,6 +107,8 @@ pub struct Engine {
     history_ms: i64,
     /// Reads waiting for the watch cache.
     parking: waiting::Parking,
+    /// The impersonation filter's memory (which mode last worked for each caller).
+    impersonation: crate::auth::impersonation::Memory,
 }
 
 impl Engine {
@@ -138,6 +140,7 @@ impl Engine {
                 config.namespace_delay_ms,
             ),
             parking: Default::default(),
+            impersonation: Default::default(),
         };
         engine.registry.set_authorization_mode(config.authorization);
         for ns in INITIAL_NAMESPACES {
@@ -165,7 +168,13 @@ impl Engine {
     fn respond(&mut self, req: &Request<Bytes>) -> Response<Body> {
         match control::path(req.uri().path()) {
             Some(rest) => control::serve(self, req, &rest),
-            None => crate::api::serve(&mut self.registry, &self.auth, &self.server_address, req),
+            None => crate::api::serve(
+                &mut self.registry,
+                &self.auth,
+                &mut self.impersonation,
+                &self.server_address,
+                req,
+            ),
         }
     }
 

@@ -63,6 +63,8 @@ impl Engine {
         self.namespaces = self.namespaces.restarted();
         self.gc = self.gc.restarted();
         self.aggregation = Default::default();
+        // A restarted apiserver's impersonation filter remembers nothing.
+        self.impersonation = Default::default();
         Ok(())
     }
 

@@ -22,6 +22,7 @@ mod discovery;
 mod force_delete;
 mod garbage_collection;
 mod generate_name;
+mod impersonation;
 mod kube_auth;
 mod kube_client;
 mod kube_watcher;

@@ -1,17 +1,18 @@
-//! `Impersonate-User`, `-Group`, `-Uid` and `-Extra-<key>` (`filters/impersonation.go`):
-//! each requested identity part is authorized as the `impersonate` verb for the caller, and
-//! the request then runs as the impersonated user.
+//! The legacy filter (`WithImpersonation`, the one in force with `ConstrainedImpersonation`
+//! off): each requested identity part is authorized as the `impersonate` verb for the
+//! caller — user or service account, groups, extras, then the uid — and the request then
+//! runs as the impersonated user.
 
 use http::HeaderMap;
 
-use super::forbidden::forbidden;
+use crate::auth::forbidden::forbidden;
 use crate::registry::Registry;
 use crate::resources::rbac::user::{ALL_UNAUTHENTICATED, ANONYMOUS};
 use crate::resources::rbac::{Attributes, UserInfo};
 use crate::resources::status::ApiError;
 use crate::resources::validation::names::{name_is_dns_subdomain, validate_namespace_name};
 
-const EXTRA_PREFIX: &str = "impersonate-extra-";
+pub(super) const EXTRA_PREFIX: &str = "impersonate-extra-";
 const AUTHENTICATION_V1: &str = "authentication.k8s.io/v1";
 
 /// One requested part of the identity (an `ObjectReference` in the Go filter).
@@ -47,7 +48,7 @@ impl Part {
 
 /// `serviceaccount.SplitUsername`: `system:serviceaccount:<ns>:<name>` with a valid
 /// namespace name and service account name.
-fn split_service_account(user: &str) -> Option<(String, String)> {
+pub(super) fn split_service_account(user: &str) -> Option<(String, String)> {
     let rest = user.strip_prefix("system:serviceaccount:")?;
     let parts: Vec<&str> = rest.split(':').collect();
     let [ns, name] = parts.as_slice() else {
@@ -58,7 +59,7 @@ fn split_service_account(user: &str) -> Option<(String, String)> {
     valid.then(|| (ns.to_string(), name.to_string()))
 }
 
-fn header_values<'a>(headers: &'a HeaderMap, name: &str) -> Vec<&'a str> {
+pub(super) fn header_values<'a>(headers: &'a HeaderMap, name: &str) -> Vec<&'a str> {
     headers
         .get_all(name)
         .iter()
@@ -68,7 +69,7 @@ fn header_values<'a>(headers: &'a HeaderMap, name: &str) -> Vec<&'a str> {
 
 /// `unescapeExtraKey`: extra keys are percent-encoded in header names; a key `url.PathUnescape`
 /// rejects (a malformed `%` escape) is kept as sent.
-fn unescape_extra_key(key: &str) -> String {
+pub(super) fn unescape_extra_key(key: &str) -> String {
     let malformed = key.match_indices('%').any(|(i, _)| {
         !key.get(i + 1..i + 3)
             .is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))

@@ -1,0 +1,36 @@
+//! `Impersonate-User`, `-Group`, `-Uid` and `-Extra-<key>`: the request runs as another user
+//! once the caller is allowed to act as each part of that identity.
+//!
+//! kube-apiserver 1.36 installs one of two filters in the same place of its chain, by the
+//! `ConstrainedImpersonation` gate (beta, on by default): [`constrained`]
+//! (`WithConstrainedImpersonation`: modes scoped to the request, falling back to the legacy
+//! checks, with a memory of which mode last worked for each caller) or [`legacy`]
+//! (`WithImpersonation`: the `impersonate` verb on each part).
+
+mod constrained;
+mod legacy;
+
+use http::HeaderMap;
+
+pub use constrained::Memory;
+
+use crate::registry::Registry;
+use crate::resources::rbac::{Attributes, UserInfo};
+use crate::resources::status::ApiError;
+
+/// Runs the impersonation filter the gates select: the user the request continues as.
+/// `request` is the request's own attributes (for the `impersonate-on` checks), `memory` the
+/// constrained filter's state.
+pub fn impersonate(
+    reg: &Registry,
+    memory: &mut Memory,
+    requestor: UserInfo,
+    headers: &HeaderMap,
+    request: &Attributes,
+) -> Result<UserInfo, ApiError> {
+    if reg.feature_gates().enabled("ConstrainedImpersonation") {
+        constrained::impersonate(reg, memory, requestor, headers, request)
+    } else {
+        legacy::impersonate(reg, requestor, headers)
+    }
+}
