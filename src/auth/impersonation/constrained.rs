@@ -485,18 +485,8 @@ pub fn impersonate(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_headers as headers;
     use super::*;
-
-    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
-        let mut h = HeaderMap::new();
-        for (k, v) in pairs {
-            h.append(
-                http::header::HeaderName::from_bytes(k.as_bytes()).unwrap(),
-                v.parse().unwrap(),
-            );
-        }
-        h
-    }
 
     #[test]
     fn parts_without_a_user_are_a_400_naming_the_default_info() {

@@ -34,3 +34,16 @@ pub fn impersonate(
         legacy::impersonate(reg, requestor, headers)
     }
 }
+
+/// Request headers from `(name, value)` pairs, for the filters' tests.
+#[cfg(test)]
+fn test_headers(pairs: &[(&str, &str)]) -> HeaderMap {
+    let mut h = HeaderMap::new();
+    for (k, v) in pairs {
+        h.append(
+            http::header::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+            v.parse().unwrap(),
+        );
+    }
+    h
+}
