@@ -312,3 +312,63 @@ fn the_legacy_filter_without_the_gate() {
         r.text
     );
 }
+
+#[test]
+fn impersonation_is_authorized_per_part() {
+    let mut e = server_like();
+    let h = |extra: &[(&'static str, &'static str)]| {
+        let mut v = vec![("authorization", "Bearer t-alice")];
+        v.extend_from_slice(extra);
+        v
+    };
+    let r = send(
+        &mut e,
+        "GET",
+        "/version",
+        None,
+        &h(&[("impersonate-user", "bob")]),
+    );
+    // 1.36's constrained filter: the user-info mode's check on the request itself.
+    assert_eq!(
+        r.message(),
+        "forbidden: User \"alice\" cannot impersonate-on:user-info:get path \"/version\""
+    );
+    // Groups without a user.
+    let r = send(
+        &mut e,
+        "GET",
+        "/version",
+        None,
+        &h(&[("impersonate-group", "ops")]),
+    );
+    assert_eq!((r.code, r.reason()), (400, "BadRequest"));
+    assert_eq!(
+        r.message(),
+        "requested &user.DefaultInfo{Name:\"\", UID:\"\", Groups:[]string{\"ops\"}, Extra:map[string][]string(nil)} without impersonating a user name"
+    );
+    assert_eq!(r.header("x-content-type-options"), "nosniff");
+    // The admin may impersonate; the request then runs as alice (403 on a list).
+    let r = send(
+        &mut e,
+        "GET",
+        "/api/v1/namespaces",
+        None,
+        &[
+            ("authorization", "Bearer kubesim"),
+            ("impersonate-user", "alice"),
+        ],
+    );
+    assert_eq!(r.message(), "namespaces is forbidden: User \"alice\" cannot list resource \"namespaces\" in API group \"\" at the cluster scope");
+    let r = send(
+        &mut e,
+        "GET",
+        "/api/v1/namespaces",
+        None,
+        &[
+            ("authorization", "Bearer kubesim"),
+            ("impersonate-user", "alice"),
+            ("impersonate-group", "system:masters"),
+        ],
+    );
+    assert_eq!(r.code, 200);
+}
