@@ -313,34 +313,19 @@ fn the_legacy_filter_without_the_gate() {
     );
 }
 
+/// The admin (system:masters) passes every mode's checks; alice, without grants, fails the
+/// first; groups without a user are a 400.
 #[test]
 fn impersonation_is_authorized_per_part() {
     let mut e = server_like();
-    let h = |extra: &[(&'static str, &'static str)]| {
-        let mut v = vec![("authorization", "Bearer t-alice")];
-        v.extend_from_slice(extra);
-        v
-    };
-    let r = send(
-        &mut e,
-        "GET",
-        "/version",
-        None,
-        &h(&[("impersonate-user", "bob")]),
-    );
+    let r = as_alice(&mut e, "/version", &[("impersonate-user", "bob")]);
     // 1.36's constrained filter: the user-info mode's check on the request itself.
     assert_eq!(
         r.message(),
         "forbidden: User \"alice\" cannot impersonate-on:user-info:get path \"/version\""
     );
     // Groups without a user.
-    let r = send(
-        &mut e,
-        "GET",
-        "/version",
-        None,
-        &h(&[("impersonate-group", "ops")]),
-    );
+    let r = as_alice(&mut e, "/version", &[("impersonate-group", "ops")]);
     assert_eq!((r.code, r.reason()), (400, "BadRequest"));
     assert_eq!(
         r.message(),
@@ -348,24 +333,16 @@ fn impersonation_is_authorized_per_part() {
     );
     assert_eq!(r.header("x-content-type-options"), "nosniff");
     // The admin may impersonate; the request then runs as alice (403 on a list).
-    let r = send(
-        &mut e,
-        "GET",
-        "/api/v1/namespaces",
-        None,
-        &[
-            ("authorization", "Bearer kubesim"),
-            ("impersonate-user", "alice"),
-        ],
-    );
+    let as_admin = |e: &mut kubesim::Engine, extra: &[(&str, &str)]| {
+        let mut h = vec![("authorization", "Bearer kubesim")];
+        h.extend_from_slice(extra);
+        send(e, "GET", NAMESPACES, None, &h)
+    };
+    let r = as_admin(&mut e, &[("impersonate-user", "alice")]);
     assert_eq!(r.message(), "namespaces is forbidden: User \"alice\" cannot list resource \"namespaces\" in API group \"\" at the cluster scope");
-    let r = send(
+    let r = as_admin(
         &mut e,
-        "GET",
-        "/api/v1/namespaces",
-        None,
         &[
-            ("authorization", "Bearer kubesim"),
             ("impersonate-user", "alice"),
             ("impersonate-group", "system:masters"),
         ],
