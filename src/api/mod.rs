@@ -72,8 +72,8 @@ pub struct Reply {
     /// For typed lists: the stored items, written one by one without `kind`/`apiVersion`
     /// after `body` (which then holds `kind`, `apiVersion` and `metadata` only).
     pub items: Option<Vec<Object>>,
-    /// Not an answer yet: the read waits for the watch cache until then (engine clock, ms).
-    pub wait_until_ms: Option<i64>,
+    /// Not an answer yet: the read waits for the watch cache.
+    pub wait: Option<Wait>,
 }
 
 impl Reply {
@@ -86,32 +86,38 @@ impl Reply {
             content_type: None,
             headers: Vec::new(),
             items: None,
-            wait_until_ms: None,
+            wait: None,
         }
     }
 
-    /// A read that waits for the watch cache until `due_ms`.
-    pub fn waiting(due_ms: i64) -> Self {
+    /// A read that waits for the watch cache.
+    pub fn waiting(wait: Wait) -> Self {
         Reply {
-            wait_until_ms: Some(due_ms),
+            wait: Some(wait),
             ..Reply::new(200, Value::Null)
         }
     }
 }
 
 use crate::auth::impersonation::Memory;
+use crate::cache::planner::Wait;
+use response::CacheWait;
 
 /// Serves one request against the engine: kube-apiserver's filters first (request info,
 /// authentication, impersonation, authorization: 500/401/400/403 before routing), then the
-/// route.
+/// route. `resume`: a read that waited for the watch cache, served now as the user the
+/// filters admitted then and as of its arrival (the filters do not run again).
 pub fn serve(
     reg: &mut Registry,
     auth: &AuthConfig,
     memory: &mut Memory,
     server_address: &str,
     req: &http::Request<Bytes>,
+    resume: Option<&CacheWait>,
 ) -> Response<Body> {
-    let mut resp = serve_authenticated(reg, auth, memory, server_address, req);
+    reg.set_arrival(resume.map(|r| r.wait.arrival));
+    let mut resp = serve_authenticated(reg, auth, memory, server_address, req, resume);
+    reg.set_arrival(None);
     // Warnings the filters recorded go on whatever answer the request gets.
     if let Some(text) = crate::auth::credential_warning(req.headers()) {
         if let Ok(v) = http::HeaderValue::from_str(&response::warning_header(text)) {
@@ -127,6 +133,7 @@ fn serve_authenticated(
     memory: &mut Memory,
     server_address: &str,
     req: &http::Request<Bytes>,
+    resume: Option<&CacheWait>,
 ) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
     let path = req.uri().path();
@@ -157,7 +164,11 @@ fn serve_authenticated(
         user: None,
     };
     let pretty = response::wants_pretty(&request);
-    match crate::auth::admit(reg, auth, memory, &attrs, req.headers()) {
+    let admitted = match resume.and_then(|r| r.user.clone()) {
+        Some(user) => Ok(user),
+        None => crate::auth::admit(reg, auth, memory, &attrs, req.headers()),
+    };
+    match admitted {
         Ok(user) => request.user = Some(user),
         Err(e) => return response::filter_error(&e, &request, pretty, gzip_for(reg, &request)),
     }
@@ -213,18 +224,17 @@ fn serve_resource(
     }
     if rr.verb == Verb::Watch {
         return match handlers::watch::watch(reg, request, rr) {
-            Ok(resp) => resp,
+            Ok(resp) => admitted_waiting(resp, request),
             Err(e) => fail(&e, request),
         };
     }
     let now_ms = reg.clock().now_ms();
     let result = handlers::dispatch(reg, request, rr);
     if let Ok(Reply {
-        wait_until_ms: Some(due),
-        ..
+        wait: Some(wait), ..
     }) = &result
     {
-        return response::waiting(*due);
+        return admitted_waiting(response::waiting(*wait), request);
     }
     let result = result
         .and_then(|reply| transform::apply(rr.resource, request, negotiated.target, now_ms, reply));
@@ -237,6 +247,15 @@ fn serve_resource(
         Ok(reply) => response::resource_reply(&reply, &out, request),
         Err(e) => fail(&e, request),
     }
+}
+
+/// A waiting read's placeholder marked with the user the filters admitted (any other
+/// response unchanged).
+fn admitted_waiting(mut resp: Response<Body>, request: &Request<'_>) -> Response<Body> {
+    if let Some(w) = resp.extensions_mut().get_mut::<CacheWait>() {
+        w.user = request.user.clone();
+    }
+    resp
 }
 
 /// Whether the response may be gzipped (`APIResponseCompression` and the client accepts it).

@@ -240,16 +240,19 @@ pub fn warning_header(text: &str) -> String {
     format!("299 - \"{escaped}\"")
 }
 
-/// The mark on a response that is not an answer yet: the read waits for the watch cache
-/// until `due_ms` (engine clock), and the engine serves the request again then.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The mark on a response that is not an answer yet: the read waits for the watch cache,
+/// and the engine resumes it when the wait is over — as the user the filters admitted, as
+/// of its arrival (kube-apiserver waits inside storage, after its filters).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheWait {
-    pub due_ms: i64,
+    pub wait: crate::cache::planner::Wait,
+    /// Who the filters admitted (set by `api::serve_resource`).
+    pub user: Option<crate::resources::rbac::UserInfo>,
 }
 
 /// A placeholder response carrying [`CacheWait`]; never sent to a client.
-pub fn waiting(due_ms: i64) -> Response<Body> {
+pub fn waiting(wait: crate::cache::planner::Wait) -> Response<Body> {
     let mut resp = Response::new(Body::Full(bytes::Bytes::new()));
-    resp.extensions_mut().insert(CacheWait { due_ms });
+    resp.extensions_mut().insert(CacheWait { wait, user: None });
     resp
 }

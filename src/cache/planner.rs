@@ -126,25 +126,53 @@ pub struct Sources<'a> {
     pub arrival: Arrival,
 }
 
+/// A read's wait for the watch cache: the revision it needs, when it gives up (3 s after its
+/// arrival), and when it is next due to be looked at (the moment the cache will have the
+/// revision, if the store has it, else the deadline).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wait {
+    pub needed: u64,
+    pub deadline_ms: i64,
+    pub due_ms: i64,
+    pub arrival: Arrival,
+}
+
+impl Wait {
+    /// Whether the wait is over: the cache has the revision, or the time is up. The read is
+    /// then planned (as of its arrival) and answered.
+    pub fn over(&self, cache_rev: u64, now_ms: i64) -> bool {
+        cache_rev >= self.needed || now_ms >= self.deadline_ms
+    }
+}
+
 impl<'a> Sources<'a> {
     /// Whether the read must first wait for the watch cache (`waitUntilFreshAndBlock`), and
-    /// until when: the moment the cache reaches the revision the read needs, or the end of
-    /// the 3 s wait, whichever comes first. `None`: it is served now — from a cache fresh
-    /// enough, from a source that is no cache, or (the wait over) with the 504 or etcd
-    /// fallback the plan gives.
-    pub fn wait(&self, semantic: Semantic, read: Read) -> Option<i64> {
+    /// for what: the cache reaching the revision the read needs, for at most 3 s after its
+    /// arrival. `None`: it is served now — from a cache fresh enough, from a source that is
+    /// no cache, or (the wait over) with the 504 or etcd fallback the plan gives.
+    pub fn wait(&self, semantic: Semantic, read: Read) -> Option<Wait> {
         let needed = self.needed(semantic, read)?;
-        if self.cache.revision() >= needed {
+        let deadline_ms = self.arrival.ms + CACHE_WAIT_MS;
+        let mut wait = Wait {
+            needed,
+            deadline_ms,
+            due_ms: deadline_ms,
+            arrival: self.arrival,
+        };
+        if wait.over(self.cache.revision(), self.now_ms) {
             return None;
         }
-        let deadline = self.arrival.ms + CACHE_WAIT_MS;
-        if self.now_ms >= deadline {
-            return None;
-        }
-        let due = self
-            .cache_reaches(needed)
-            .map_or(deadline, |t| t.min(deadline));
-        Some(due.max(self.now_ms))
+        wait.due_ms = self.due(&wait);
+        Some(wait)
+    }
+
+    /// When `wait` is next due: the cache's lag after the store wrote the revision it needs
+    /// (once the store has), capped by its deadline.
+    pub fn due(&self, wait: &Wait) -> i64 {
+        let reaches = self.cache_reaches(wait.needed);
+        reaches
+            .map_or(wait.deadline_ms, |t| t.min(wait.deadline_ms))
+            .max(self.now_ms)
     }
 
     /// The revision the cache must reach before it serves the read, as the cacher decides

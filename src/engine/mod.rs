@@ -165,7 +165,12 @@ impl Engine {
     /// One request's response (or the planner's placeholder for a read that waits): kubesim's
     /// own endpoints (`/kubesim/v1/...`) are the engine's; everything else is the API's.
     /// [`Engine::serve`] and [`Engine::handle`] then let the controllers react.
-    fn respond(&mut self, req: &Request<Bytes>) -> Response<Body> {
+    /// `resume`: a parked read whose wait is over.
+    fn respond(
+        &mut self,
+        req: &Request<Bytes>,
+        resume: Option<&crate::api::response::CacheWait>,
+    ) -> Response<Body> {
         match control::path(req.uri().path()) {
             Some(rest) => control::serve(self, req, &rest),
             None => crate::api::serve(
@@ -174,6 +179,7 @@ impl Engine {
                 &mut self.impersonation,
                 &self.server_address,
                 req,
+                resume,
             ),
         }
     }

@@ -65,6 +65,8 @@ impl Engine {
         self.aggregation = Default::default();
         // A restarted apiserver's impersonation filter remembers nothing.
         self.impersonation = Default::default();
+        // Nor does it keep the connections of reads that were waiting.
+        self.abandon_parked();
         Ok(())
     }
 

@@ -3,9 +3,10 @@
 //! kube-apiserver blocks a read that needs a fresher cache than it has (a Not older than
 //! read, a consistent list, a streaming list) for up to 3 s (`waitUntilFreshAndBlock`), then
 //! answers from the cache, or with 504 or its fallback to etcd. The engine cannot block: the
-//! planner marks such a read ([`CacheWait`]) and the engine parks it here with its arrival;
-//! each tick serves the parked requests that have come due again, planned as of their
-//! arrival, and sends the answer to whoever waits for it.
+//! planner marks such a read ([`CacheWait`]: its wait, its arrival, the user the filters
+//! admitted) and the engine parks it here; each tick resumes the parked reads whose wait is
+//! over — past the filters, planned as of their arrival — and sends the answer to whoever
+//! waits for it.
 //!
 //! Hosts choose how to wait: [`Engine::serve`] hands them a [`Waiting`] future (the native
 //! server and the shim on a wall clock await it while time passes for real);
@@ -22,7 +23,6 @@ use http::{Request, Response};
 
 use super::{Body, Engine};
 use crate::api::response::CacheWait;
-use crate::cache::planner::Arrival;
 
 /// What [`Engine::serve`] gives a host.
 #[derive(Debug)]
@@ -62,15 +62,12 @@ impl Future for Waiting {
     }
 }
 
-/// A request parked until `due_ms`, or until a write moves its due time (a read waiting for
-/// a revision the store had not reached when it was parked).
+/// A request parked until its wait for the cache is over.
 #[derive(Debug)]
 pub(super) struct Parked {
     request: Request<Bytes>,
-    arrival: Arrival,
-    due_ms: i64,
-    /// The store's revision when the due time was computed.
-    store_rev: u64,
+    /// The wait and the admitted user, to resume the request with.
+    resume: CacheWait,
     sender: oneshot::Sender<Response<Body>>,
 }
 
@@ -83,13 +80,13 @@ pub(super) struct Parking {
 impl Parking {
     /// The earliest due time of a parked read.
     pub(super) fn next_due(&self) -> Option<i64> {
-        self.parked.iter().map(|p| p.due_ms).min()
+        self.parked.iter().map(|p| p.resume.wait.due_ms).min()
     }
 }
 
 /// The wait a response asks for, if it is the planner's placeholder.
-fn wait_of(resp: &Response<Body>) -> Option<i64> {
-    resp.extensions().get::<CacheWait>().map(|w| w.due_ms)
+fn wait_of(resp: &Response<Body>) -> Option<&CacheWait> {
+    resp.extensions().get::<CacheWait>()
 }
 
 impl Engine {
@@ -99,17 +96,15 @@ impl Engine {
     pub fn serve(&mut self, req: Request<Bytes>) -> Answer {
         // The cache is as fresh as the clock allows before the read is planned.
         self.registry.sync_cache();
-        let arrival = self.registry.arrival_now();
-        let resp = self.respond(&req);
-        let answer = match wait_of(&resp) {
+        let resp = self.respond(&req, None);
+        let answer = match wait_of(&resp).cloned() {
             None => Answer::Now(resp),
-            Some(due_ms) => {
+            Some(resume) => {
                 let (sender, receiver) = oneshot::channel();
+                let due_ms = resume.wait.due_ms;
                 self.parking.parked.push(Parked {
                     request: req,
-                    arrival,
-                    due_ms,
-                    store_rev: self.registry.store().revision(),
+                    resume,
                     sender,
                 });
                 Answer::Later(Waiting { due_ms, receiver })
@@ -117,6 +112,17 @@ impl Engine {
         };
         self.tick();
         answer
+    }
+
+    /// [`Engine::serve`] for a host: on a simulated clock a read's wait is simulated time
+    /// passing at once ([`Engine::finish`]); on a wall clock the host waits for real.
+    pub fn serve_hosted(&mut self, req: Request<Bytes>) -> Answer {
+        match self.serve(req) {
+            Answer::Later(waiting) if self.clock().is_simulated() => {
+                Answer::Now(self.finish(waiting))
+            }
+            answer => answer,
+        }
     }
 
     /// Serves one request and returns its response. A read that waits for the watch cache
@@ -148,38 +154,41 @@ impl Engine {
         }
     }
 
-    /// Serves again every parked read that has come due, or whose due time a write since
-    /// may have moved, as of its arrival; answers those that no longer wait and parks the
-    /// others until their new due time.
+    /// Resumes every parked read whose wait is over (the cache has the revision it needs,
+    /// or its 3 s are up) and answers it; a write may have brought the others' due time
+    /// closer (the store reached the revision they need), which only moves when `advance`
+    /// stops.
     pub(super) fn serve_parked(&mut self) {
         let now = self.clock().now_ms();
-        let rev = self.registry.store().revision();
-        let due = |p: &Parked| p.due_ms <= now || p.store_rev != rev;
-        if !self.parking.parked.iter().any(due) {
-            return;
-        }
+        let cache_rev = self.registry.cache().revision();
         let parked = std::mem::take(&mut self.parking.parked);
         for mut p in parked {
             if p.sender.is_canceled() {
                 continue; // the client went away
             }
-            if !due(&p) {
+            if !p.resume.wait.over(cache_rev, now) {
+                p.resume.wait.due_ms = self.registry.sources().due(&p.resume.wait);
                 self.parking.parked.push(p);
                 continue;
             }
-            self.registry.set_arrival(Some(p.arrival));
-            let resp = self.respond(&p.request);
-            self.registry.set_arrival(None);
+            let resp = self.respond(&p.request, Some(&p.resume));
             match wait_of(&resp) {
-                Some(due_ms) => {
-                    p.due_ms = due_ms.max(now + 1);
-                    p.store_rev = rev;
+                // Not expected once the wait is over; parked again rather than lost.
+                Some(again) => {
+                    p.resume.wait = again.wait;
                     self.parking.parked.push(p);
                 }
                 None => {
                     let _ = p.sender.send(resp);
                 }
             }
+        }
+    }
+
+    /// Ends every parked read as a restarting server ends its connections (503).
+    pub(super) fn abandon_parked(&mut self) {
+        for p in std::mem::take(&mut self.parking.parked) {
+            let _ = p.sender.send(abandoned());
         }
     }
 }

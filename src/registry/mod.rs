@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::cache::planner::{Arrival, Read, Semantic, Sources};
+use crate::cache::planner::{Arrival, Read, Semantic, Sources, Wait};
 use crate::cache::{CacheConfig, Cacher, WatchCache};
 use crate::clock::Clock;
 use crate::features::FeatureGates;
@@ -140,27 +140,23 @@ impl Registry {
             store: &self.store,
             cache: self.cacher.cache(),
             now_ms: self.clock.now_ms(),
-            arrival: self.arrival.unwrap_or_else(|| self.arrival_now()),
-        }
-    }
-
-    /// A request arriving now: the time, and the store's revision.
-    pub fn arrival_now(&self) -> Arrival {
-        Arrival {
-            ms: self.clock.now_ms(),
-            store_rev: self.store.revision(),
+            // A request arriving now, unless a waiting read is resumed.
+            arrival: self.arrival.unwrap_or(Arrival {
+                ms: self.clock.now_ms(),
+                store_rev: self.store.revision(),
+            }),
         }
     }
 
     /// Serves the next requests as having arrived at `arrival` (a read that waited for the
-    /// cache, planned again), until set back to `None`.
+    /// cache, resumed), until set back to `None` (`api::serve` sets it around the request).
     pub fn set_arrival(&mut self, arrival: Option<Arrival>) {
         self.arrival = arrival;
     }
 
-    /// Until when a read must wait for the watch cache before it is served (the planner's
-    /// [`Sources::wait`]); `None` to serve it now.
-    pub fn cache_wait(&self, semantic: Semantic, read: Read) -> Option<i64> {
+    /// Whether and for what a read must wait for the watch cache before it is served (the
+    /// planner's [`Sources::wait`]); `None` to serve it now.
+    pub fn cache_wait(&self, semantic: Semantic, read: Read) -> Option<Wait> {
         self.sources().wait(semantic, read)
     }
 

@@ -69,14 +69,10 @@ pub async fn serve_one(
         Err(_) => Bytes::new(),
     };
     let request = http::Request::from_parts(parts, bytes);
-    let answer = {
-        let mut e = engine.lock().unwrap_or_else(|p| p.into_inner());
-        match e.serve(request) {
-            // On a simulated clock the wait is simulated time passing.
-            Answer::Later(waiting) if e.clock().is_simulated() => Answer::Now(e.finish(waiting)),
-            answer => answer,
-        }
-    };
+    let answer = engine
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .serve_hosted(request);
     let response = match answer {
         Answer::Now(resp) => resp,
         Answer::Later(waiting) => wait_for(&engine, waiting).await,

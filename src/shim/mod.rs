@@ -56,10 +56,7 @@ impl Core {
         let answer = {
             let mut engine = self.engine.borrow_mut();
             engine.tick();
-            match engine.serve(req) {
-                Answer::Later(w) if engine.clock().is_simulated() => Answer::Now(engine.finish(w)),
-                answer => answer,
-            }
+            engine.serve_hosted(req)
         };
         let resp = match answer {
             Answer::Now(resp) => resp,

@@ -254,3 +254,57 @@ fn serve_parks_a_read_until_its_due_time() {
     );
     assert_eq!(r.names(), ["fresh"]);
 }
+
+/// A read is authorized when it arrives, as kube-apiserver's filters run before storage
+/// waits: revoking the grant while it waits does not turn it into a 403.
+#[test]
+fn a_waiting_read_keeps_the_authorization_it_arrived_with() {
+    use crate::common::auth::{admin, server_like, RBAC};
+    use serde_json::json;
+    let mut e = server_like();
+    admin(
+        &mut e,
+        "POST",
+        &format!("{RBAC}/clusterroles"),
+        &json!({"metadata": {"name": "reader"}, "rules": [{"apiGroups": ["apps"], "resources": ["controllerrevisions"], "verbs": ["list"]}]}),
+    );
+    admin(
+        &mut e,
+        "POST",
+        &format!("{RBAC}/clusterrolebindings"),
+        &json!({"metadata": {"name": "reader"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "reader"}, "subjects": [{"kind": "User", "name": "alice"}]}),
+    );
+    e.set_cache_lag(1000);
+    let rv = e.store().revision();
+    let req = http::Request::get(format!("{}?resourceVersion={}", crs("default"), rv + 1))
+        .header("authorization", "Bearer t-alice")
+        .body(Bytes::new())
+        .unwrap();
+    let Answer::Later(mut waiting) = e.serve(req) else {
+        panic!("a read of a revision not yet written waits");
+    };
+    admin(
+        &mut e,
+        "DELETE",
+        &format!("{RBAC}/clusterrolebindings/reader"),
+        &json!({}),
+    );
+    e.advance(3000);
+    let r = Resp::from_response(&waiting.try_take().expect("answered"));
+    assert_eq!(r.code, 200, "{}", r.text);
+}
+
+/// Importing a state restarts the server: reads that were waiting end with a 503.
+#[test]
+fn an_import_ends_the_waiting_reads() {
+    let (mut e, rv) = lagging(1000);
+    let state = e.export_state();
+    let Answer::Later(mut waiting) =
+        e.serve(request(&format!("{}?resourceVersion={rv}", crs("default"))))
+    else {
+        panic!("waits");
+    };
+    e.import_state(&state).unwrap();
+    let r = Resp::from_response(&waiting.try_take().expect("ended"));
+    assert_eq!((r.code, r.reason()), (503, "ServiceUnavailable"));
+}

@@ -136,8 +136,8 @@ pub(super) fn list_options(
 pub fn list(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
     let opts = list_options(reg, req, info)?;
-    if let Some(due) = reg.cache_wait(opts.semantic, Read::List) {
-        return Ok(Reply::waiting(due));
+    if let Some(wait) = reg.cache_wait(opts.semantic, Read::List) {
+        return Ok(Reply::waiting(wait));
     }
     let page = reg.list(info, rr.namespace.as_deref(), &opts)?;
     let mut list_meta = Map::new();

@@ -21,8 +21,8 @@ pub fn get(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiRe
             Some(n) => Semantic::NotOlderThan(n),
         },
     };
-    if let Some(due) = reg.cache_wait(semantic, Read::Get) {
-        return Ok(Reply::waiting(due));
+    if let Some(wait) = reg.cache_wait(semantic, Read::Get) {
+        return Ok(Reply::waiting(wait));
     }
     let (obj, explain) = reg.get(
         rr.resource,

@@ -97,8 +97,8 @@ pub fn watch(
     // A watch that sends initial events first waits for the cache to reach where it starts
     // (the engine serves it again when the wait ends).
     let initial_events = send_initial_events == Some(true);
-    if let Some(due) = reg.cache_wait(semantic, Read::Watch { initial_events }) {
-        return Ok(response::waiting(due));
+    if let Some(wait) = reg.cache_wait(semantic, Read::Watch { initial_events }) {
+        return Ok(response::waiting(wait));
     }
     // The timeout runs from the watch's arrival, its wait for the cache included.
     let arrived = reg.sources().arrival.ms;
