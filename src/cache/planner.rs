@@ -240,6 +240,11 @@ impl<'a> Sources<'a> {
             Semantic::Any => Ok(self.cache_state(semantic)),
             Semantic::NotOlderThan(n) => self.not_older_than(n),
             Semantic::Exact(n) => self.exact(n, semantic),
+            // Without snapshots every continuation goes to etcd (`ShouldDelegateContinue`),
+            // an inconsistent one at its latest revision.
+            Semantic::Continuation(rv) if rv < 0 && !self.cache.config().snapshots => {
+                Ok(self.store_at(self.store.revision(), semantic))
+            }
             Semantic::Continuation(rv) if rv < 0 => Ok(self.consistent(semantic)),
             Semantic::Continuation(rv) => self.exact(rv as u64, semantic),
         }
@@ -303,14 +308,10 @@ impl<'a> Sources<'a> {
     fn exact(&self, rev: u64, semantic: Semantic) -> Result<Plan<'a>, ApiError> {
         let current = self.store.revision();
         if self.cache.config().snapshots && rev > self.cache.revision() {
-            return Err(too_large_resource_version(rev, self.cache.revision()));
+            return Err(too_large_resource_version(rev, self.cache.revision(), 1));
         }
         if rev > current {
-            let mut e = too_large_resource_version(rev, current);
-            if let Some(d) = e.details.as_mut() {
-                d.retry_after_seconds = None;
-            }
-            return Err(e);
+            return Err(too_large_resource_version(rev, current, 0));
         }
         Ok(match self.cache.snapshot_at(rev) {
             Some(snap) => Plan {
@@ -330,13 +331,15 @@ impl<'a> Sources<'a> {
         if self.cache.revision() >= n {
             return Ok(self.cache_state(Semantic::NotOlderThan(n)));
         }
-        Err(too_large_resource_version(n, self.cache.revision()))
+        Err(too_large_resource_version(n, self.cache.revision(), 1))
     }
 }
 
 /// The 504 for a resourceVersion the server has not reached (after the watch cache's 3 s
 /// wait).
-pub fn too_large_resource_version(requested: u64, current: u64) -> ApiError {
+/// `retry_seconds` as `NewTooLargeResourceVersionError` takes it: the watch cache asks for a
+/// retry after 1 s, etcd for none (0: no `retryAfterSeconds`, no `Retry-After`).
+pub fn too_large_resource_version(requested: u64, current: u64, retry_seconds: i32) -> ApiError {
     let mut e = ApiError::untyped(
         504,
         format!("Timeout: Too large resource version: {requested}, current: {current}"),
@@ -348,7 +351,7 @@ pub fn too_large_resource_version(requested: u64, current: u64) -> ApiError {
             message: "Too large resource version".into(),
             field: None,
         }],
-        retry_after_seconds: Some(1),
+        retry_after_seconds: (retry_seconds > 0).then_some(retry_seconds),
         ..Default::default()
     }));
     e

@@ -211,6 +211,7 @@ impl Registry {
 
     /// The 504 for a resourceVersion the server has not reached.
     pub fn too_large_resource_version(&self, requested: u64) -> ApiError {
-        crate::cache::planner::too_large_resource_version(requested, self.cacher.cache().revision())
+        let current = self.cacher.cache().revision();
+        crate::cache::planner::too_large_resource_version(requested, current, 1)
     }
 }

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::read::prefix;
 use super::Registry;
-use crate::cache::planner::{too_large_resource_version, Semantic};
+use crate::cache::planner::Semantic;
 use crate::cache::watchers::{send_initial, EventType, Filter, FrameEncoder, Watcher};
 use crate::resources::status::ApiError;
 use crate::resources::ResourceInfo;
@@ -111,7 +111,7 @@ impl Registry {
             _ if cache_rv < target => {
                 // The cache did not reach the revision within its 3 s wait
                 // (`newErrWatcher`): one ERROR event.
-                let err = too_large_resource_version(target, cache_rv);
+                let err = self.too_large_resource_version(target);
                 w.send_event(EventType::Error, &err.to_status(), now);
                 return (receiver, "watch-list; source=watch-cache; rv=none".into());
             }

@@ -308,3 +308,28 @@ fn an_import_ends_the_waiting_reads() {
     let r = Resp::from_response(&waiting.try_take().expect("ended"));
     assert_eq!((r.code, r.reason()), (503, "ServiceUnavailable"));
 }
+
+/// Without `ListFromCacheSnapshot` every continuation goes to etcd: an inconsistent one
+/// (`rv: -1`) reads the store's latest revision, even with a cache that is up to date.
+#[test]
+fn an_inconsistent_continuation_without_snapshots_reads_etcd() {
+    let mut e = kubesim::Engine::new(kubesim::Config {
+        feature_gates: kubesim::features::FeatureGates::parse("ListFromCacheSnapshot=false")
+            .unwrap(),
+        ..kubesim::Config::default()
+    });
+    create_cr(&mut e, "default", &cr_body("fresh", 1));
+    assert_eq!(e.cache().revision(), e.store().revision());
+    use base64::Engine as _;
+    let token = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(r#"{"v":"meta.k8s.io/v1","rv":-1,"start":"/\u0000"}"#);
+    let before = clock(&e);
+    let r = get(
+        &mut e,
+        &format!("{}?limit=5&continue={token}", crs("default")),
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(clock(&e), before, "no wait");
+    assert!(explained(&r).contains("source=store"), "{}", explained(&r));
+    assert_eq!(r.names(), ["fresh"]);
+}
