@@ -8,11 +8,12 @@
 //! The mode that last worked for a caller is tried first next time, so its error text wins.
 //! Successes are remembered 10 s, so a revoked grant takes up to 10 s to bite.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use http::HeaderMap;
 
 use super::legacy::{header_values, split_service_account, unescape_extra_key, EXTRA_PREFIX};
+use super::memory::{success_key, Key, Memory};
 use crate::auth::forbidden::forbidden;
 use crate::codec::go_quote as q;
 use crate::registry::Registry;
@@ -24,14 +25,10 @@ use crate::resources::validation::names::name_is_dns_subdomain;
 const AUTHENTICATION: &str = "authentication.k8s.io";
 /// Beyond this many groups or extras, one wildcard check is tried before the loop.
 const MANY_CHECKS: usize = 4;
-/// The mode memory's size (`lru.New(10000)`).
-const MODE_MEMORY: usize = 10_000;
-/// How long a success is remembered (as the token success cache).
-const SUCCESS_TTL_MS: i64 = 10_000;
 
 /// The modes, in the order they are tried.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Mode {
     AssociatedNode,
     ArbitraryNode,
     ServiceAccount,
@@ -59,10 +56,13 @@ impl Mode {
     }
 
     /// The verb its identity checks use.
-    fn verb(self) -> String {
+    fn verb(self) -> &'static str {
         match self {
-            Mode::Legacy => "impersonate".into(),
-            m => format!("impersonate:{}", m.name()),
+            Mode::AssociatedNode => "impersonate:associated-node",
+            Mode::ArbitraryNode => "impersonate:arbitrary-node",
+            Mode::ServiceAccount => "impersonate:serviceaccount",
+            Mode::UserInfo => "impersonate:user-info",
+            Mode::Legacy => "impersonate",
         }
     }
 
@@ -75,63 +75,13 @@ impl Mode {
     }
 }
 
-/// The filter's state: which mode last worked for each caller, and recent successes.
-#[derive(Debug, Default)]
-pub struct Memory {
-    /// Caller name → (mode index, last use), least recently used evicted past 10,000.
-    modes: HashMap<String, (usize, u64)>,
-    uses: u64,
-    /// Successes per constrained mode, by request (outer) or by identity alone (inner):
-    /// key → (expiry ms, the impersonated user).
-    outer: HashMap<String, (i64, UserInfo)>,
-    inner: HashMap<String, (i64, UserInfo)>,
-}
-
-impl Memory {
-    fn mode_of(&mut self, caller: &str) -> Option<usize> {
-        self.uses += 1;
-        let uses = self.uses;
-        self.modes.get_mut(caller).map(|e| {
-            e.1 = uses;
-            e.0
-        })
-    }
-
-    fn remember_mode(&mut self, caller: &str, mode: usize) {
-        self.uses += 1;
-        if self.modes.len() >= MODE_MEMORY && !self.modes.contains_key(caller) {
-            let oldest = self
-                .modes
-                .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, _)| k.clone());
-            if let Some(k) = oldest {
-                self.modes.remove(&k);
-            }
-        }
-        self.modes.insert(caller.to_string(), (mode, self.uses));
-    }
-
-    fn success(cache: &HashMap<String, (i64, UserInfo)>, key: &str, now: i64) -> Option<UserInfo> {
-        cache
-            .get(key)
-            .filter(|(expiry, _)| *expiry > now)
-            .map(|(_, u)| u.clone())
-    }
-
-    fn remember(cache: &mut HashMap<String, (i64, UserInfo)>, key: String, now: i64, u: &UserInfo) {
-        cache.retain(|_, (expiry, _)| *expiry > now);
-        cache.insert(key, (now + SUCCESS_TTL_MS, u.clone()));
-    }
-}
-
 /// The identity asked for, as the headers give it (`processImpersonationHeaders`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Wanted {
-    name: String,
-    uid: String,
-    groups: Vec<String>,
-    extra: BTreeMap<String, Vec<String>>,
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub(super) struct Wanted {
+    pub(super) name: String,
+    pub(super) uid: String,
+    pub(super) groups: Vec<String>,
+    pub(super) extra: BTreeMap<String, Vec<String>>,
 }
 
 impl Wanted {
@@ -146,14 +96,15 @@ impl Wanted {
                 .collect(),
             extra: BTreeMap::new(),
         };
-        for name in headers.keys().map(|k| k.as_str()) {
+        // Headers naming the same key (`A-B`, `A%2dB`) add to it, as Go appends; visited
+        // in sorted order here (Go's is its map's).
+        let mut names: Vec<&str> = headers.keys().map(|k| k.as_str()).collect();
+        names.sort_unstable();
+        for name in names {
             if let Some(suffix) = name.strip_prefix(EXTRA_PREFIX) {
                 let values = header_values(headers, name).into_iter().map(String::from);
                 let key = unescape_extra_key(suffix);
-                let entry = wanted.extra.entry(key).or_default();
-                if entry.is_empty() {
-                    entry.extend(values);
-                }
+                wanted.extra.entry(key).or_default().extend(values);
             }
         }
         let others =
@@ -239,7 +190,7 @@ fn check(reg: &Registry, requestor: &UserInfo, attrs: &Attributes) -> Result<(),
 
 /// One of the identity's parts, as the mode checks it.
 fn part(mode: Mode, group: &str, resource: &str, name: &str) -> Attributes {
-    Attributes::resource(&mode.verb(), group, resource, "", name)
+    Attributes::resource(mode.verb(), group, resource, "", name)
 }
 
 /// `impersonationModeState.check`: the username, uid, groups and extras, in that order; the
@@ -415,32 +366,30 @@ fn try_mode(
         return check_identity(reg, mode, wanted, requestor).map(Some);
     }
     let now = reg.clock().now_ms();
-    // The associated-node memory holds for every node of the caller.
-    let identity = match mode {
-        Mode::AssociatedNode => "system:node:*".to_string(),
-        _ => format!("{wanted:?}"),
+    let inner_key = success_key(mode, wanted, requestor);
+    let outer_key = Key {
+        request: Some(request.clone()),
+        ..inner_key.clone()
     };
-    let inner_key = format!("{}|{identity}|{requestor:?}", mode.name());
-    let outer_key = format!("{inner_key}|{request:?}");
     let named = |mut u: UserInfo| {
         u.name = wanted.name.clone();
         u
     };
-    if let Some(u) = Memory::success(&memory.outer, &outer_key, now) {
+    if let Some(u) = memory.outer.get(&outer_key, now) {
         return Ok(Some(named(u)));
     }
     let mut on = request.clone();
     on.verb = format!("impersonate-on:{}:{}", mode.name(), request.verb);
     check(reg, requestor, &on)?;
-    let user = match Memory::success(&memory.inner, &inner_key, now) {
+    let user = match memory.inner.get(&inner_key, now) {
         Some(u) => u,
         None => {
             let u = check_identity(reg, mode, wanted, requestor)?;
-            Memory::remember(&mut memory.inner, inner_key, now, &u);
+            memory.inner.put(inner_key, now, &u);
             u
         }
     };
-    Memory::remember(&mut memory.outer, outer_key, now, &user);
+    memory.outer.put(outer_key, now, &user);
     Ok(Some(named(user)))
 }
 
@@ -512,6 +461,17 @@ mod tests {
                 format!("requested {value} without impersonating a user name")
             );
         }
+    }
+
+    #[test]
+    fn headers_naming_the_same_extra_key_add_to_it() {
+        let h = headers(&[
+            ("Impersonate-User", "bob"),
+            ("Impersonate-Extra-Acme.io%2fA-B", "x"),
+            ("Impersonate-Extra-Acme.io%2fA%2dB", "y"),
+        ]);
+        let wanted = Wanted::parse(&h).unwrap();
+        assert_eq!(wanted.extra["acme.io/a-b"], ["y", "x"]);
     }
 
     #[test]

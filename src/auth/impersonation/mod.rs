@@ -5,14 +5,16 @@
 //! `ConstrainedImpersonation` gate (beta, on by default): [`constrained`]
 //! (`WithConstrainedImpersonation`: modes scoped to the request, falling back to the legacy
 //! checks, with a memory of which mode last worked for each caller) or [`legacy`]
-//! (`WithImpersonation`: the `impersonate` verb on each part).
+//! (`WithImpersonation`: the `impersonate` verb on each part). [`memory`] is the constrained
+//! filter's state.
 
 mod constrained;
 mod legacy;
+mod memory;
 
 use http::HeaderMap;
 
-pub use constrained::Memory;
+pub use memory::Memory;
 
 use crate::registry::Registry;
 use crate::resources::rbac::{Attributes, UserInfo};

@@ -10,7 +10,7 @@ use crate::resources::meta::str_items;
 
 /// The attributes authorization decides on: a resource request (`resource` non-empty or
 /// `resource_request` set) or a non-resource one (`path`).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Attributes {
     pub verb: String,
     pub resource_request: bool,

@@ -15,7 +15,7 @@ pub const ANONYMOUS: &str = "system:anonymous";
 pub const SYSTEM_PRIVILEGED_GROUP: &str = "system:masters";
 
 /// An authenticated (or anonymous) user.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct UserInfo {
     pub name: String,
     pub uid: String,
