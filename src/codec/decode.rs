@@ -180,6 +180,10 @@ pub fn is_empty_value(v: &Value) -> bool {
     }
 }
 
+/// What precedes `Interpret`'s failures to read `apiVersion` and `kind` (a JSON syntax error's
+/// included).
+pub const TYPE_META_ERROR: &str = "couldn't get version/kind; json parse error: ";
+
 /// `apiVersion` and `kind` as the serializer reads them before the typed decode.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TypeMeta {
@@ -194,15 +198,15 @@ pub struct TypeMeta {
 /// Its failures precede any typed-decode error and read
 /// `couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string`.
 /// (A syntax error gets the same prefix; the caller adds it to [`SyntaxError::message`].)
+/// An `apiVersion` with more than one slash fails `ParseGroupVersion` after that, unprefixed.
 pub fn interpret_type_meta(value: &Value) -> Result<TypeMeta, String> {
-    const PREFIX: &str = "couldn't get version/kind; json parse error: ";
     let mut tm = TypeMeta::default();
     let members = match value {
         Value::Null => return Ok(tm),
         Value::Object(m) => m,
         other => {
             return Err(format!(
-                "{PREFIX}json: cannot unmarshal {} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
+                "{TYPE_META_ERROR}json: cannot unmarshal {} into Go value of type struct {{ APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }}",
                 kind_desc(other)
             ))
         }
@@ -222,17 +226,24 @@ pub fn interpret_type_meta(value: &Value) -> Result<TypeMeta, String> {
             other => {
                 first_err.get_or_insert_with(|| {
                     format!(
-                        "{PREFIX}json: cannot unmarshal {} into Go struct field .{name} of type string",
+                        "{TYPE_META_ERROR}json: cannot unmarshal {} into Go struct field .{name} of type string",
                         kind_desc(other)
                     )
                 });
             }
         }
     }
-    match first_err {
-        Some(e) => Err(e),
-        None => Ok(tm),
+    if let Some(e) = first_err {
+        return Err(e);
     }
+    // Then `schema.ParseGroupVersion`, whose only failure is a second slash.
+    if tm.api_version.matches('/').count() > 1 {
+        return Err(format!(
+            "unexpected GroupVersion string: {}",
+            tm.api_version
+        ));
+    }
+    Ok(tm)
 }
 
 /// Go's name for the kind of a JSON value in `json: cannot unmarshal <kind> into ...`.

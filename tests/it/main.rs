@@ -45,6 +45,7 @@ mod rbac_bootstrap;
 mod rbac_escalation;
 mod rbac_reads;
 mod read_semantics;
+mod request_bodies;
 
 mod robustness;
 mod runtime_kinds;

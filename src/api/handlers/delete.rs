@@ -108,12 +108,8 @@ fn options_from_body(req: &Request<'_>) -> ApiResult<Map<String, Value>> {
         crate::api::negotiation::input_encoding(req.header("content-type"), &req.served)?;
     let converted = crate::api::encode::body_to_json(req.body, encoding, &*req.kinds, None)
         .map_err(ApiError::bad_request)?;
-    let parsed = crate::codec::json::parse(&converted.json).map_err(|e| {
-        ApiError::bad_request(format!(
-            "couldn't get version/kind; json parse error: {}",
-            e.message
-        ))
-    })?;
+    let parsed = crate::codec::json::parse(&converted.json)
+        .map_err(|e| ApiError::bad_request(format!("{}{}", decode::TYPE_META_ERROR, e.message)))?;
     let type_meta = decode::interpret_type_meta(&parsed.value).map_err(ApiError::bad_request)?;
     if !type_meta.kind.is_empty() && type_meta.kind != "DeleteOptions" {
         return Err(ApiError::bad_request(other_meta_kind(

@@ -21,7 +21,7 @@ use super::{Reply, Request};
 use crate::codec::{decode, json};
 use crate::registry::{Registry, Write};
 use crate::resources::field::FieldError;
-use crate::resources::meta::meta_mut;
+use crate::resources::meta::{meta_mut, parse_group_version};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::{Kinds, ResourceInfo};
 
@@ -209,13 +209,13 @@ pub fn decode_body(
     let parsed = json::parse(body).map_err(|e| {
         unrecognized(
             info,
-            &format!("couldn't get version/kind; json parse error: {}", e.message),
+            &format!("{}{}", decode::TYPE_META_ERROR, e.message),
             original,
         )
     })?;
     let type_meta =
         decode::interpret_type_meta(&parsed.value).map_err(|m| unrecognized(info, &m, original))?;
-    check_group_version_kind(&req.kinds, &type_meta.api_version, &type_meta.kind, info)?;
+    check_group_version_kind(&req.kinds, &type_meta, info)?;
     let raw = parsed.value.as_object().cloned().unwrap_or_default();
     let decoded = decode::decode_bytes(body, info.schema).map_err(|e| {
         ApiError::bad_request(format!(
@@ -316,27 +316,34 @@ pub(super) enum GvkMismatch {
     OtherVersion(String),
 }
 
-/// The decoder's group/version/kind rules (the body's, defaulted from the URL's): a kind the
-/// real scheme does not register cannot be created, another registered kind cannot be
-/// converted, and the right kind in another registered version decodes.
+/// The decoder's group/version/kind rules (the body's, as `Interpret` read it, defaulted from
+/// the URL's by `gvkWithDefaults`): a kind the real scheme does not register cannot be
+/// created, another registered kind cannot be converted, and the right kind in another
+/// registered version decodes.
 pub(super) fn group_version_kind_mismatch(
     kinds: &Kinds,
-    api_version: &str,
-    kind: &str,
+    type_meta: &decode::TypeMeta,
     info: &ResourceInfo,
 ) -> Option<GvkMismatch> {
     use crate::resources::legacy_scheme;
-    let expected = info.api_version();
-    let gv = if api_version.is_empty() {
-        &expected
-    } else {
-        api_version
+    let kind = match type_meta.kind.as_str() {
+        "" => info.kind,
+        k => k,
     };
-    let kind = if kind.is_empty() { info.kind } else { kind };
-    if *gv == expected && kind == info.kind {
+    let (group, version) = match parse_group_version(&type_meta.api_version) {
+        ("", "") => (info.group, info.version),
+        (g, "") if g == info.group => (g, info.version),
+        gv => gv,
+    };
+    if (group, version, kind) == (info.group, info.version, info.kind) {
         return None;
     }
-    let (group, version) = gv.rsplit_once('/').unwrap_or(("", gv));
+    let expected = info.api_version();
+    let gv = match group {
+        "" => version.to_string(),
+        g => format!("{g}/{version}"),
+    };
+    let gv = gv.as_str();
     // Kinds registered at run time are in the scheme too.
     let registered = legacy_scheme::is_registered(gv, kind) || kinds.by_kind(gv, kind).is_some();
     let cause = if !registered {
@@ -363,11 +370,10 @@ pub(super) fn group_version_kind_mismatch(
 /// [`group_version_kind_mismatch`] as the create and update handlers answer it.
 fn check_group_version_kind(
     kinds: &Kinds,
-    api_version: &str,
-    kind: &str,
+    type_meta: &decode::TypeMeta,
     info: &ResourceInfo,
 ) -> ApiResult<()> {
-    match group_version_kind_mismatch(kinds, api_version, kind, info) {
+    match group_version_kind_mismatch(kinds, type_meta, info) {
         None => Ok(()),
         Some(GvkMismatch::OtherVersion(m)) => Err(ApiError::bad_request(m)),
         Some(GvkMismatch::Decode {

@@ -112,9 +112,8 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     // JSON and merge patches decode the patched JSON, kind and version included; a strategic
     // merge fills the typed object from the map, whose kind it ignores.
     if kind != PatchKind::Strategic {
-        let meta = |f: &str| patched.get(f).and_then(Value::as_str).unwrap_or("");
-        let mismatch =
-            super::group_version_kind_mismatch(&req.kinds, meta("apiVersion"), meta("kind"), info);
+        let type_meta = decode::interpret_type_meta(&patched).map_err(|e| invalid(&e))?;
+        let mismatch = super::group_version_kind_mismatch(&req.kinds, &type_meta, info);
         if let Some(super::GvkMismatch::Decode { cause, .. }) = mismatch {
             return Err(invalid(&cause));
         }
