@@ -248,7 +248,7 @@ const OPTION_KINDS: &[&str] = &[
     "PatchOptions",
 ];
 
-/// The unversioned meta kinds, registered under version `v1` of the core group.
+/// The unversioned meta kinds `AddToGroupVersion` adds (Go package `v1`).
 const UNVERSIONED_KINDS: &[&str] = &[
     "Status",
     "APIVersions",
@@ -257,48 +257,91 @@ const UNVERSIONED_KINDS: &[&str] = &[
     "APIResourceList",
 ];
 
-fn kinds_of(group_version: &str) -> Option<&'static str> {
-    REGISTERED
-        .iter()
-        .find(|(gv, _)| *gv == group_version)
-        .map(|(_, kinds)| *kinds)
+/// A runtime scheme's kinds as its `New` finds them: by group version, then the unversioned
+/// kinds by name in any group version, known or not.
+#[derive(Debug)]
+pub struct Scheme {
+    /// Where it is built, as its errors name it.
+    pub name: &'static str,
+    /// `(group version, kinds)`.
+    registered: &'static [(&'static str, &'static str)],
+    /// Kinds registered in every group version it holds.
+    every_version: &'static [&'static str],
+    unversioned: &'static [&'static str],
 }
 
-/// Whether the real scheme can create `kind` of `group_version`.
-pub fn is_registered(group_version: &str, kind: &str) -> bool {
-    let Some(kinds) = kinds_of(group_version) else {
-        return false;
-    };
-    kinds.split_whitespace().any(|k| k == kind)
-        || OPTION_KINDS.contains(&kind)
-        || (group_version == "v1" && UNVERSIONED_KINDS.contains(&kind))
-}
+/// kube-apiserver's scheme (`pkg/api/legacyscheme`), which resource bodies are decoded with.
+pub static LEGACY: Scheme = Scheme {
+    name: "pkg/api/legacyscheme/scheme.go:30",
+    registered: REGISTERED,
+    every_version: OPTION_KINDS,
+    unversioned: UNVERSIONED_KINDS,
+};
 
-/// The versioned Go type of a registered kind as conversion errors print it: its package is
-/// named after its version (`v1beta1.Deployment`), except the meta kinds (`v1.ListOptions`).
-pub fn versioned_type_name(group_version: &str, kind: &str) -> String {
-    // (The unversioned kinds live in `v1` alone, whose package is `v1` either way.)
-    let version = match OPTION_KINDS.contains(&kind) {
-        true => "v1",
-        false => group_version.rsplit('/').next().unwrap_or(group_version),
-    };
-    format!("{version}.{kind}")
-}
+/// The meta internal scheme DeleteOptions bodies are decoded with: Create and Update options
+/// are unversioned there besides the usual five.
+pub static META_INTERNAL: Scheme = Scheme {
+    name: "pkg/apis/meta/internalversion/scheme/register.go:27",
+    registered: &[
+        (
+            "meta.k8s.io/v1",
+            "DeleteOptions ListOptions GetOptions PatchOptions WatchEvent Table TableOptions \
+             PartialObjectMetadata PartialObjectMetadataList",
+        ),
+        (
+            "meta.k8s.io/v1beta1",
+            "Table TableOptions PartialObjectMetadata PartialObjectMetadataList",
+        ),
+    ],
+    every_version: &[],
+    unversioned: &[
+        "CreateOptions",
+        "UpdateOptions",
+        "Status",
+        "APIVersions",
+        "APIGroupList",
+        "APIGroup",
+        "APIResourceList",
+    ],
+};
 
-/// `runtime.NewNotRegisteredErrForKind`'s text: `no kind "K" is registered for version "gv" in
-/// scheme "<where the scheme was built>"`.
-pub fn not_registered(kind: &str, group_version: &str, scheme: &str) -> String {
-    use crate::codec::go_quote;
-    format!(
-        "no kind {} is registered for version {} in scheme {}",
-        go_quote(kind),
-        go_quote(group_version),
-        go_quote(scheme)
-    )
-}
+impl Scheme {
+    /// Whether the scheme can create `kind` of `group_version`.
+    pub fn is_registered(&self, group_version: &str, kind: &str) -> bool {
+        self.unversioned.contains(&kind)
+            || self
+                .registered
+                .iter()
+                .find(|(gv, _)| *gv == group_version)
+                .is_some_and(|(_, kinds)| {
+                    kinds.split_whitespace().any(|k| k == kind)
+                        || self.every_version.contains(&kind)
+                })
+    }
 
-/// Where the legacy scheme is built, as its errors name it.
-pub const SCHEME_NAME: &str = "pkg/api/legacyscheme/scheme.go:30";
+    /// The versioned Go type of a registered kind as conversion errors print it: its package
+    /// is named after its version (`v1beta1.Deployment`), except the meta kinds
+    /// (`v1.ListOptions`, `v1.Status`).
+    pub fn versioned_type_name(&self, group_version: &str, kind: &str) -> String {
+        let version = match self.every_version.contains(&kind) || self.unversioned.contains(&kind) {
+            true => "v1",
+            false => group_version.rsplit('/').next().unwrap_or(group_version),
+        };
+        format!("{version}.{kind}")
+    }
+
+    /// `runtime.NewNotRegisteredErrForKind`'s text: `no kind "K" is registered for version
+    /// "gv" in scheme "<where the scheme was built>"`.
+    pub fn not_registered(&self, kind: &str, group_version: &str) -> String {
+        use crate::codec::go_quote;
+        format!(
+            "no kind {} is registered for version {} in scheme {}",
+            go_quote(kind),
+            go_quote(group_version),
+            go_quote(self.name)
+        )
+    }
+}
 
 /// The hub (internal) Go type of `kind` in `group`, as conversion errors print it
 /// (`apps.ControllerRevision`, `core.ConfigMap`): its package is named after the group's first
@@ -318,11 +361,16 @@ mod tests {
 
     #[test]
     fn registered_kinds_as_the_real_scheme_holds_them() {
+        let is_registered = |gv, kind| LEGACY.is_registered(gv, kind);
+        let versioned_type_name = |gv, kind| LEGACY.versioned_type_name(gv, kind);
         assert!(is_registered("apps/v1", "Deployment"));
         assert!(is_registered("apps/v1beta1", "ControllerRevision"));
         assert!(is_registered("apps/v1", "DeleteOptions"));
         assert!(is_registered("v1", "Status"));
-        assert!(!is_registered("apps/v1", "Status"));
+        // Unversioned kinds are found by name in any group version (`Scheme.New`).
+        assert!(is_registered("apps/v1", "Status"));
+        assert!(is_registered("example.com/v1", "Status"));
+        assert_eq!(versioned_type_name("apps/v1", "Status"), "v1.Status");
         assert!(!is_registered("apps/v1", "Pod"));
         assert!(!is_registered("example.com/v1", "ControllerRevision"));
         assert!(!is_registered("apps/v1beta9", "ControllerRevision"));

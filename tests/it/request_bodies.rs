@@ -236,3 +236,23 @@ fn body_api_versions_default_from_the_url() {
         r.message()
     );
 }
+
+/// The unversioned meta kinds are found by name in any group version (`Scheme.New`): a
+/// `Status` body decodes, then cannot be converted.
+#[test]
+fn an_unversioned_kind_in_any_version_decodes_then_fails_to_convert() {
+    let mut e = engine();
+    for api_version in ["apps/v1", "example.com/v1"] {
+        let r = post(
+            &mut e,
+            &crs("default"),
+            &json!({"apiVersion": api_version, "kind": "Status", "metadata": {"name": "s"}}),
+        );
+        let version = api_version.rsplit('/').next().unwrap();
+        assert_eq!(
+            r.message(),
+            format!("Status in version \"{version}\" cannot be handled as a ControllerRevision: converting (v1.Status) to (apps.ControllerRevision): unknown conversion"),
+            "{api_version}"
+        );
+    }
+}

@@ -54,49 +54,18 @@ fn options_from_query(q: &crate::api::query::Query) -> ApiResult<Map<String, Val
     Ok(out)
 }
 
-/// Why a DeleteOptions body naming another kind fails in the meta scheme: a kind it knows
-/// (the unversioned ones in any version, the meta/v1 and v1beta1 ones in theirs) is decoded
-/// and cannot be converted; any other is not registered.
+/// Why a DeleteOptions body naming another kind fails in the meta scheme: a kind it knows is
+/// decoded and cannot be converted (every meta type is Go package `v1`: the v1beta1 ones are
+/// aliases); any other is not registered.
 fn other_meta_kind(api_version: &str, kind: &str) -> String {
-    const UNVERSIONED: &[&str] = &[
-        "CreateOptions",
-        "UpdateOptions",
-        "Status",
-        "APIVersions",
-        "APIGroupList",
-        "APIGroup",
-        "APIResourceList",
-    ];
-    const META_V1: &[&str] = &[
-        "ListOptions",
-        "GetOptions",
-        "PatchOptions",
-        "WatchEvent",
-        "Table",
-        "TableOptions",
-        "PartialObjectMetadata",
-        "PartialObjectMetadataList",
-    ];
-    const META_V1BETA1: &[&str] = &[
-        "Table",
-        "TableOptions",
-        "PartialObjectMetadata",
-        "PartialObjectMetadataList",
-    ];
+    let scheme = &crate::resources::legacy_scheme::META_INTERNAL;
     let gv = match api_version {
         "" => "meta.k8s.io/v1",
         gv => gv,
     };
-    let known = UNVERSIONED.contains(&kind)
-        || (gv == "meta.k8s.io/v1" && META_V1.contains(&kind))
-        || (gv == "meta.k8s.io/v1beta1" && META_V1BETA1.contains(&kind));
-    match known {
+    match scheme.is_registered(gv, kind) {
         true => format!("converting (v1.{kind}) to (v1.DeleteOptions): unknown conversion"),
-        false => crate::resources::legacy_scheme::not_registered(
-            kind,
-            gv,
-            "pkg/apis/meta/internalversion/scheme/register.go:27",
-        ),
+        false => scheme.not_registered(kind, gv),
     }
 }
 

@@ -345,13 +345,14 @@ pub(super) fn group_version_kind_mismatch(
     };
     let gv = gv.as_str();
     // Kinds registered at run time are in the scheme too.
-    let registered = legacy_scheme::is_registered(gv, kind) || kinds.by_kind(gv, kind).is_some();
+    let scheme = &legacy_scheme::LEGACY;
+    let registered = scheme.is_registered(gv, kind) || kinds.by_kind(gv, kind).is_some();
     let cause = if !registered {
-        legacy_scheme::not_registered(kind, gv, legacy_scheme::SCHEME_NAME)
+        scheme.not_registered(kind, gv)
     } else if kind != info.kind || group != info.group {
         format!(
             "converting ({}) to ({}): unknown conversion",
-            legacy_scheme::versioned_type_name(gv, kind),
+            scheme.versioned_type_name(gv, kind),
             legacy_scheme::internal_type_name(info.group, info.kind)
         )
     } else {
