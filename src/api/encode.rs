@@ -230,11 +230,16 @@ pub fn body_to_json<'a>(
             )?)),
             yaml_strict: None,
         }),
+        // The CBOR serializer's typed decode reads TypeMeta first (`Interpret`), which any
+        // malformed document or duplicate key fails.
         Encoding::Cbor => Ok(JsonBody {
-            json: Cow::Owned(json::to_vec(&crate::codec::cbor::decode_typed(
-                bytes,
-                target.and_then(|(v, k)| scheme.message(v, k)),
-            )?)),
+            json: Cow::Owned(json::to_vec(
+                &crate::codec::cbor::decode_typed(
+                    bytes,
+                    target.and_then(|(v, k)| scheme.message(v, k)),
+                )
+                .map_err(|e| format!("unable to determine group/version/kind: {e}"))?,
+            )),
             yaml_strict: None,
         }),
     }

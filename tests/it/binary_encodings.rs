@@ -398,3 +398,24 @@ fn cbor_apply_decodes_into_a_map() {
         (400, "error decoding YAML: cbor: cannot unmarshal array into Go value of type map[string]interface {}")
     );
 }
+
+/// A DeleteOptions body in CBOR goes through the same serializer: TypeMeta first.
+#[test]
+fn a_malformed_cbor_delete_options_body_fails_reading_its_type() {
+    let mut e = cbor_engine();
+    create_cr(&mut e, "default", &cr_body("d", 1));
+    let (code, _, bytes) = raw(
+        &mut e,
+        "DELETE",
+        &cr("default", "d"),
+        vec![0xa1, 0x61],
+        &[("content-type", CBOR), ("accept", "application/json")],
+    );
+    assert_eq!(
+        (code, message_of(&bytes)),
+        (
+            400,
+            "unable to determine group/version/kind: unexpected EOF".to_string()
+        )
+    );
+}

@@ -193,16 +193,7 @@ pub fn decode_body(
         &*req.kinds,
         Some((&info.api_version(), info.kind)),
     )
-    .map_err(|e| match encoding {
-        // The CBOR serializer first reads TypeMeta (`Interpret`), which any malformed
-        // document or duplicate key fails.
-        Encoding::Cbor => unrecognized(
-            info,
-            &format!("unable to determine group/version/kind: {e}"),
-            original,
-        ),
-        _ => unrecognized(info, &e, original),
-    })?;
+    .map_err(|e| unrecognized(info, &e, original))?;
     let body: &[u8] = &converted.json;
     // The serializer first reads apiVersion/kind (syntax errors surface here), then decodes
     // into the typed object.
