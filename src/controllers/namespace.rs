@@ -374,7 +374,7 @@ fn update_conditions(registry: &mut Registry, ns: &str, content: &Content) {
     if let Some(status) = next.get_mut("status").and_then(Value::as_object_mut) {
         status.insert("conditions".into(), Value::Array(conditions));
     }
-    if Value::Object(next.clone()) == *current {
+    if current.as_object() == Some(&next) {
         return;
     }
     // `UpdateStatus`: only the status changes, and the entry says so.

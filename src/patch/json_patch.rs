@@ -12,7 +12,8 @@ fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
 
-fn tokens(path: &str) -> Result<Vec<String>, PatchError> {
+/// A JSON pointer's reference tokens, unescaped.
+pub(crate) fn tokens(path: &str) -> Result<Vec<String>, PatchError> {
     if path.is_empty() {
         return Ok(Vec::new());
     }

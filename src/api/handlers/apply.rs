@@ -34,8 +34,8 @@ fn decode_config(req: &Request<'_>, cbor: bool) -> ApiResult<Config> {
             strict: None,
         });
     }
-    const PREFIX: &str = yaml::UNMARSHAL_PREFIX;
-    let converted = yaml::to_json(body).map_err(|e| fail(format!("{PREFIX}{e}")))?;
+    let converted =
+        yaml::to_json(body).map_err(|e| fail(format!("{}{e}", yaml::UNMARSHAL_PREFIX)))?;
     let unmarshal = |message: &str| {
         fail(format!(
             "error unmarshaling JSON: while decoding JSON: {message}"

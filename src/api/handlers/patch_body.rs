@@ -199,11 +199,9 @@ fn sort_like_merge(doc: &mut Value, patch: &Value) {
 /// evanphx's JSON patch opens every container on the way to an operation's target (and the
 /// target itself when a `test` compares it).
 fn sort_along(doc: &mut Value, pointer: &str, open_target: bool) {
-    let parts: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|p| p.replace("~1", "/").replace("~0", "~"))
-        .collect();
+    let Ok(parts) = crate::patch::json_patch::tokens(pointer) else {
+        return;
+    };
     let mut at = doc;
     for (i, part) in parts.iter().enumerate() {
         let last = i + 1 == parts.len();

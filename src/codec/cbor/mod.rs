@@ -150,10 +150,7 @@ pub fn encode_untagged(v: &Value) -> Vec<u8> {
 /// Decodes one CBOR item (tagged or not) into a [`Value`], as `modes.Decode.Unmarshal` into an
 /// `interface{}` does: any top-level type, the rules and error texts in the module docs.
 pub fn decode(bytes: &[u8]) -> Result<Value, String> {
-    let mut d = decoder::Decoder::new(bytes);
-    d.wellformed(false)?;
-    d.rewind();
-    d.value_any()
+    decode_typed(bytes, None)
 }
 
 /// [`decode`] of a request body decoded into the typed struct `msg` describes (the kind

@@ -136,11 +136,8 @@ fn write_field(
                 w.bytes(num, &e.buf);
             }
         }
-        Ty::Verbs => {
-            if v.is_some() {
-                w.bytes(num, &strings_message(v, at)?);
-            }
-        }
+        // A pointer field: only written when present.
+        Ty::Verbs => w.bytes(num, &strings_message(v, at)?),
         Ty::Strings => {
             for (i, item) in array(v, at)?.iter().enumerate() {
                 let s = string(Some(item).filter(|v| !v.is_null()), &format!("{at}[{i}]"))?;
