@@ -95,8 +95,8 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let mut patched = (*current).clone();
     match kind {
         PatchKind::Json => {
-            let ops = json_patch::parse(&patch.value).map_err(map_err)?;
-            json_patch::apply(&mut patched, &ops).map_err(map_err)?;
+            let ops = json_patch::operations(&patch.value).map_err(map_err)?;
+            json_patch::apply(&mut patched, ops).map_err(map_err)?;
         }
         PatchKind::Merge => merge_patch::apply(&mut patched, &patch.value),
         PatchKind::Strategic => {
