@@ -139,7 +139,7 @@ try {
     await page.waitForFunction(() => [...document.querySelectorAll('#watch-1 li[data-type="ADDED"]')]
       .some((li) => li.textContent.includes('default/r2')));
     const rows = await page.$$eval('#watch-1 li[data-type]', (els) => els.map((e) => e.textContent));
-    assert(rows.length === 2 && /rv 5/.test(rows[1]), `rows: ${rows.join(' | ')}`);
+    assert(rows.length === 2 && /rv 144/.test(rows[1]), `rows: ${rows.join(' | ')}`);
   });
 
   await step('a second watch with bookmarks, then stop the first', async () => {
@@ -260,7 +260,7 @@ try {
     const state = JSON.parse(fs.readFileSync(file, 'utf8'));
     assert(state.kind === 'KubesimState', 'an exported state');
     await page.click('#reset');
-    await page.waitForFunction(() => document.querySelector('#store-rev').textContent.startsWith('rev 3'));
+    await page.waitForFunction(() => document.querySelector('#store-rev').textContent.startsWith('rev 142'));
     await page.setInputFiles('#import', file);
     await page.waitForFunction((r) => document.querySelector('#store-rev').textContent.startsWith(`rev ${r}`),
       state.store.revision);

@@ -2,7 +2,7 @@
 //!
 //! Every step is an ordinary request (time and chaos go through `/kubesim/v1/`), so a step
 //! can be loaded into the builder, edited, copied as curl, and linked to. Each lesson starts
-//! from a fresh simulated cluster (three namespaces, revision 3), which makes every answer,
+//! from a fresh simulated cluster (three namespaces and the RBAC bootstrap policy, revision 142), which makes every answer,
 //! resourceVersions included, the same for everyone; `status` and `events` record what the
 //! step answers, and the browser tests replay every lesson to check they still do.
 
@@ -99,7 +99,7 @@ const RV_GET: Lesson = Lesson {
     gates: &[],
     steps: &[
         create!("Create an object", "demo", "rv",
-            "201 Created. metadata.resourceVersion is 4: the cluster started at revision 3 (its three namespaces) and this write is the next revision.",
+            "201 Created. metadata.resourceVersion is 143: the cluster started at revision 142 (its three namespaces and the RBAC bootstrap policy: the roles and bindings every cluster starts with) and this write is the next revision.",
             "A resourceVersion is the store's revision when the object was last written. It is opaque to clients, but orderable within a resource type."),
         Step {
             title: "Get it with resourceVersion unset",
@@ -111,14 +111,14 @@ const RV_GET: Lesson = Lesson {
         Step {
             title: "Get it with resourceVersion=0",
             path: concat!(crs!(), "/demo?resourceVersion=0"),
-            expect: "200 OK, badge \"Any · watch cache · rv 4 · may be stale\".",
+            expect: "200 OK, badge \"Any · watch cache · rv 143 · may be stale\".",
             notice: "0 means Any: whatever the watch cache holds right now. It is cheap, and may be older than what you saw before; the next lesson makes it stale on purpose.",
             ..S
         },
         Step {
             title: "Get it with the resourceVersion you saw",
             path: concat!(crs!(), "/demo?resourceVersion={{rv}}"),
-            expect: "200 OK, badge \"Not older than · watch cache · rv 4\".",
+            expect: "200 OK, badge \"Not older than · watch cache · rv 143\".",
             notice: "Any other value is Not older than: the cache answers once it has reached that revision. Clients that remember a version get cheap reads without going back in time.",
             ..S
         },
@@ -131,10 +131,10 @@ const RV_GET: Lesson = Lesson {
             ..S
         },
         Step {
-            title: "List exactly at revision 3",
-            path: concat!(crs!(), "?resourceVersion=3&resourceVersionMatch=Exact"),
-            expect: "200 OK, an empty list whose metadata.resourceVersion is 3.",
-            notice: "Exact reads the past: at revision 3 the object did not exist yet. Lists take resourceVersionMatch; gets do not.",
+            title: "List exactly at revision 142",
+            path: concat!(crs!(), "?resourceVersion=142&resourceVersionMatch=Exact"),
+            expect: "200 OK, an empty list whose metadata.resourceVersion is 142.",
+            notice: "Exact reads the past: at revision 142 the object did not exist yet. Lists take resourceVersionMatch; gets do not.",
             ..S
         },
     ],
@@ -155,7 +155,7 @@ const STALE: Lesson = Lesson {
             ..S
         },
         create!("Create an object", "fresh", "rv",
-            "201 Created at resourceVersion 4.",
+            "201 Created at resourceVersion 143.",
             "The store has it. Open the Store tab: the timeline shows the cache's lag as the gap between the cache and the store."),
         Step {
             title: "Get it with resourceVersion=0",
@@ -168,15 +168,15 @@ const STALE: Lesson = Lesson {
         Step {
             title: "Get it with resourceVersion unset",
             path: concat!(crs!(), "/fresh"),
-            expect: "200 OK, badge \"Most Recent · store · rv 4 · consistent\".",
+            expect: "200 OK, badge \"Most Recent · store · rv 143 · consistent\".",
             notice: "Most Recent does not trust a lagging cache: the store answers.",
             ..S
         },
         Step {
             title: "List with resourceVersion=0",
             path: concat!(crs!(), "?resourceVersion=0"),
-            expect: "200 OK, no items, metadata.resourceVersion 3.",
-            notice: "The list's resourceVersion tells you how old the answer is: 3, older than the 4 you already saw.",
+            expect: "200 OK, no items, metadata.resourceVersion 142.",
+            notice: "The list's resourceVersion tells you how old the answer is: 142, older than the 143 you already saw.",
             ..S
         },
         Step {
@@ -184,7 +184,7 @@ const STALE: Lesson = Lesson {
             path: concat!(crs!(), "?resourceVersion={{rv}}&resourceVersionMatch=NotOlderThan"),
             status: 504,
             expect: "504 Too large resource version.",
-            notice: "The cache would need 10 s to reach revision 4; the server waits at most 3 s (the simulated clock moves on while it waits). With a lag under 3 s the answer comes once the cache has it, marked waited-ms.",
+            notice: "The cache would need 10 s to reach revision 143; the server waits at most 3 s (the simulated clock moves on while it waits). With a lag under 3 s the answer comes once the cache has it, marked waited-ms.",
             ..S
         },
         Step {
@@ -198,7 +198,7 @@ const STALE: Lesson = Lesson {
         Step {
             title: "Get it with resourceVersion=0 again",
             path: concat!(crs!(), "/fresh?resourceVersion=0"),
-            expect: "200 OK, badge \"Any · watch cache · rv 4\".",
+            expect: "200 OK, badge \"Any · watch cache · rv 143\".",
             notice: "The cache caught up. Any is fine when a slightly old answer is acceptable, as for a controller's periodic resync.",
             ..S
         },
@@ -221,29 +221,29 @@ const PAGING: Lesson = Lesson {
     steps: &[
         create!("Create a", "a", "rvA", "201 Created.", "Three objects are needed for pages of two."),
         create!("Create b", "b", "rvB", "201 Created.", "Objects are listed in key order: namespace, then name."),
-        create!("Create c", "c", "rvC", "201 Created.", "Revision 6."),
+        create!("Create c", "c", "rvC", "201 Created.", "Revision 145."),
         Step {
             title: "List the first page of 2",
             path: concat!(crs!(), "?limit=2"),
-            expect: "200 OK: a and b, metadata.continue set, remainingItemCount 1, resourceVersion 6.",
-            notice: "The continue token encodes the revision (6) and where the page stopped.",
+            expect: "200 OK: a and b, metadata.continue set, remainingItemCount 1, resourceVersion 145.",
+            notice: "The continue token encodes the revision (145) and where the page stopped.",
             save: &[("token", "/metadata/continue"), ("listRV", "/metadata/resourceVersion")],
             ..S
         },
         create!("Create b2 between the pages", "b2", "rvB2",
-            "201 Created at revision 7.",
+            "201 Created at revision 146.",
             "b2 sorts after b, so it falls in the part of the list not yet read."),
         Step {
             title: "Fetch the next page",
             path: concat!(crs!(), "?limit=2&continue={{token}}"),
-            expect: "200 OK: only c; no b2. resourceVersion is still 6; continue is empty.",
+            expect: "200 OK: only c; no b2. resourceVersion is still 145; continue is empty.",
             notice: "Continuation: the second page is read at the first page's revision, so the pages together are one consistent snapshot.",
             ..S
         },
         Step {
             title: "List again without paging",
             path: crs!(),
-            expect: "200 OK: a, b, b2, c at resourceVersion 7.",
+            expect: "200 OK: a, b, b2, c at resourceVersion 146.",
             notice: "A new list sees the write. To watch for changes after a paged list, start the watch at the list's resourceVersion.",
             ..S
         },
@@ -262,18 +262,18 @@ const EXPIRED: Lesson = Lesson {
         Step {
             title: "List the first page of 1",
             path: concat!(crs!(), "?limit=1"),
-            expect: "200 OK: a, with a continue token for revision 6.",
-            notice: "The token is only good while revision 6 is readable.",
+            expect: "200 OK: a, with a continue token for revision 145.",
+            notice: "The token is only good while revision 145 is readable.",
             save: &[("token", "/metadata/continue")],
             ..S
         },
-        create!("Write something after the list", "d", "rvD", "201 Created at revision 7.",
-            "Compaction keeps the newest revision older than 5 minutes; this later write is what pushes revision 6 out."),
+        create!("Write something after the list", "d", "rvD", "201 Created at revision 146.",
+            "Compaction keeps the newest revision older than 5 minutes; this later write is what pushes revision 145 out."),
         Step {
             title: "Let 5 minutes pass",
             method: "POST",
             path: "/kubesim/v1/clock/advance?seconds=300",
-            expect: "200 OK. The store compacts its history: the Store tab's timeline turns grey up to revision 7.",
+            expect: "200 OK. The store compacts its history: the Store tab's timeline turns grey up to revision 146.",
             notice: "etcd keeps 5 minutes of history by default; kube-apiserver compacts it on a timer.",
             ..S
         },
@@ -289,7 +289,7 @@ const EXPIRED: Lesson = Lesson {
         Step {
             title: "Continue with the token from the error",
             path: concat!(crs!(), "?limit=1&continue={{inconsistent}}"),
-            expect: "200 OK: the next item after a, read at the latest revision (7), not at 6.",
+            expect: "200 OK: the next item after a, read at the latest revision (146), not at 145.",
             notice: "Inconsistent continuation: objects created, changed or deleted since the first page may show up. Good enough for a human, wrong for a cache.",
             save: &[("next", "/metadata/continue")],
             ..S
@@ -303,11 +303,11 @@ const WATCH: Lesson = Lesson {
     summary: "List, then watch from the list's resourceVersion; resume after a disconnect; relist when history is gone.",
     gates: &[],
     steps: &[
-        create!("Create a", "a", "rvA", "201 Created at revision 4.", ""),
+        create!("Create a", "a", "rvA", "201 Created at revision 143.", ""),
         Step {
             title: "List, and remember the list's resourceVersion",
             path: crs!(),
-            expect: "200 OK: a, at resourceVersion 4.",
+            expect: "200 OK: a, at resourceVersion 143.",
             notice: "The list/watch pattern: the list gives the state, its resourceVersion says where the watch must start so that no change is missed.",
             save: &[("listRV", "/metadata/resourceVersion")],
             ..S
@@ -316,10 +316,10 @@ const WATCH: Lesson = Lesson {
             title: "Watch from the list's resourceVersion",
             path: concat!(crs!(), "?watch=1&resourceVersion={{listRV}}"),
             expect: "200 OK and a watch panel with no events yet.",
-            notice: "Start at Exact: only changes after revision 4, no synthetic ADDED events; the client already has the state.",
+            notice: "Start at Exact: only changes after revision 143, no synthetic ADDED events; the client already has the state.",
             ..S
         },
-        create!("Create b while watching", "b", "rvB", "201 Created; the watch panel shows ADDED b at resourceVersion 5.",
+        create!("Create b while watching", "b", "rvB", "201 Created; the watch panel shows ADDED b at resourceVersion 144.",
             "Events arrive in revision order with the object's new resourceVersion."),
         Step {
             title: "Reconnect from the last resourceVersion you had",
@@ -333,12 +333,12 @@ const WATCH: Lesson = Lesson {
             title: "Let 6 minutes pass",
             method: "POST",
             path: "/kubesim/v1/clock/advance?seconds=360",
-            expect: "200 OK. The store compacts; the cache's window moves past revision 4.",
+            expect: "200 OK. The store compacts; the cache's window moves past revision 143.",
             notice: "The open watches keep going; only starting from an old revision fails.",
             ..S
         },
         Step {
-            title: "Try to resume from revision 4 again",
+            title: "Try to resume from revision 143 again",
             path: concat!(crs!(), "?watch=1&resourceVersion={{listRV}}"),
             expect: "200 OK, then one ERROR event: 410 Expired, \"too old resource version\".",
             notice: "A watch reports 410 inside the stream. The client must clear its cache and relist.",
@@ -395,13 +395,13 @@ const STREAMING: Lesson = Lesson {
             notice: "",
             ..S
         },
-        create!("Create c", "c", "rvC", "201 Created at revision 6; the first panel does not show it yet.",
+        create!("Create c", "c", "rvC", "201 Created at revision 145; the first panel does not show it yet.",
             "Watches are fed by the cache, so they lag too."),
         Step {
             title: "Open a consistent streaming list",
             path: concat!(crs!(), "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"),
-            expect: "A new panel, after a wait of 2 s of simulated time: ADDED a, b, c and the initial-events-end bookmark at 6. The first panel now shows ADDED c.",
-            notice: "With resourceVersion unset the stream promises the state at least as of the request, so the server first waits for its cache to reach revision 6. The clock moves while the request waits.",
+            expect: "A new panel, after a wait of 2 s of simulated time: ADDED a, b, c and the initial-events-end bookmark at 145. The first panel now shows ADDED c.",
+            notice: "With resourceVersion unset the stream promises the state at least as of the request, so the server first waits for its cache to reach revision 145. The clock moves while the request waits.",
             events: &["ADDED", "ADDED", "ADDED", "BOOKMARK"],
             ..S
         },
@@ -413,12 +413,12 @@ const STREAMING: Lesson = Lesson {
             notice: "",
             ..S
         },
-        create!("Create d", "d", "rvD", "201 Created at revision 7.", ""),
+        create!("Create d", "d", "rvD", "201 Created at revision 146.", ""),
         Step {
             title: "Open it again",
             path: concat!(crs!(), "?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"),
-            expect: "After 3 s of simulated time, a panel with one ERROR event: 504 Too large resource version: 7, current: 6.",
-            notice: "The cache would need 5 s to reach revision 7; the server waits at most 3 s. A reflector then falls back to a plain list.",
+            expect: "After 3 s of simulated time, a panel with one ERROR event: 504 Too large resource version: 146, current: 145.",
+            notice: "The cache would need 5 s to reach revision 146; the server waits at most 3 s. A reflector then falls back to a plain list.",
             events: &["ERROR"],
             ..S
         },
@@ -439,14 +439,14 @@ const CONFLICT: Lesson = Lesson {
     summary: "Optimistic concurrency: an update names the resourceVersion it read.",
     gates: &[],
     steps: &[
-        create!("Create an object", "cfg", "rv1", "201 Created at revision 4.", ""),
+        create!("Create an object", "cfg", "rv1", "201 Created at revision 143.", ""),
         Step {
             title: "Update it with the resourceVersion you read",
             method: "PUT",
             path: concat!(crs!(), "/cfg"),
             body: "{\n  \"apiVersion\": \"apps/v1\",\n  \"kind\": \"ControllerRevision\",\n  \"metadata\": {\"name\": \"cfg\", \"resourceVersion\": \"{{rv1}}\", \"labels\": {\"writer\": \"alice\"}},\n  \"data\": {\"replicas\": 1},\n  \"revision\": 1\n}",
-            expect: "200 OK at resourceVersion 5.",
-            notice: "The update said \"I read version 4\"; that was still current, so it wins.",
+            expect: "200 OK at resourceVersion 144.",
+            notice: "The update said \"I read version 143\"; that was still current, so it wins.",
             save: &[("rv2", "/metadata/resourceVersion")],
             ..S
         },
@@ -457,13 +457,13 @@ const CONFLICT: Lesson = Lesson {
             body: "{\n  \"apiVersion\": \"apps/v1\",\n  \"kind\": \"ControllerRevision\",\n  \"metadata\": {\"name\": \"cfg\", \"resourceVersion\": \"{{rv1}}\", \"labels\": {\"writer\": \"bob\"}},\n  \"data\": {\"replicas\": 1},\n  \"revision\": 1\n}",
             status: 409,
             expect: "409 Conflict: \"the object has been modified; please apply your changes to the latest version and try again\".",
-            notice: "Bob read version 4 too, but Alice's write came first. Without the check, Alice's label would be lost silently.",
+            notice: "Bob read version 143 too, but Alice's write came first. Without the check, Alice's label would be lost silently.",
             ..S
         },
         Step {
             title: "Read the latest version",
             path: concat!(crs!(), "/cfg"),
-            expect: "200 OK at resourceVersion 5, with Alice's label.",
+            expect: "200 OK at resourceVersion 144, with Alice's label.",
             notice: "The client re-reads, re-applies its change, and retries.",
             save: &[("latest", "/metadata/resourceVersion")],
             ..S
@@ -473,7 +473,7 @@ const CONFLICT: Lesson = Lesson {
             method: "PUT",
             path: concat!(crs!(), "/cfg"),
             body: "{\n  \"apiVersion\": \"apps/v1\",\n  \"kind\": \"ControllerRevision\",\n  \"metadata\": {\"name\": \"cfg\", \"resourceVersion\": \"{{latest}}\", \"labels\": {\"writer\": \"bob\"}},\n  \"data\": {\"replicas\": 1},\n  \"revision\": 1\n}",
-            expect: "200 OK at resourceVersion 6.",
+            expect: "200 OK at resourceVersion 145.",
             notice: "A PUT without metadata.resourceVersion would skip the check (last write wins).",
             ..S
         },

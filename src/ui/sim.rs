@@ -87,8 +87,6 @@ pub fn new_engine(wall: bool, gates: FeatureGates) -> Engine {
     Engine::new(Config {
         time_source: wall.then(super::wall_time),
         feature_gates: gates,
-        // The lessons count revisions from a bare cluster (three namespaces, revision 3).
-        rbac_bootstrap: false,
         ..Default::default()
     })
 }

@@ -431,7 +431,10 @@ impl AppState {
                 s.sim.borrow_mut().reset();
                 s.lesson = None;
                 s.cells = Rc::new(BTreeMap::new());
-                s.notice = Some("A fresh cluster: three namespaces at revision 3.".into());
+                let rev = s.sim.borrow().engine.store().revision();
+                s.notice = Some(format!(
+                    "A fresh cluster: three namespaces and the RBAC bootstrap policy, at revision {rev}."
+                ));
             }
             Action::Import(text) => {
                 let result = s.sim.borrow_mut().import(&text);

@@ -86,7 +86,7 @@ pub(super) const APPLY: Lesson = Lesson {
             ..S
         },
         Step {
-            title: "Alice re-applies revision 1",
+            title: "Alice re-applies revision: 1",
             method: "PATCH",
             path: web!("fieldManager=alice"),
             headers: APPLY_YAML,
@@ -100,7 +100,7 @@ pub(super) const APPLY: Lesson = Lesson {
             title: "Read it back",
             method: "GET",
             path: "/apis/apps/v1/namespaces/default/controllerrevisions/web",
-            expect: "200 OK: labels app and team, revision 2, and three managers in the ownership table.",
+            expect: "200 OK: labels app and team, revision: 2, and three managers in the ownership table.",
             notice: "managedFields is part of every object a real server returns (kubectl hides it unless --show-managed-fields). Sending managedFields: [] in a write resets it.",
             ..S
         },

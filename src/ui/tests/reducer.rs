@@ -37,6 +37,7 @@ fn every_lesson_runs_as_written() {
         assert!(ids.insert(lesson.id), "duplicate lesson id {}", lesson.id);
         let mut saved: Vec<&str> = Vec::new();
         let mut state = Rc::new(AppState::new(false)).reduce(Action::StartLesson(lesson.id));
+        let start = state.sim.borrow().engine.store().revision();
         for (i, step) in lesson.steps.iter().enumerate() {
             let at = format!("{} step {}", lesson.id, i + 1);
             assert!(
@@ -85,12 +86,75 @@ fn every_lesson_runs_as_written() {
                 );
             }
             assert_eq!(state.lesson.as_ref().unwrap().results[i], Some(step.status));
+            let now = state.sim.borrow().engine.store().revision();
+            for (phrase, n) in [step.title, step.expect, step.notice]
+                .into_iter()
+                .flat_map(revision_mentions)
+            {
+                assert!(
+                    (start..=now).contains(&n),
+                    "{at}: \"{phrase} {n}\" is not a revision of this run ({start}..={now})"
+                );
+            }
+            if let Some((_, n)) = revision_mentions(step.expect)
+                .into_iter()
+                .find(|(p, _)| STATES_THE_ANSWER.contains(p))
+            {
+                let body: serde_json::Value = serde_json::from_str(&x.body).unwrap_or_default();
+                if let Some(rv) = body["metadata"]["resourceVersion"].as_str() {
+                    assert_eq!(rv, n.to_string(), "{at}: the expectation's resourceVersion");
+                }
+            }
             if i + 1 < lesson.steps.len() {
                 state = state.reduce(Action::LessonGoto(i + 1));
             }
         }
         assert!(state.lesson.as_ref().unwrap().finished(), "{}", lesson.id);
     }
+}
+
+/// The phrases whose first mention states the answer's own `metadata.resourceVersion`.
+const STATES_THE_ANSWER: &[&str] = &[
+    "at resourceVersion",
+    "at revision",
+    "resourceVersion is",
+    "metadata.resourceVersion",
+];
+
+/// Every revision a lesson text names (`revision 7`, `resourceVersion is 4`, `rv 4`,
+/// `version 4`), with the phrase before the number: the lessons start from a real cluster's
+/// revision, and these numbers must be ones the run really reaches.
+fn revision_mentions(text: &str) -> Vec<(&'static str, u64)> {
+    const PHRASES: &[&str] = &[
+        "at resourceVersion",
+        "at revision",
+        "resourceVersion is",
+        "metadata.resourceVersion",
+        "resourceVersion",
+        "revision",
+        "version",
+        "rv",
+        "at",
+    ];
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let found = PHRASES.iter().find_map(|p| {
+            let after = rest.strip_prefix(p)?.strip_prefix(' ')?;
+            let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+            let boundary = i == 0 || !text[..i].ends_with(|c: char| c.is_ascii_alphanumeric());
+            (boundary && !digits.is_empty()).then_some((*p, digits))
+        });
+        match found {
+            Some((p, digits)) => {
+                out.push((p, digits.parse().unwrap()));
+                i += p.len() + 1 + digits.len();
+            }
+            None => i += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    out
 }
 
 #[test]

@@ -14,6 +14,16 @@ use crate::resources::meta::strings;
 use crate::ui::exchange::Draft;
 use crate::ui::state::Action;
 
+/// The label kube-apiserver's RBAC bootstrap puts on the roles and bindings it creates.
+const BOOTSTRAP_LABEL: &str = "kubernetes.io/bootstrapping";
+const BOOTSTRAP_VALUE: &str = "rbac-defaults";
+
+/// Whether `o` is part of the bootstrap policy: shown folded, so a learner's own objects
+/// are not below a hundred ClusterRoles.
+fn bootstrap(o: &Value) -> bool {
+    o["metadata"]["labels"][BOOTSTRAP_LABEL] == BOOTSTRAP_VALUE
+}
+
 /// The Store tab.
 #[function_component(Inspector)]
 pub fn inspector() -> Html {
@@ -37,7 +47,7 @@ pub fn inspector() -> Html {
         } else {
             format!("Namespace {ns}")
         };
-        let rows = objs.iter().map(|o| {
+        let row = |o: &Value| {
             let meta = &o["metadata"];
             let kind = o["kind"].as_str().unwrap_or("").to_string();
             let name = meta["name"].as_str().unwrap_or("").to_string();
@@ -97,20 +107,32 @@ pub fn inspector() -> Html {
                     </td>
                 </tr>
             }
-        });
+        };
+        let (policy, own): (Vec<&Value>, Vec<&Value>) = objs.iter().partition(|o| bootstrap(o));
+        let table = |objs: &[&Value]| html! {
+            <div class="table-wrap">
+                <table class="objects">
+                    <thead><tr>
+                        <th scope="col">{ "Kind" }</th><th scope="col">{ "Name" }</th>
+                        <th scope="col">{ "resourceVersion" }</th><th scope="col">{ "Finalizers" }</th>
+                        <th scope="col">{ "Owners / dependents" }</th><th scope="col">{ "State" }</th>
+                    </tr></thead>
+                    <tbody>{ for objs.iter().map(|o| row(o)) }</tbody>
+                </table>
+            </div>
+        };
         html! {
             <section class="ns-group" aria-label={title.clone()}>
                 <h4>{ title } <span class="hint">{ format!(" ({})", objs.len()) }</span></h4>
-                <div class="table-wrap">
-                    <table class="objects">
-                        <thead><tr>
-                            <th scope="col">{ "Kind" }</th><th scope="col">{ "Name" }</th>
-                            <th scope="col">{ "resourceVersion" }</th><th scope="col">{ "Finalizers" }</th>
-                            <th scope="col">{ "Owners / dependents" }</th><th scope="col">{ "State" }</th>
-                        </tr></thead>
-                        <tbody>{ for rows }</tbody>
-                    </table>
-                </div>
+                if !own.is_empty() { { table(&own) } }
+                if !policy.is_empty() {
+                    <details class="bootstrap-policy">
+                        <summary>{ format!(
+                            "RBAC bootstrap policy: {} objects every cluster starts with ({BOOTSTRAP_LABEL}={BOOTSTRAP_VALUE})",
+                            policy.len()) }</summary>
+                        { table(&policy) }
+                    </details>
+                }
             </section>
         }
     });
