@@ -432,6 +432,27 @@ impl Walker {
                 }
                 k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
             },
+            Type::MicroTime => {
+                // metav1.MicroTime.UnmarshalJSON: a string parsed with RFC3339Micro (`null`
+                // is the zero time, above).
+                if kind != Kind::String {
+                    if self.lenient {
+                        *slot = Slot::Val(src.to_any().unwrap_or(Value::Null));
+                        return Ok(());
+                    }
+                    return Err(self.type_message(kind.desc(), "string"));
+                }
+                match rfc3339::parse_micro(src.as_str()) {
+                    Ok(t) if t.is_go_zero() => *slot = Slot::Zero,
+                    Ok(t) => {
+                        *slot = Slot::Val(Value::String(rfc3339::format_micro(t.unix, t.nanos)))
+                    }
+                    Err(_) if self.lenient => {
+                        *slot = Slot::Val(Value::String(src.as_str().to_string()))
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
             Type::DateTime => {
                 // metav1.Time.UnmarshalJSON: json.Unmarshal into a string, then time.Parse.
                 // Both failures are returned at once (fatal), the first with field context.

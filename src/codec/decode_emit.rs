@@ -22,7 +22,7 @@ pub(super) fn emit_struct(s: &'static Struct, slots: &[Slot]) -> Map<String, Val
                 // Go never considers a struct (or RawExtension) empty; a zero metav1.Time is
                 // written as null unless the tag also says omitzero.
                 Type::Object(_) | Type::Any => true,
-                Type::DateTime => set || !g.omit_zero,
+                Type::DateTime | Type::MicroTime => set || !g.omit_zero,
                 _ => set && !is_empty_value(&emit_value(&f.ty, g, slot)),
             }
         };
@@ -64,6 +64,11 @@ fn zero_value(ty: &'static Type, g: GoField) -> Value {
         Type::Int64 | Type::Int32 => Value::from(0),
         Type::Boolean => Value::Bool(false),
         Type::Object(s) => Value::Object(emit_struct(s, &vec![Slot::Zero; s.fields.len()])),
-        Type::DateTime | Type::Bytes | Type::Map(_) | Type::Array(..) | Type::Any => Value::Null,
+        Type::DateTime
+        | Type::MicroTime
+        | Type::Bytes
+        | Type::Map(_)
+        | Type::Array(..)
+        | Type::Any => Value::Null,
     }
 }

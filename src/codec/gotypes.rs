@@ -73,6 +73,7 @@ pub(crate) fn go_type_name(ty: &Type, elem: Option<&'static str>) -> String {
         Type::Boolean => elem.unwrap_or("bool").to_string(),
         Type::Bytes => "[]uint8".to_string(),
         Type::DateTime => "v1.Time".to_string(),
+        Type::MicroTime => "v1.MicroTime".to_string(),
         Type::Object(s) => qualified_struct_name(s),
         Type::Map(inner) => format!("map[string]{}", go_type_name(inner, elem)),
         Type::Array(inner, _) => format!("[]{}", go_type_name(inner, elem)),

@@ -62,11 +62,32 @@ impl Parsed {
 /// Like [`parse`] but keeps the nanoseconds, for callers that must know whether the value is
 /// Go's zero time.
 pub fn parse_full(s: &str) -> Result<Parsed, String> {
+    parse_layout(s, false)
+}
+
+/// `metav1.MicroTime`'s layout, `RFC3339Micro`: exactly six fractional digits.
+const MICRO_LAYOUT: &str = "2006-01-02T15:04:05.000000Z07:00";
+
+/// Parses as `time.Parse(metav1.RFC3339Micro, s)` does (`MicroTime.UnmarshalJSON`): the
+/// fraction is required and has exactly six digits.
+pub fn parse_micro(s: &str) -> Result<Parsed, String> {
+    parse_layout(s, true)
+}
+
+/// Formats as `MicroTime` marshals: UTC, `.000000` microseconds (nanoseconds truncated), `Z`.
+pub fn format_micro(unix_seconds: i64, nanos: u32) -> String {
+    let seconds = format(unix_seconds);
+    let stem = seconds.strip_suffix('Z').unwrap_or(&seconds);
+    format!("{stem}.{:06}Z", nanos / 1000)
+}
+
+fn parse_layout(s: &str, micro: bool) -> Result<Parsed, String> {
+    let layout = if micro { MICRO_LAYOUT } else { LAYOUT };
     let err_elem = |layout_elem: &str, value_elem: &str| {
         format!(
             "parsing time {} as {}: cannot parse {} as {}",
             quote(s),
-            quote(LAYOUT),
+            quote(layout),
             quote(value_elem),
             quote(layout_elem)
         )
@@ -121,9 +142,22 @@ pub fn parse_full(s: &str) -> Result<Parsed, String> {
     if second >= 60 {
         return Err(err_msg(": second out of range"));
     }
-    // A fraction the layout does not name is still accepted after the seconds.
     let mut nanos: u32 = 0;
-    if rest.len() >= 2 && (rest[0] == b'.' || rest[0] == b',') && rest[1].is_ascii_digit() {
+    if micro {
+        // stdFracSecond0: a separator and exactly six digits.
+        let six = rest.len() >= 7
+            && matches!(rest[0], b'.' | b',')
+            && rest[1..7].iter().all(u8::is_ascii_digit);
+        if !six {
+            return Err(err_elem(".000000", as_str(rest)));
+        }
+        let micros = rest[1..7]
+            .iter()
+            .fold(0u32, |acc, d| acc * 10 + u32::from(d - b'0'));
+        nanos = micros * 1000;
+        rest = &rest[7..];
+    } else if rest.len() >= 2 && (rest[0] == b'.' || rest[0] == b',') && rest[1].is_ascii_digit() {
+        // A fraction the layout does not name is still accepted after the seconds.
         let mut n = 2;
         while n < rest.len() && rest[n].is_ascii_digit() {
             n += 1;
@@ -392,5 +426,30 @@ mod tests {
         }
         assert!(parse_full("0001-01-01T00:00:00Z").unwrap().is_go_zero());
         assert!(!parse_full("0001-01-01T00:00:00.5Z").unwrap().is_go_zero());
+    }
+
+    /// `MicroTime`: `RFC3339Micro` in, six digits out, UTC.
+    #[test]
+    fn micro_time() {
+        let ok = parse_micro("2026-11-24T10:00:01.123456+01:00").unwrap();
+        assert_eq!(
+            format_micro(ok.unix, ok.nanos),
+            "2026-11-24T09:00:01.123456Z"
+        );
+        assert_eq!(format_micro(0, 999_999_999), "1970-01-01T00:00:00.999999Z");
+        let layout = "\"2006-01-02T15:04:05.000000Z07:00\"";
+        for (text, rest) in [
+            ("2026-11-24T10:00:01Z", "Z"),
+            ("2026-11-24T10:00:01.12345Z", ".12345Z"),
+            ("2026-11-24T10:00:01.1234567Z", "7Z"),
+        ] {
+            let elem = if rest == "7Z" { "Z07:00" } else { ".000000" };
+            assert_eq!(
+                parse_micro(text).unwrap_err(),
+                format!(
+                    "parsing time \"{text}\" as {layout}: cannot parse \"{rest}\" as \"{elem}\""
+                ),
+            );
+        }
     }
 }

@@ -15,8 +15,10 @@ pub enum Type {
     Boolean,
     /// `[]byte`: base64 (standard, padded) in JSON, raw bytes in protobuf.
     Bytes,
-    /// RFC 3339 timestamp string (`metav1.Time`).
+    /// RFC 3339 timestamp string (`metav1.Time`): second precision.
     DateTime,
+    /// `metav1.MicroTime`: RFC 3339 with exactly six fractional digits.
+    MicroTime,
     /// A struct with named fields (Go struct order).
     Object(&'static Struct),
     /// `map[string]T`.

@@ -11,6 +11,9 @@
 //! - A namespaced dependent's owner is looked up in its own namespace (or cluster-wide for a
 //!   cluster-scoped kind); a cluster-scoped dependent naming a namespaced owner, or an owner
 //!   kind the server does not serve, is left alone, as the real collector gives up on it.
+//! - A dependent whose owner reference names the uid of an object in another namespace gets
+//!   a Warning Event `OwnerRefInvalidNamespace`, once, as the graph builder records it
+//!   ([`events`]).
 //!
 //! The real collector reacts to watch events through work queues within about a second.
 //! kubesim runs whole passes over a graph built from the store, `delay_ms` of simulated time
@@ -44,6 +47,8 @@ pub struct GarbageCollector {
     seen: u64,
     /// When the next pass is due (simulated ms).
     due: Option<i64>,
+    /// (dependent uid, owner uid) pairs already reported as invalid-namespace references.
+    reported: BTreeSet<(String, String)>,
 }
 
 impl GarbageCollector {
@@ -53,6 +58,7 @@ impl GarbageCollector {
             delay_ms: delay_ms.max(0),
             seen: 0,
             due: None,
+            reported: BTreeSet::new(),
         }
     }
 
@@ -86,7 +92,7 @@ impl GarbageCollector {
         for _ in 0..MAX_PASSES {
             match self.due {
                 Some(due) if due <= now => {
-                    let acted = pass(reg);
+                    let acted = pass(reg, &mut self.reported);
                     self.seen = reg.store().revision();
                     self.due = acted.then_some(due + self.delay_ms);
                 }
@@ -118,6 +124,8 @@ impl Default for GarbageCollector {
         GarbageCollector::new(DEFAULT_DELAY_MS)
     }
 }
+
+mod events;
 
 /// One object in the graph.
 struct Node {
@@ -239,9 +247,10 @@ fn classify(reg: &Registry, graph: &Graph, dependent: &Node, r: &Value) -> Optio
 }
 
 /// One pass over the graph; whether anything was written.
-fn pass(reg: &mut Registry) -> bool {
+fn pass(reg: &mut Registry, reported: &mut BTreeSet<(String, String)>) -> bool {
     let graph = Graph::build(reg);
     let before = reg.store().revision();
+    events::report_invalid_namespaces(reg, &graph, reported);
     for node in graph.nodes.iter().filter(|n| n.deleting()) {
         if node.has_finalizer(ORPHAN) {
             orphan(reg, &graph, node);

@@ -100,7 +100,9 @@ pub fn resolve(tr: Tr, value: Option<&Value>) -> Atom {
             atomic: s.atomic,
         }),
         Tr::Ty(ty) => match ty {
-            Type::String | Type::Bytes | Type::DateTime => Atom::Scalar(Scalar::String),
+            Type::String | Type::Bytes | Type::DateTime | Type::MicroTime => {
+                Atom::Scalar(Scalar::String)
+            }
             Type::Int64 | Type::Int32 => Atom::Scalar(Scalar::Numeric),
             Type::Boolean => Atom::Scalar(Scalar::Boolean),
             Type::Object(s) => resolve(Tr::Struct(s), value),

@@ -208,7 +208,7 @@ impl Printer for ConfigMapPrinter {
     fn columns(&self) -> &'static [Column] {
         COLUMNS
     }
-    fn cells(&self, obj: &Value) -> Vec<Value> {
+    fn cells(&self, obj: &Value, _now_ms: i64) -> Vec<Value> {
         let count = |f: &str| obj.get(f).and_then(Value::as_object).map_or(0, Map::len);
         vec![Value::from((count("data") + count("binaryData")) as i64)]
     }

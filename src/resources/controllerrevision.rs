@@ -93,7 +93,7 @@ impl Printer for ControllerRevisionPrinter {
     fn columns(&self) -> &'static [Column] {
         COLUMNS
     }
-    fn cells(&self, obj: &Value) -> Vec<Value> {
+    fn cells(&self, obj: &Value, _now_ms: i64) -> Vec<Value> {
         vec![
             Value::String(controller(obj)),
             Value::from(obj.get("revision").and_then(Value::as_i64).unwrap_or(0)),

@@ -6,6 +6,8 @@
 
 pub mod configmap;
 pub(crate) mod controllerrevision;
+pub(crate) mod duration;
+pub(crate) mod event;
 pub mod field;
 pub(crate) mod legacy_scheme;
 pub(crate) mod meta;
@@ -184,8 +186,14 @@ pub trait Printer: Sync {
     fn age_after(&self) -> usize {
         self.columns().len()
     }
-    /// The cells of `obj` for [`Printer::columns`].
-    fn cells(&self, obj: &Value) -> Vec<Value>;
+    /// Whether the table starts with the generic `Name` column; `false` when
+    /// [`Printer::columns`] and [`Printer::cells`] place it themselves (an Event's is a wide
+    /// column near the end).
+    fn name_first(&self) -> bool {
+        true
+    }
+    /// The cells of `obj` for [`Printer::columns`], ages counted to `now_ms`.
+    fn cells(&self, obj: &Value, now_ms: i64) -> Vec<Value>;
 }
 
 /// One Table column definition.
@@ -370,11 +378,13 @@ pub(crate) const CRUD_VERBS: &[&str] = &[
 ];
 
 pub use controllerrevision::CONTROLLER_REVISIONS;
+pub use event::EVENTS;
 pub use namespace::NAMESPACES;
 
 /// Every served resource, in discovery order (alphabetical within a group version).
 pub static ALL: &[&ResourceInfo] = &[
     &configmap::CONFIG_MAPS,
+    &EVENTS,
     &NAMESPACES,
     &CONTROLLER_REVISIONS,
     &review::SELF_SUBJECT_REVIEWS,

@@ -184,7 +184,7 @@ impl Printer for NamespacePrinter {
     fn columns(&self) -> &'static [Column] {
         COLUMNS
     }
-    fn cells(&self, obj: &Value) -> Vec<Value> {
+    fn cells(&self, obj: &Value, _now_ms: i64) -> Vec<Value> {
         vec![Value::String(phase(obj))]
     }
 }

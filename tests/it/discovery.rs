@@ -96,6 +96,25 @@ fn api_resource_lists_match_the_reference() {
             json!(["cm"]),
             "qFsyl6wFWjQ=",
         ),
+        (
+            "/api/v1",
+            "events",
+            "event",
+            true,
+            "Event",
+            json!([
+                "create",
+                "delete",
+                "deletecollection",
+                "get",
+                "list",
+                "patch",
+                "update",
+                "watch"
+            ]),
+            json!(["ev"]),
+            "r2yiGXH7wu8=",
+        ),
     ];
     for (path, name, singular, namespaced, kind, verbs, short, hash) in rows {
         let r = get(&mut e, path);
@@ -130,6 +149,7 @@ fn api_resource_lists_match_the_reference() {
         names,
         [
             "configmaps",
+            "events",
             "namespaces",
             "namespaces/finalize",
             "namespaces/status"

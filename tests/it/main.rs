@@ -19,6 +19,7 @@ mod control;
 mod corrupt_objects;
 mod crud;
 mod discovery;
+mod events;
 mod force_delete;
 mod garbage_collection;
 mod generate_name;

@@ -12,6 +12,8 @@ use crate::resources::schema::{ListType, Struct, Type, API_VERSION_FIELD, KIND_F
 
 /// `#/components/schemas/...` name of `metav1.Time`.
 pub const TIME: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.Time";
+/// `#/components/schemas/...` name of `metav1.MicroTime`.
+pub const MICRO_TIME: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime";
 /// `#/components/schemas/...` name of `runtime.RawExtension`.
 pub const RAW_EXTENSION: &str = "io.k8s.apimachinery.pkg.runtime.RawExtension";
 /// `#/components/schemas/...` name of `metav1.FieldsV1`.
@@ -270,6 +272,7 @@ pub static STRUCTS: &[&Struct] = &[
 pub fn opaque(name: &str) -> Option<Value> {
     let (description, ty, format) = match name {
         TIME => ("Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.", "string", Some("date-time")),
+        MICRO_TIME => ("MicroTime is version of Time with microsecond level precision.", "string", Some("date-time")),
         RAW_EXTENSION => ("RawExtension is used to hold extensions in external versions.\n\nTo use this, make a field which has RawExtension as its type in your external, versioned struct, and Object in your internal struct. You also need to register your various plugin types.\n\nOn the wire the extension is the embedded object's own JSON. Decode first unmarshals the outer object, keeping the raw bytes of the extension, which are unpacked into the internal object by conversion.", "object", None),
         FIELDS_V1 => ("FieldsV1 stores a set of fields in a data structure like a Trie, in JSON format.\n\nEach key is either a '.' representing the field itself, and will always map to an empty set, or a string representing a sub-field or item. The string will follow one of these four formats: 'f:<name>', where <name> is the name of a field in a struct, or key in a map 'v:<value>', where <value> is the exact json formatted value of a list item 'i:<index>', where <index> is position of a item in a list 'k:<keys>', where <keys> is a map of  a list item's key fields to their unique values If a key maps to an empty Fields value, the field that key represents is part of the set.\n\nThe exact format is defined in sigs.k8s.io/structured-merge-diff", "object", None),
         PATCH => ("Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.", "object", None),

@@ -258,6 +258,9 @@ fn property(f: &Field) -> Value {
         Type::DateTime => {
             m.insert("allOf".into(), json!([reference(meta::TIME)]));
         }
+        Type::MicroTime => {
+            m.insert("allOf".into(), json!([reference(meta::MICRO_TIME)]));
+        }
         Type::Any => {
             m.insert("allOf".into(), json!([reference(any_ref(f.name))]));
         }
@@ -321,22 +324,21 @@ fn scalar_or_container(ty: &Type) -> Map<String, Value> {
                 }
             }
         }
-        Type::DateTime | Type::Object(_) | Type::Any => {}
+        Type::DateTime | Type::MicroTime | Type::Object(_) | Type::Any => {}
     }
     m
 }
 
-/// The schema of a list element or map value: elements are always present, so they carry
-/// their zero value as `default` (`""` for strings, `{}` for structs).
+/// The schema of a list element or map value: a bare reference for a struct, the type alone
+/// for a scalar, with no `default` (as kube-apiserver 1.36's published v3 documents show,
+/// e.g. `ConfigMapList.items`, `ObjectMeta.finalizers` and `labels`).
 fn item_schema(ty: &Type) -> Value {
     match ty {
-        Type::Object(s) => json!({"default": {}, "allOf": [reference(s.openapi_name)]}),
+        Type::Object(s) => reference(s.openapi_name),
         Type::DateTime => reference(meta::TIME),
+        Type::MicroTime => reference(meta::MICRO_TIME),
         Type::Any => reference(meta::RAW_EXTENSION),
-        other => Value::Object(with_default(
-            scalar_or_container(other),
-            zero_default(other),
-        )),
+        other => Value::Object(scalar_or_container(other)),
     }
 }
 
@@ -394,17 +396,17 @@ mod tests {
             (
                 &meta,
                 "labels",
-                r#"{"description":"Map of string keys and values that can be used to organize and categorize (scope and select) objects.","type":"object","additionalProperties":{"type":"string","default":""}}"#,
+                r#"{"description":"Map of string keys and values that can be used to organize and categorize (scope and select) objects.","type":"object","additionalProperties":{"type":"string"}}"#,
             ),
             (
                 &meta,
                 "finalizers",
-                r#"{"description":"Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list.","type":"array","items":{"type":"string","default":""},"x-kubernetes-list-type":"set","x-kubernetes-patch-strategy":"merge"}"#,
+                r#"{"description":"Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list.","type":"array","items":{"type":"string"},"x-kubernetes-list-type":"set","x-kubernetes-patch-strategy":"merge"}"#,
             ),
             (
                 &meta,
                 "ownerReferences",
-                r##"{"description":"List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected.","type":"array","items":{"default":{},"allOf":[{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference"}]},"x-kubernetes-list-map-keys":["uid"],"x-kubernetes-list-type":"map","x-kubernetes-patch-merge-key":"uid","x-kubernetes-patch-strategy":"merge"}"##,
+                r##"{"description":"List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected.","type":"array","items":{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference"},"x-kubernetes-list-map-keys":["uid"],"x-kubernetes-list-type":"map","x-kubernetes-patch-merge-key":"uid","x-kubernetes-patch-strategy":"merge"}"##,
             ),
             (
                 &meta,
@@ -557,7 +559,7 @@ mod tests {
         let l = render(&Kinds::builtin(), "io.k8s.api.core.v1.NamespaceList").unwrap();
         assert_eq!(
             compact(&l["properties"]["items"]),
-            r##"{"description":"Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/","type":"array","items":{"default":{},"allOf":[{"$ref":"#/components/schemas/io.k8s.api.core.v1.Namespace"}]}}"##
+            r##"{"description":"Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/","type":"array","items":{"$ref":"#/components/schemas/io.k8s.api.core.v1.Namespace"}}"##
         );
         assert_eq!(
             l["properties"]["metadata"]["allOf"][0]["$ref"],

@@ -7,10 +7,9 @@
 //! bodies are never transformed. Watches transform every event object the same way
 //! ([`watch_object`]), with Table headers only on the first event.
 
-mod duration;
 pub mod table;
 
-pub use duration::human_duration;
+pub use crate::resources::duration::human_duration;
 
 use serde_json::{json, Map, Value};
 

@@ -8,10 +8,10 @@
 
 use serde_json::{json, Map, Value};
 
-use super::duration::human_duration;
 use super::IncludeObject;
 use crate::api::negotiation::MetaVersion;
 use crate::codec::rfc3339;
+use crate::resources::duration::human_duration;
 use crate::resources::meta::meta_str;
 use crate::resources::schema::{CREATION_TIMESTAMP_DOC, NAME_DOC};
 use crate::resources::{self, ResourceInfo};
@@ -50,7 +50,7 @@ fn columns(printer: Printer) -> Vec<Value> {
     let name = column("Name", "string", "name", NAME_DOC, 0);
     match printer {
         Printer::Kind(p) => {
-            let mut cols = vec![name];
+            let mut cols = if p.name_first() { vec![name] } else { vec![] };
             cols.extend(
                 p.columns()
                     .iter()
@@ -58,7 +58,7 @@ fn columns(printer: Printer) -> Vec<Value> {
             );
             if p.has_age() {
                 let age = column("Age", "string", "", CREATION_TIMESTAMP_DOC, 0);
-                cols.insert(1 + p.age_after(), age);
+                cols.insert(usize::from(p.name_first()) + p.age_after(), age);
             }
             cols
         }
@@ -81,10 +81,11 @@ fn cells(printer: Printer, obj: &Value, now_ms: i64) -> Vec<Value> {
     let name = Value::String(meta_str(obj, "name").to_string());
     match printer {
         Printer::Kind(p) => {
-            let mut cells = vec![name];
-            cells.extend(p.cells(obj));
+            let mut cells = if p.name_first() { vec![name] } else { vec![] };
+            cells.extend(p.cells(obj, now_ms));
             if p.has_age() {
-                cells.insert(1 + p.age_after(), Value::String(age(obj, now_ms)));
+                let at = usize::from(p.name_first()) + p.age_after();
+                cells.insert(at, Value::String(age(obj, now_ms)));
             }
             cells
         }

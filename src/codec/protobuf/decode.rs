@@ -104,7 +104,7 @@ fn emit(f: &Field, slot: &Slot<'_>, ctx: Ctx<'_>) -> Result<Option<Value>, Strin
         Rule::OmitEmpty => {
             matches!(
                 f.ty,
-                Ty::Time | Ty::Message(_) | Ty::RawJson | Ty::RawObject
+                Ty::Time | Ty::MicroTime | Ty::Message(_) | Ty::RawJson | Ty::RawObject
             ) || !is_empty(&v)
         }
         Rule::OmitZero => !v.is_null(),
@@ -160,7 +160,8 @@ fn value(f: &Field, slot: &Slot<'_>, ctx: Ctx<'_>) -> Result<Value, String> {
         // gogo accumulates into an int32: the high bits are dropped.
         Ty::Int32 => Value::from(varint as i32),
         Ty::Bool => Value::Bool(varint != 0),
-        Ty::Time => time(bytes)?,
+        Ty::Time => time(bytes, false)?,
+        Ty::MicroTime => time(bytes, true)?,
         Ty::Message(m) => Value::Object(message(m, bytes, ctx)?),
         Ty::StrMap => {
             let mut map = BTreeMap::new();
@@ -283,17 +284,19 @@ fn bytes_entry(data: &[u8]) -> Result<(String, Option<Vec<u8>>), String> {
     Ok((k, v))
 }
 
-/// `metav1.Time.Unmarshal`: empty is the zero time (`null`); otherwise `Timestamp` seconds
-/// (nanos dropped, to match JSON's second precision).
-fn time(data: &[u8]) -> Result<Value, String> {
+/// `metav1.Time.Unmarshal` (and `MicroTime`'s, when `micro`): empty is the zero time
+/// (`null`); otherwise `Timestamp` seconds, and for a `MicroTime` its nanoseconds (a `Time`
+/// drops them, to match JSON's second precision).
+fn time(data: &[u8], micro: bool) -> Result<Value, String> {
     if data.is_empty() {
         return Ok(Value::Null);
     }
     let mut secs: i64 = 0;
+    let mut nanos: u32 = 0;
     for wf in read_fields(data, "Timestamp")? {
         match (wf.num, wf.value) {
             (1, WireValue::Varint(v)) => secs = v as i64,
-            (2, WireValue::Varint(_)) => {}
+            (2, WireValue::Varint(v)) => nanos = (v as i32).clamp(0, 999_999_999) as u32,
             (1, _) => {
                 return Err(format!(
                     "proto: wrong wireType = {} for field Seconds",
@@ -309,8 +312,12 @@ fn time(data: &[u8]) -> Result<Value, String> {
             _ => {}
         }
     }
-    if secs == rfc3339::ZERO_TIME_UNIX {
+    if secs == rfc3339::ZERO_TIME_UNIX && (!micro || nanos == 0) {
         return Ok(Value::Null);
     }
-    Ok(Value::String(rfc3339::format(secs)))
+    Ok(Value::String(if micro {
+        rfc3339::format_micro(secs, nanos)
+    } else {
+        rfc3339::format(secs)
+    }))
 }

@@ -126,6 +126,7 @@ fn ty_of(t: &'static Type) -> Option<Ty> {
         Type::Int32 => Ty::Int32,
         Type::Boolean => Ty::Bool,
         Type::DateTime => Ty::Time,
+        Type::MicroTime => Ty::MicroTime,
         Type::Any => Ty::RawJson,
         Type::Object(s) => Ty::Message(message_of(s)?),
         Type::Map(Type::String) => Ty::StrMap,

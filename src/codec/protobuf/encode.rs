@@ -97,6 +97,10 @@ fn write_field(
             let s = string(v, at)?;
             w.bytes(num, &time(s, at)?);
         }
+        Ty::MicroTime => {
+            let s = string(v, at)?;
+            w.bytes(num, &micro_time(s, at)?);
+        }
         Ty::Message(m) => {
             let empty = Map::new();
             let obj = match v {
@@ -207,6 +211,22 @@ fn array<'a>(v: Option<&'a Value>, at: &str) -> Result<&'a [Value], String> {
 /// `metav1.Time` as gogo writes it: nothing for the zero time, else `Timestamp{seconds, nanos}`
 /// with both fields always present and nanos 0 (the JSON form has second precision). An empty
 /// string is taken as the zero time (leniency: canonical values never hold one).
+/// `metav1.MicroTime` as gogo writes it: nothing for the zero time, else
+/// `Timestamp{seconds, nanos}` with the nanoseconds.
+fn micro_time(s: &str, at: &str) -> Result<Vec<u8>, String> {
+    if s.is_empty() {
+        return Ok(Vec::new());
+    }
+    let t = rfc3339::parse_micro(s).map_err(|e| format!("{at}: {e}"))?;
+    if t.is_go_zero() {
+        return Ok(Vec::new());
+    }
+    let mut w = Writer::new();
+    w.int64(1, t.unix);
+    w.int32(2, t.nanos as i32);
+    Ok(w.buf)
+}
+
 pub(crate) fn time(s: &str, at: &str) -> Result<Vec<u8>, String> {
     if s.is_empty() {
         return Ok(Vec::new());

@@ -20,6 +20,9 @@ pub enum Ty {
     /// `metav1.Time`: JSON RFC 3339 string or `null`; proto `Timestamp{seconds = 1, nanos = 2}`,
     /// empty when zero, nanos always 0 (second precision, like JSON).
     Time,
+    /// `metav1.MicroTime`: JSON RFC 3339 with six fractional digits, or `null`; proto
+    /// `Timestamp{seconds = 1, nanos = 2}` with the nanoseconds kept, empty when zero.
+    MicroTime,
     /// An embedded struct.
     Message(&'static Msg),
     /// `map[string]string`: proto repeated `{key = 1, value = 2}` entries sorted by key.

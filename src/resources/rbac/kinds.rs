@@ -299,7 +299,7 @@ impl Printer for BindingPrinter {
         1
     }
 
-    fn cells(&self, obj: &Value) -> Vec<Value> {
+    fn cells(&self, obj: &Value, _now_ms: i64) -> Vec<Value> {
         let r = &obj["roleRef"];
         let role = format!("{}/{}", str_at(r, "kind"), str_at(r, "name"));
         let mut cells = vec![Value::String(role)];

@@ -140,7 +140,6 @@ pub fn is_dns1123_label(value: &str) -> Vec<String> {
     dns1123_label(value.as_bytes(), LenUnit::Characters)
 }
 
-#[cfg(test)]
 /// `validation.IsDNS1123Subdomain`: dot-separated lowercase labels, at most 253 characters in
 /// total (most object names, e.g. ControllerRevision).
 pub fn is_dns1123_subdomain(value: &str) -> Vec<String> {
