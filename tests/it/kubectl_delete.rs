@@ -98,9 +98,9 @@ async fn kube_rs_foreground_delete() {
         terminating.metadata.finalizers.as_deref(),
         Some(&["foregroundDeletion".to_string()][..])
     );
+    assert!(api.get_opt("o").await.unwrap().is_some());
+    // The dependent goes, and its owner, no longer blocked, right after it.
     engine.lock().unwrap().advance(1000);
     assert!(api.get_opt("d").await.unwrap().is_none());
-    assert!(api.get_opt("o").await.unwrap().is_some());
-    engine.lock().unwrap().advance(1000);
     assert!(api.get_opt("o").await.unwrap().is_none());
 }

@@ -69,16 +69,8 @@ pub(super) const CASCADE: Lesson = Lesson {
             title: "Let a second pass",
             method: "POST",
             path: "/kubesim/v1/clock/advance?seconds=1",
-            expect: "200 OK. The collector deleted both dependents: app-config is gone, app-cache is terminating (its finalizer holds it).",
-            notice: "In a foreground deletion every dependent is deleted, blocking or not.",
-            ..S
-        },
-        Step {
-            title: "Another second",
-            method: "POST",
-            path: "/kubesim/v1/clock/advance?seconds=1",
-            expect: "200 OK. No blocking dependent is left, so the collector removed foregroundDeletion and app vanished.",
-            notice: "app-cache still exists, terminating: the owner waited only for dependents with blockOwnerDeletion.",
+            expect: "200 OK. The collector deleted both dependents: app-config is gone, app-cache is terminating (its finalizer holds it). With no blocking dependent left, it removed foregroundDeletion and app vanished right after.",
+            notice: "In a foreground deletion every dependent is deleted, blocking or not, but the owner waits only for dependents with blockOwnerDeletion: app-cache is still there, terminating.",
             ..S
         },
         Step {

@@ -1,0 +1,319 @@
+//! The collector's workers: `attemptToDeleteItem` and `attemptToOrphanWorker`, acting on
+//! live reads of the store (as the real ones read through the API) and writing as
+//! kube-controller-manager.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Map, Value};
+
+use super::graph::{has_finalizer, owner_refs, Graph, Identity, Node};
+use super::{Item, Outcome};
+use crate::codec::Object;
+use crate::controllers::MANAGER;
+use crate::registry::{DeleteOptions, Registry, Write};
+use crate::resources::meta::{meta_mut, meta_str, set_finalizers, str_at, strings};
+use crate::resources::validation::meta_fields::{
+    FINALIZER_FOREGROUND as FOREGROUND, FINALIZER_ORPHAN as ORPHAN,
+};
+use crate::resources::ResourceInfo;
+
+/// Where an identity lives: its kind and storage key, when the server serves the kind.
+fn locate(reg: &Registry, id: &Identity) -> Option<(&'static ResourceInfo, String)> {
+    let info = reg.kinds().by_kind(&id.api_version, &id.kind)?;
+    let ns = if info.namespaced {
+        id.namespace.as_str()
+    } else {
+        ""
+    };
+    Some((info, info.key(ns, &id.name)))
+}
+
+/// The live object at `id`, if it is the one with `id`'s uid.
+fn live(reg: &Registry, id: &Identity) -> Option<(&'static ResourceInfo, String, Object)> {
+    let (info, key) = locate(reg, id)?;
+    let obj = reg.store().get(&key)?.clone();
+    (meta_str(&obj, "uid") == id.uid).then_some((info, key, obj))
+}
+
+/// How one owner reference stands (`classifyReferences`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Owner {
+    Solid,
+    /// Absent, or the name holds another uid.
+    Dangling,
+    /// Being deleted in the foreground, waiting for its dependents.
+    Waiting,
+}
+
+/// Why a reference could not be classified.
+enum Unresolved {
+    /// The owner's kind is not served: try again later.
+    Retry,
+    /// A cluster-scoped dependent naming a namespaced owner: never valid, left alone.
+    Never,
+}
+
+/// `isDangling`, plus whether a live owner waits for its dependents.
+fn classify(
+    graph: &mut Graph,
+    reg: &Registry,
+    item: &Identity,
+    r: &Value,
+) -> Result<Owner, Unresolved> {
+    let mut key = Identity::of_ref(r, "");
+    if graph.is_absent(&key) {
+        return Ok(Owner::Dangling);
+    }
+    key.namespace = item.namespace.clone();
+    if graph.is_absent(&key) {
+        return Ok(Owner::Dangling);
+    }
+    let info = reg
+        .kinds()
+        .by_kind(str_at(r, "apiVersion"), str_at(r, "kind"))
+        .ok_or(Unresolved::Retry)?;
+    if !info.namespaced {
+        key.namespace.clear();
+    }
+    if item.namespace.is_empty() && info.namespaced {
+        return Err(Unresolved::Never);
+    }
+    let ns = if info.namespaced {
+        item.namespace.as_str()
+    } else {
+        ""
+    };
+    let owner = reg.store().get(&info.key(ns, str_at(r, "name")));
+    match owner {
+        Some(o) if meta_str(o, "uid") == str_at(r, "uid") => {
+            let waiting =
+                !meta_str(o, "deletionTimestamp").is_empty() && has_finalizer(o, FOREGROUND);
+            Ok(if waiting {
+                Owner::Waiting
+            } else {
+                Owner::Solid
+            })
+        }
+        _ => {
+            graph.add_absent(key);
+            Ok(Owner::Dangling)
+        }
+    }
+}
+
+/// `attemptToDeleteItem` for the node `uid`.
+pub(super) fn attempt_to_delete(
+    graph: &mut Graph,
+    reg: &mut Registry,
+    uid: String,
+    at: i64,
+) -> Outcome {
+    let forget = Outcome::Forget(Item::Delete(uid.clone()));
+    let Some(node) = graph.nodes.get(&uid).cloned() else {
+        return forget;
+    };
+    if node.being_deleted && !node.deleting_dependents {
+        return forget;
+    }
+    if locate(reg, &node.identity).is_none() {
+        return Outcome::Requeue(Item::Delete(uid));
+    }
+    let Some((info, key, latest)) = live(reg, &node.identity) else {
+        graph.virtual_delete(&node.identity, at);
+        return forget;
+    };
+    if node.virtual_node {
+        // It exists: the store's change stream shows it to the graph.
+        return forget;
+    }
+    if node.deleting_dependents {
+        deleting_dependents(graph, reg, &node, info, &key, at);
+        return forget;
+    }
+    let refs = owner_refs(&latest);
+    if refs.is_empty() {
+        return forget;
+    }
+    let mut states = Vec::new();
+    for r in &refs {
+        match classify(graph, reg, &node.identity, r) {
+            Ok(s) => states.push((str_at(r, "uid").to_string(), s)),
+            Err(Unresolved::Retry) => return Outcome::Requeue(Item::Delete(uid)),
+            Err(Unresolved::Never) => return forget,
+        }
+    }
+    let has = |want: Owner| states.iter().any(|(_, s)| *s == want);
+    if has(Owner::Solid) {
+        // Keep the live owners; the references to absent or waiting ones go.
+        let gone: BTreeSet<String> = states
+            .iter()
+            .filter(|(_, s)| *s != Owner::Solid)
+            .map(|(uid, _)| uid.clone())
+            .collect();
+        if !gone.is_empty() {
+            edit(reg, info, &key, &latest, |m| remove_refs(m, &gone));
+        }
+        return forget;
+    }
+    if has(Owner::Waiting) && !node.dependents.is_empty() {
+        // A dependent that is itself deleting its dependents would wait for this one forever
+        // (a cycle): stop blocking the owners first.
+        let cycle = node
+            .dependents
+            .iter()
+            .any(|d| graph.nodes.get(d).is_some_and(|n| n.deleting_dependents));
+        if cycle {
+            edit(reg, info, &key, &latest, unblock_refs);
+        }
+        delete(reg, info, &key, &latest, "Foreground");
+        return forget;
+    }
+    let policy = if has_finalizer(&latest, ORPHAN) {
+        "Orphan"
+    } else if has_finalizer(&latest, FOREGROUND) {
+        "Foreground"
+    } else {
+        "Background"
+    };
+    delete(reg, info, &key, &latest, policy);
+    forget
+}
+
+/// `processDeletingDependentsItem`: the finalizer goes once no dependent blocks; otherwise
+/// the blocking dependents are looked at.
+fn deleting_dependents(
+    graph: &mut Graph,
+    reg: &mut Registry,
+    node: &Node,
+    info: &'static ResourceInfo,
+    key: &str,
+    at: i64,
+) {
+    let uid = &node.identity.uid;
+    let blocking: Vec<String> = node
+        .dependents
+        .iter()
+        .filter(|d| {
+            graph.nodes.get(*d).is_some_and(|dep| {
+                dep.owners
+                    .iter()
+                    .any(|r| str_at(r, "uid") == uid && r["blockOwnerDeletion"] == json!(true))
+            })
+        })
+        .cloned()
+        .collect();
+    if blocking.is_empty() {
+        if let Some(latest) = reg.store().get(key).cloned() {
+            remove_finalizer(reg, info, key, &latest, FOREGROUND);
+        }
+        return;
+    }
+    for dep in blocking {
+        if !graph.nodes.get(&dep).is_some_and(|n| n.deleting_dependents) {
+            graph.enqueue_delete(&dep, at);
+        }
+    }
+}
+
+/// `attemptToOrphanWorker`: the owner leaves every dependent's references, then its
+/// `orphan` finalizer goes.
+pub(super) fn attempt_to_orphan(graph: &mut Graph, reg: &mut Registry, uid: String) -> Outcome {
+    let Some(owner) = graph.nodes.get(&uid).cloned() else {
+        return Outcome::Forget(Item::Orphan(uid));
+    };
+    let gone: BTreeSet<String> = [uid.clone()].into();
+    for dep in &owner.dependents {
+        let Some(dep) = graph.nodes.get(dep) else {
+            continue;
+        };
+        if let Some((info, key, obj)) = live(reg, &dep.identity.clone()) {
+            edit(reg, info, &key, &obj, |m| remove_refs(m, &gone));
+        }
+    }
+    match live(reg, &owner.identity) {
+        Some((info, key, obj)) => {
+            remove_finalizer(reg, info, &key, &obj, ORPHAN);
+            Outcome::Forget(Item::Orphan(uid))
+        }
+        None if locate(reg, &owner.identity).is_none() => Outcome::Requeue(Item::Orphan(uid)),
+        None => Outcome::Forget(Item::Orphan(uid)),
+    }
+}
+
+/// `deleteObject`: a delete with the policy and the uid as a precondition (so a recreated
+/// object of the same name is left alone). Errors (gone already, recreated) are expected.
+fn delete(reg: &mut Registry, info: &'static ResourceInfo, key: &str, obj: &Value, policy: &str) {
+    let opts = DeleteOptions {
+        propagation: Some(policy.to_string()),
+        precondition_uid: Some(meta_str(obj, "uid").to_string()),
+        ..DeleteOptions::default()
+    };
+    let _ = reg.delete(info, key, meta_str(obj, "name"), &opts);
+}
+
+/// `removeFinalizer`.
+fn remove_finalizer(
+    reg: &mut Registry,
+    info: &'static ResourceInfo,
+    key: &str,
+    obj: &Value,
+    finalizer: &str,
+) {
+    edit(reg, info, key, obj, |m| {
+        let meta = meta_mut(m);
+        let mut kept = strings(meta.get("finalizers"));
+        kept.retain(|f| f != finalizer);
+        set_finalizers(meta, kept);
+    });
+}
+
+/// Removes the owner references to `uids`.
+fn remove_refs(m: &mut Map<String, Value>, uids: &BTreeSet<String>) {
+    let Some(meta) = m.get_mut("metadata").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let kept: Vec<Value> = meta
+        .get("ownerReferences")
+        .and_then(Value::as_array)
+        .map(|refs| {
+            refs.iter()
+                .filter(|r| !uids.contains(str_at(r, "uid")))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    if kept.is_empty() {
+        meta.shift_remove("ownerReferences");
+    } else {
+        meta.insert("ownerReferences".into(), Value::Array(kept));
+    }
+}
+
+/// `unblockOwnerReferences`: `blockOwnerDeletion: false` on every reference that blocks.
+fn unblock_refs(m: &mut Map<String, Value>) {
+    let refs = m
+        .get_mut("metadata")
+        .and_then(|meta| meta.get_mut("ownerReferences"))
+        .and_then(Value::as_array_mut);
+    for r in refs.into_iter().flatten() {
+        if r["blockOwnerDeletion"] == json!(true) {
+            r["blockOwnerDeletion"] = json!(false);
+        }
+    }
+}
+
+/// Writes `change` to `obj` (the live object at `key`), as the collector's own update.
+fn edit(
+    reg: &mut Registry,
+    info: &'static ResourceInfo,
+    key: &str,
+    obj: &Value,
+    change: impl FnOnce(&mut Map<String, Value>),
+) {
+    let mut next = obj.as_object().cloned().unwrap_or_default();
+    change(&mut next);
+    if obj.as_object() == Some(&next) {
+        return;
+    }
+    let _ = reg.update(info, key, next, &Write::by(MANAGER, false));
+}
