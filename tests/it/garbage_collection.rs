@@ -452,3 +452,63 @@ fn a_jump_in_time_keeps_the_cascades_steps() {
         ]
     );
 }
+
+/// A collector that starts from a list (a restart, an imported state) still sees the
+/// deletions already under way: an owner deleted in the foreground, its dependent listed
+/// before it, and an owner deleted with Orphan.
+#[test]
+fn a_restarted_collector_finishes_what_was_under_way() {
+    let mut a = engine();
+    let fg = cm(&mut a, "default", "z-fg", &[], &[]);
+    cm(&mut a, "default", "a-dep", &[owned_by(&fg, true)], &[]);
+    let or = cm(&mut a, "default", "z-or", &[], &[]);
+    cm(&mut a, "default", "b-kept", &[owned_by(&or, false)], &[]);
+    assert_eq!(
+        delete_with(&mut a, &format!("{}/z-fg", cms("default")), "Foreground"),
+        200
+    );
+    assert_eq!(
+        delete_with(&mut a, &format!("{}/z-or", cms("default")), "Orphan"),
+        200
+    );
+    let state = a.export_state();
+    let mut b = engine();
+    b.import_state(&state).unwrap();
+    assert_eq!(
+        names(&mut b, "default"),
+        ["a-dep", "b-kept", "z-fg*", "z-or*"]
+    );
+    // The dependent goes and the orphan lets go; the owner follows its dependent's deletion.
+    second(&mut b);
+    assert_eq!(names(&mut b, "default"), ["b-kept", "z-fg*"]);
+    second(&mut b);
+    assert_eq!(names(&mut b, "default"), ["b-kept"]);
+    let kept = get(&mut b, &format!("{}/b-kept", cms("default"))).json;
+    assert!(kept["metadata"]["ownerReferences"].is_null(), "{kept}");
+}
+
+/// Objects the collector leaves alone: a cluster-scoped dependent naming a namespaced owner
+/// (absent or not), and Events, which the graph builder does not watch.
+#[test]
+fn what_the_collector_leaves_alone() {
+    let mut e = engine();
+    let ghost = json!({"apiVersion": "v1", "kind": "ConfigMap", "name": "ghost", "uid": "00000000-0000-0000-0000-000000000000"});
+    let ns = post(
+        &mut e,
+        "/api/v1/namespaces",
+        &json!({"metadata": {"name": "owned", "ownerReferences": [ghost]}}),
+    );
+    assert_eq!(ns.code, 201, "{}", ns.text);
+    let ev = post(
+        &mut e,
+        "/api/v1/namespaces/default/events",
+        &json!({"metadata": {"name": "ev", "ownerReferences": [ghost]}, "involvedObject": {}}),
+    );
+    assert_eq!(ev.code, 201, "{}", ev.text);
+    e.advance(10_000);
+    assert_eq!(get(&mut e, "/api/v1/namespaces/owned").code, 200);
+    assert_eq!(
+        get(&mut e, "/api/v1/namespaces/default/events/ev").code,
+        200
+    );
+}

@@ -73,6 +73,30 @@ pub(super) struct Node {
     pub being_deleted: bool,
     /// Added for an owner reference, not (yet) seen in the store.
     pub virtual_node: bool,
+    /// The last seen object's (orphaning, deleting in the foreground), which a relist
+    /// compares with, as an informer's replace does with its cached object.
+    pub last: Waiting,
+}
+
+/// Whether an object waits for its dependents: being deleted with the `orphan`, or the
+/// `foregroundDeletion`, finalizer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Waiting {
+    orphan: bool,
+    foreground: bool,
+}
+
+impl Waiting {
+    fn of(obj: Option<&Value>) -> Waiting {
+        let Some(obj) = obj else {
+            return Waiting::default();
+        };
+        let deleting = !meta_str(obj, "deletionTimestamp").is_empty();
+        Waiting {
+            orphan: deleting && has_finalizer(obj, ORPHAN),
+            foreground: deleting && has_finalizer(obj, FOREGROUND),
+        }
+    }
 }
 
 impl Node {
@@ -85,6 +109,7 @@ impl Node {
             deleting_dependents: deleting && has_finalizer(obj, FOREGROUND),
             being_deleted: deleting,
             virtual_node: false,
+            last: Waiting::of(Some(obj)),
         }
     }
 }
@@ -100,6 +125,12 @@ pub(super) fn has_finalizer(obj: &Value, f: &str) -> bool {
     str_items(&obj["metadata"]["finalizers"]).any(|x| x == f)
 }
 
+/// The kinds the graph builder does not watch (`ignoredResources`): Events, which come and go
+/// by their own TTL.
+fn ignored(obj: &Value) -> bool {
+    str_at(obj, "kind") == "Event" && matches!(str_at(obj, "apiVersion"), "v1" | "events.k8s.io/v1")
+}
+
 fn blocks(r: &Value) -> bool {
     r["blockOwnerDeletion"].as_bool() == Some(true)
 }
@@ -113,6 +144,8 @@ pub(super) struct Graph {
     absent_order: VecDeque<Identity>,
     /// (dependent, owner reference) pairs to report as `OwnerRefInvalidNamespace`.
     pub reports: Vec<(Identity, Value)>,
+    /// Nodes removed from the graph while queued for orphaning.
+    pub orphan_stash: BTreeMap<String, Node>,
 }
 
 impl Graph {
@@ -142,10 +175,16 @@ impl Graph {
         let mut live = BTreeSet::new();
         for info in reg.kinds().iter().filter(|k| k.strategy.stored()) {
             for obj in reg.live(info, None) {
-                live.insert(meta_str(&obj, "uid").to_string());
-                let prev = self.nodes.get(meta_str(&obj, "uid")).map(|_| &*obj);
-                let prev = prev.cloned();
-                self.change(reg, prev.as_ref(), Some(&obj), at);
+                let uid = meta_str(&obj, "uid").to_string();
+                // A node seen before compares with what was seen; a new or virtual one is
+                // an addition.
+                let before = self
+                    .nodes
+                    .get(&uid)
+                    .filter(|n| !n.virtual_node)
+                    .map_or(Waiting::default(), |n| n.last);
+                self.apply(Some(&obj), before, at);
+                live.insert(uid);
             }
         }
         let gone: Vec<Node> = self
@@ -159,24 +198,34 @@ impl Graph {
         }
     }
 
-    /// One change: `prev` → `value` (`None` for a creation or a deletion).
-    pub(super) fn change(
-        &mut self,
-        _reg: &Registry,
-        prev: Option<&Value>,
-        value: Option<&Value>,
-        at: i64,
-    ) {
+    /// One change from the store's stream: `prev` → `value` (`None` for a creation or a
+    /// deletion).
+    pub(super) fn change(&mut self, prev: Option<&Value>, value: Option<&Value>, at: i64) {
         let Some(obj) = value.or(prev) else {
             return;
         };
-        let uid = meta_str(obj, "uid").to_string();
-        let Some(obj) = value else {
-            if let Some(node) = self.nodes.get(&uid).cloned() {
-                self.remove(&node, at);
+        if ignored(obj) {
+            return;
+        }
+        match value {
+            Some(_) => self.apply(value, Waiting::of(prev), at),
+            None => {
+                if let Some(node) = self.nodes.get(meta_str(obj, "uid")).cloned() {
+                    self.remove(&node, at);
+                }
             }
+        }
+    }
+
+    /// An addition or update of `value`, whose previous state waited as `before`.
+    fn apply(&mut self, value: Option<&Value>, before: Waiting, at: i64) {
+        let Some(obj) = value else {
             return;
         };
+        if ignored(obj) {
+            return;
+        }
+        let uid = meta_str(obj, "uid").to_string();
         if self.nodes.get(&uid).is_some_and(|n| n.virtual_node) {
             self.observe_virtual(&uid, obj, at);
         }
@@ -186,7 +235,7 @@ impl Graph {
                 let owners = node.owners.clone();
                 self.nodes.insert(uid.clone(), node);
                 self.add_dependent_to_owners(&uid, &owners, at);
-                self.transitions(prev, obj, &uid, at);
+                self.transitions(before, obj, &uid, at);
             }
             Some(existing) => {
                 let new_owners = owner_refs(obj);
@@ -214,12 +263,11 @@ impl Graph {
                         }
                     }
                 }
-                if !meta_str(obj, "deletionTimestamp").is_empty() {
-                    if let Some(node) = self.nodes.get_mut(&uid) {
-                        node.being_deleted = true;
-                    }
+                if let Some(node) = self.nodes.get_mut(&uid) {
+                    node.being_deleted |= !meta_str(obj, "deletionTimestamp").is_empty();
+                    node.last = Waiting::of(Some(obj));
                 }
-                self.transitions(prev, obj, &uid, at);
+                self.transitions(before, obj, &uid, at);
             }
         }
     }
@@ -311,19 +359,13 @@ impl Graph {
     }
 
     /// `processTransitions`: the start of an orphaning or a foreground deletion.
-    fn transitions(&mut self, prev: Option<&Value>, obj: &Value, uid: &str, at: i64) {
-        let starts = |f: &str| {
-            let now = !meta_str(obj, "deletionTimestamp").is_empty() && has_finalizer(obj, f);
-            let before = prev.is_some_and(|p| {
-                !meta_str(p, "deletionTimestamp").is_empty() && has_finalizer(p, f)
-            });
-            now && !before
-        };
-        if starts(ORPHAN) {
+    fn transitions(&mut self, before: Waiting, obj: &Value, uid: &str, at: i64) {
+        let now = Waiting::of(Some(obj));
+        if now.orphan && !before.orphan {
             self.queue.add(Item::Orphan(uid.to_string()), at);
             return;
         }
-        if starts(FOREGROUND) {
+        if now.foreground && !before.foreground {
             let Some(node) = self.nodes.get_mut(uid) else {
                 return;
             };
@@ -343,6 +385,10 @@ impl Graph {
         let Some(current) = self.nodes.remove(uid) else {
             return;
         };
+        if self.queue.contains(&Item::Orphan(uid.clone())) {
+            // The orphan worker still needs its dependents (Go's queue holds the node).
+            self.orphan_stash.insert(uid.clone(), current.clone());
+        }
         for r in &current.owners {
             if let Some(owner) = self.nodes.get_mut(str_at(r, "uid")) {
                 owner.dependents.remove(uid);

@@ -111,8 +111,7 @@ impl GarbageCollector {
         match events {
             Some(Ok(events)) => {
                 for e in events {
-                    self.graph
-                        .change(reg, e.prev.as_deref(), e.value.as_deref(), at);
+                    self.graph.change(e.prev.as_deref(), e.value.as_deref(), at);
                 }
             }
             _ => self.graph.relist(reg, at),
@@ -169,6 +168,10 @@ impl Queue {
             .min(BACKOFF_MAX_MS);
         *failures += 1;
         self.add(item, now + backoff.max(delay_ms));
+    }
+
+    pub(super) fn contains(&self, item: &Item) -> bool {
+        self.due.contains_key(item)
     }
 
     pub(super) fn pop_due(&mut self, now: i64) -> Option<Item> {

@@ -115,8 +115,15 @@ pub(super) fn attempt_to_delete(
     if node.being_deleted && !node.deleting_dependents {
         return forget;
     }
-    if locate(reg, &node.identity).is_none() {
-        return Outcome::Requeue(Item::Delete(uid));
+    match reg
+        .kinds()
+        .by_kind(&node.identity.api_version, &node.identity.kind)
+    {
+        None => return Outcome::Requeue(Item::Delete(uid)),
+        // A namespaced kind without a namespace: the virtual owner of a cluster-scoped
+        // dependent, which cannot be looked up (`getObject` fails and the item is dropped).
+        Some(info) if info.namespaced && node.identity.namespace.is_empty() => return forget,
+        Some(_) => {}
     }
     let Some((info, key, latest)) = live(reg, &node.identity) else {
         graph.virtual_delete(&node.identity, at);
@@ -127,8 +134,11 @@ pub(super) fn attempt_to_delete(
         return forget;
     }
     if node.deleting_dependents {
-        deleting_dependents(graph, reg, &node, info, &key, at);
-        return forget;
+        return if deleting_dependents(graph, reg, &node, info, &key, at) {
+            forget
+        } else {
+            Outcome::Requeue(Item::Delete(uid))
+        };
     }
     let refs = owner_refs(&latest);
     if refs.is_empty() {
@@ -150,8 +160,8 @@ pub(super) fn attempt_to_delete(
             .filter(|(_, s)| *s != Owner::Solid)
             .map(|(uid, _)| uid.clone())
             .collect();
-        if !gone.is_empty() {
-            edit(reg, info, &key, &latest, |m| remove_refs(m, &gone));
+        if !gone.is_empty() && !edit(reg, info, &key, &latest, |m| remove_refs(m, &gone)) {
+            return Outcome::Requeue(Item::Delete(uid));
         }
         return forget;
     }
@@ -162,11 +172,14 @@ pub(super) fn attempt_to_delete(
             .dependents
             .iter()
             .any(|d| graph.nodes.get(d).is_some_and(|n| n.deleting_dependents));
-        if cycle {
-            edit(reg, info, &key, &latest, unblock_refs);
+        if cycle && !edit(reg, info, &key, &latest, unblock_refs) {
+            return Outcome::Requeue(Item::Delete(uid));
         }
-        delete(reg, info, &key, &latest, "Foreground");
-        return forget;
+        return if delete(reg, info, &key, &latest, "Foreground") {
+            forget
+        } else {
+            Outcome::Requeue(Item::Delete(uid))
+        };
     }
     let policy = if has_finalizer(&latest, ORPHAN) {
         "Orphan"
@@ -175,12 +188,15 @@ pub(super) fn attempt_to_delete(
     } else {
         "Background"
     };
-    delete(reg, info, &key, &latest, policy);
-    forget
+    if delete(reg, info, &key, &latest, policy) {
+        forget
+    } else {
+        Outcome::Requeue(Item::Delete(uid))
+    }
 }
 
 /// `processDeletingDependentsItem`: the finalizer goes once no dependent blocks; otherwise
-/// the blocking dependents are looked at.
+/// the blocking dependents are looked at. Whether it went well.
 fn deleting_dependents(
     graph: &mut Graph,
     reg: &mut Registry,
@@ -188,7 +204,7 @@ fn deleting_dependents(
     info: &'static ResourceInfo,
     key: &str,
     at: i64,
-) {
+) -> bool {
     let uid = &node.identity.uid;
     let blocking: Vec<String> = node
         .dependents
@@ -203,52 +219,85 @@ fn deleting_dependents(
         .cloned()
         .collect();
     if blocking.is_empty() {
-        if let Some(latest) = reg.store().get(key).cloned() {
-            remove_finalizer(reg, info, key, &latest, FOREGROUND);
-        }
-        return;
+        return match reg.store().get(key).cloned() {
+            Some(latest) => remove_finalizer(reg, info, key, &latest, FOREGROUND),
+            None => true,
+        };
     }
     for dep in blocking {
         if !graph.nodes.get(&dep).is_some_and(|n| n.deleting_dependents) {
             graph.enqueue_delete(&dep, at);
         }
     }
+    true
 }
 
 /// `attemptToOrphanWorker`: the owner leaves every dependent's references, then its
 /// `orphan` finalizer goes.
 pub(super) fn attempt_to_orphan(graph: &mut Graph, reg: &mut Registry, uid: String) -> Outcome {
-    let Some(owner) = graph.nodes.get(&uid).cloned() else {
-        return Outcome::Forget(Item::Orphan(uid));
+    let owner = match graph.nodes.get(&uid) {
+        Some(node) => node.clone(),
+        None => match graph.orphan_stash.remove(&uid) {
+            Some(node) => node,
+            None => return Outcome::Forget(Item::Orphan(uid)),
+        },
     };
+    let requeue = |graph: &mut Graph, owner: Node| {
+        graph.orphan_stash.insert(owner.identity.uid.clone(), owner);
+        Outcome::Requeue(Item::Orphan(uid.clone()))
+    };
+    // `orphanDependents`: every dependent lets go of the owner, or the finalizer stays.
     let gone: BTreeSet<String> = [uid.clone()].into();
     for dep in &owner.dependents {
-        let Some(dep) = graph.nodes.get(dep) else {
+        let Some(dep) = graph.nodes.get(dep).map(|n| n.identity.clone()) else {
             continue;
         };
-        if let Some((info, key, obj)) = live(reg, &dep.identity.clone()) {
-            edit(reg, info, &key, &obj, |m| remove_refs(m, &gone));
+        if locate(reg, &dep).is_none() {
+            return requeue(graph, owner);
+        }
+        if let Some((info, key, obj)) = live(reg, &dep) {
+            if !edit(reg, info, &key, &obj, |m| remove_refs(m, &gone)) {
+                return requeue(graph, owner);
+            }
         }
     }
     match live(reg, &owner.identity) {
-        Some((info, key, obj)) => {
-            remove_finalizer(reg, info, &key, &obj, ORPHAN);
+        Some((info, key, obj)) if !remove_finalizer(reg, info, &key, &obj, ORPHAN) => {
+            requeue(graph, owner)
+        }
+        _ => {
+            graph.orphan_stash.remove(&uid);
             Outcome::Forget(Item::Orphan(uid))
         }
-        None if locate(reg, &owner.identity).is_none() => Outcome::Requeue(Item::Orphan(uid)),
-        None => Outcome::Forget(Item::Orphan(uid)),
     }
 }
 
 /// `deleteObject`: a delete with the policy and the uid as a precondition (so a recreated
-/// object of the same name is left alone). Errors (gone already, recreated) are expected.
-fn delete(reg: &mut Registry, info: &'static ResourceInfo, key: &str, obj: &Value, policy: &str) {
+/// object of the same name is left alone). Whether it went well (gone already counts).
+fn delete(
+    reg: &mut Registry,
+    info: &'static ResourceInfo,
+    key: &str,
+    obj: &Value,
+    policy: &str,
+) -> bool {
     let opts = DeleteOptions {
         propagation: Some(policy.to_string()),
         precondition_uid: Some(meta_str(obj, "uid").to_string()),
         ..DeleteOptions::default()
     };
-    let _ = reg.delete(info, key, meta_str(obj, "name"), &opts);
+    settled(
+        reg.delete(info, key, meta_str(obj, "name"), &opts)
+            .map(|_| ()),
+    )
+}
+
+/// A write's result as the workers count it: done, or the object is gone already.
+fn settled(result: crate::resources::status::ApiResult<()>) -> bool {
+    match result {
+        Ok(()) => true,
+        Err(e) => e.code == 404,
+    }
 }
 
 /// `removeFinalizer`.
@@ -258,13 +307,13 @@ fn remove_finalizer(
     key: &str,
     obj: &Value,
     finalizer: &str,
-) {
+) -> bool {
     edit(reg, info, key, obj, |m| {
         let meta = meta_mut(m);
         let mut kept = strings(meta.get("finalizers"));
         kept.retain(|f| f != finalizer);
         set_finalizers(meta, kept);
-    });
+    })
 }
 
 /// Removes the owner references to `uids`.
@@ -302,18 +351,22 @@ fn unblock_refs(m: &mut Map<String, Value>) {
     }
 }
 
-/// Writes `change` to `obj` (the live object at `key`), as the collector's own update.
+/// Writes `change` to `obj` (the live object at `key`), as the collector's own update;
+/// whether it went well.
 fn edit(
     reg: &mut Registry,
     info: &'static ResourceInfo,
     key: &str,
     obj: &Value,
     change: impl FnOnce(&mut Map<String, Value>),
-) {
+) -> bool {
     let mut next = obj.as_object().cloned().unwrap_or_default();
     change(&mut next);
     if obj.as_object() == Some(&next) {
-        return;
+        return true;
     }
-    let _ = reg.update(info, key, next, &Write::by(MANAGER, false));
+    settled(
+        reg.update(info, key, next, &Write::by(MANAGER, false))
+            .map(|_| ()),
+    )
 }
