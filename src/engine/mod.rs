@@ -102,6 +102,8 @@ pub struct Engine {
     auth: AuthConfig,
     aggregation: crate::controllers::clusterrole_aggregation::Aggregation,
     gc: crate::controllers::garbage_collector::GarbageCollector,
+    /// The leases of objects with a time to live (Events).
+    leases: crate::registry::Leases,
     namespaces: crate::controllers::namespace::NamespaceController,
     server_address: String,
     history_ms: i64,
@@ -136,6 +138,7 @@ impl Engine {
             },
             aggregation: Default::default(),
             gc: crate::controllers::garbage_collector::GarbageCollector::new(config.gc_delay_ms),
+            leases: Default::default(),
             namespaces: crate::controllers::namespace::NamespaceController::new(
                 config.namespace_delay_ms,
             ),
@@ -189,6 +192,8 @@ impl Engine {
     /// wall time call it periodically; simulated time calls it on every `advance`.
     pub fn tick(&mut self) {
         let now = self.registry.clock().now_ms();
+        // Leases first: they read the writes since the last tick before compaction.
+        self.leases.run(&mut self.registry);
         if let Some(rev) = self
             .registry
             .store()
@@ -313,6 +318,7 @@ impl Engine {
             let next = [
                 self.namespaces.next_due(),
                 self.gc.next_due(),
+                self.leases.next_due(),
                 self.parking.next_due(),
             ]
             .into_iter()

@@ -62,6 +62,9 @@ impl Engine {
         // kube-controller-manager relists: nothing they had queued for the old one acts.
         self.namespaces = self.namespaces.restarted();
         self.gc = self.gc.restarted();
+        // etcd's leases are not part of the exported state: each object with a ttl gets a
+        // fresh one.
+        self.leases = Default::default();
         self.aggregation = Default::default();
         // A restarted apiserver's impersonation filter remembers nothing.
         self.impersonation = Default::default();

@@ -13,6 +13,7 @@ pub mod continue_token;
 mod corrupt;
 mod create;
 mod delete;
+mod leases;
 mod managed;
 mod rbac;
 mod read;
@@ -22,6 +23,7 @@ mod watch;
 pub use crate::resources::rbac::Decision;
 pub use corrupt::GATE as UNSAFE_DELETION_GATE;
 pub use delete::{DeleteOptions, Deleted};
+pub use leases::Leases;
 pub use managed::Write;
 pub use rbac::AuthorizationMode;
 pub use read::ListOptions;
@@ -200,6 +202,12 @@ impl Registry {
         let rev = self.store.put(key, obj, self.clock.now_ms());
         self.sync_cache();
         rev
+    }
+
+    /// Deletes `key`, whose lease has ended, as etcd does: at the next revision, with no
+    /// checks (a finalizer does not hold it).
+    pub(crate) fn expire(&mut self, key: &str) {
+        self.commit_delete(key);
     }
 
     /// Deletes `key` at the next revision and feeds the change onward.

@@ -142,6 +142,9 @@ pub static EVENT: Struct = Struct {
     ],
 };
 
+/// `--event-ttl` (kube-apiserver's default).
+pub const EVENT_TTL_SECONDS: i64 = 3600;
+
 /// `ReportingInstanceLengthLimit`, `ActionLengthLimit`, `ReasonLengthLimit` (bytes, although
 /// the messages say characters).
 const SHORT_LIMIT: usize = 128;
@@ -257,6 +260,11 @@ impl Strategy for EventStrategy {
 
     fn allow_create_on_update(&self) -> bool {
         true
+    }
+
+    /// `--event-ttl`'s default: an hour after the last write.
+    fn ttl_seconds(&self) -> Option<i64> {
+        Some(EVENT_TTL_SECONDS)
     }
 
     /// `rest.Unsupported`: a delete's propagation policy is ignored.

@@ -154,6 +154,11 @@ pub trait Strategy: Sync {
     ) -> Option<Map<String, Value>> {
         None
     }
+    /// How long an object lives after its last write (`TTLFunc`), in seconds; `None` for
+    /// objects that live until deleted.
+    fn ttl_seconds(&self) -> Option<i64> {
+        None
+    }
     /// The kind's printer (`pkg/printers`): its Table columns after `Name`, and each
     /// object's cells for them. `None`: the generic store's default convertor.
     fn printer(&self) -> Option<&'static dyn Printer> {

@@ -371,3 +371,31 @@ fn openapi_schemas_match_the_real_server() {
         assert_eq!(&doc.json["components"]["schemas"][name], schema, "{name}");
     }
 }
+
+/// Events live an hour after their last write, as etcd's leases end: a write takes a lease
+/// of 3660 s, which writes in the next minute reuse (so they go up to 60 s sooner).
+#[test]
+fn events_expire_with_their_lease() {
+    let mut e = engine();
+    let exists =
+        |e: &mut kubesim::Engine, name: &str| get(e, &format!("{EVENTS}/{name}")).code == 200;
+    assert_eq!(post(&mut e, EVENTS, &recorded("a", "First")).code, 201);
+    e.advance(1_800_000);
+    // A second write of a moves it to a new lease: 3660 s from now.
+    let mut again = recorded("a", "Again");
+    again["count"] = json!(2);
+    assert_eq!(put(&mut e, &format!("{EVENTS}/a"), &again).code, 200);
+    e.advance(30_000);
+    // b, 30 s later, reuses that lease: it ends 3630 s after b's write.
+    assert_eq!(post(&mut e, EVENTS, &recorded("b", "Later")).code, 201);
+    let mut w = crate::common::watch(
+        &mut e,
+        &format!("{EVENTS}?watch=1&resourceVersion=0&timeoutSeconds=7200"),
+    );
+    w.events();
+    e.advance(3_629_000);
+    assert!(exists(&mut e, "a") && exists(&mut e, "b"));
+    e.advance(1_000);
+    assert!(!exists(&mut e, "a") && !exists(&mut e, "b"));
+    assert_eq!(w.summary(), ["DELETED a", "DELETED b"]);
+}
