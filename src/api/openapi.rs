@@ -222,7 +222,16 @@ fn resource_document(kinds: &Kinds, group: &str, version: &str) -> Option<Value>
     {
         all.extend(paths::resource_paths(r));
     }
-    Some(document(kinds, all.into_iter().collect()))
+    let mut doc = document(kinds, all.into_iter().collect());
+    // The option kinds name core v1 and this document's own group-version only.
+    for kind in ["DeleteOptions", "WatchEvent"] {
+        let name = format!("io.k8s.apimachinery.pkg.apis.meta.v1.{kind}");
+        if let Some(schema) = doc["components"]["schemas"].get_mut(&name) {
+            schema["x-kubernetes-group-version-kind"] =
+                schemas::option_kind_gvks(group, version, kind);
+        }
+    }
+    Some(doc)
 }
 
 /// A discovery endpoint's one-path document.

@@ -33,6 +33,9 @@ pub enum Type {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListType {
     Atomic,
+    /// Atomic too (structured-merge-diff's default), but the Go type carries no list-type
+    /// marker, so OpenAPI shows none (a named slice type such as `metav1.Verbs`).
+    Unmarked,
     Set,
     /// `map` keyed by the given field.
     Map(&'static str),

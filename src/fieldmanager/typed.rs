@@ -115,7 +115,7 @@ pub fn resolve(tr: Tr, value: Option<&Value>) -> Atom {
             Type::Array(inner, lt) => Atom::List {
                 elem: tr_of(inner),
                 kind: match lt {
-                    ListType::Atomic => ListKind::Atomic,
+                    ListType::Atomic | ListType::Unmarked => ListKind::Atomic,
                     ListType::Set => ListKind::Set,
                     ListType::Map(k) => ListKind::Keyed(k),
                 },

@@ -2,7 +2,7 @@
 //! serves, with the real verbs, names and storage version hashes.
 
 use crate::common::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[test]
 fn version_and_group_lists() {
@@ -266,4 +266,26 @@ fn legacy_discovery_refuses_what_it_cannot_write() {
         (200, "application/yaml")
     );
     assert!(r.text.starts_with("kind: APIVersions\n"), "{}", r.text);
+}
+
+/// Every schema of the OpenAPI v3 documents kubesim serves for core v1, apps/v1 and
+/// rbac.authorization.k8s.io/v1 equals the one kube-apiserver 1.36 publishes (its
+/// `api/openapi-spec/v3` documents, fetched from a running server by `update-openapi-spec.sh`;
+/// the fixture holds those of kubesim's schemas).
+#[test]
+fn openapi_v3_schemas_are_the_real_server_s() {
+    let want: Value =
+        serde_json::from_str(include_str!("fixtures/openapi_v3_schemas.json")).unwrap();
+    let mut e = engine();
+    for (gv, schemas) in want.as_object().unwrap() {
+        let doc = get(&mut e, &format!("/openapi/v3/{gv}"));
+        assert_eq!(doc.code, 200, "{gv}");
+        let got = doc.json["components"]["schemas"].as_object().unwrap();
+        let names: Vec<&String> = got.keys().collect();
+        let want_names: Vec<&String> = schemas.as_object().unwrap().keys().collect();
+        assert_eq!(names, want_names, "{gv}: the schema names");
+        for (name, schema) in schemas.as_object().unwrap() {
+            assert_eq!(&got[name], schema, "{gv}: {name}");
+        }
+    }
 }

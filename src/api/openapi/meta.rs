@@ -36,7 +36,16 @@ pub static LIST_META: Struct = Struct {
         opt("resourceVersion", STRING, "String that identifies the server's internal version of this object that can be used by clients to determine when objects have changed. Value must be treated as opaque by clients and passed unmodified back to the server. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency"),
         opt("continue", STRING, "continue may be set if the user set a limit on the number of items returned, and indicates that the server has more data available. The value is opaque and may be used to issue another request to the endpoint that served this list to retrieve the next set of available objects. Continuing a consistent list may not be possible if the server configuration has changed or more than a few minutes have passed. The resourceVersion field returned when using this continue value will be identical to the value in the first response, unless you have received this token from an error message."),
         opt("remainingItemCount", Type::Int64, "remainingItemCount is the number of subsequent items in the list which are not included in this list response. If the list request contained label or field selectors, then the number of remaining items is unknown and the field will be left unset and omitted during serialization. If the list is complete (either because it is not chunking or because this is the last chunk), then there are no more remaining items and this field will be left unset and omitted during serialization. Servers older than v1.15 do not set this field. The intended use of the remainingItemCount is *estimating* the size of a collection. Clients should not rely on the remainingItemCount to be set or to be exact."),
+        opt("shardInfo", Type::Object(&SHARD_INFO), "shardInfo is set when the list is a filtered subset of the full collection, as selected by a shard selector on the request. It echoes back the selector so clients can verify which shard they received and merge sharded responses. Clients should not cache sharded list responses as a full representation of the collection.\n\nThis is an alpha field and requires enabling the ShardedListAndWatch feature gate.").pointer(),
     ],
+};
+
+/// `metav1.ShardInfo` (ShardedListAndWatch).
+pub static SHARD_INFO: Struct = Struct {
+    openapi_name: "io.k8s.apimachinery.pkg.apis.meta.v1.ShardInfo",
+    atomic: false,
+    description: "ShardInfo describes the shard selector that was applied to produce a list response. Its presence on a list response indicates the list is a filtered subset.",
+    fields: &[req("selector", STRING, "selector is the shard selector string from the request, echoed back so clients can verify which shard they received and merge responses from multiple shards.")],
 };
 
 /// `metav1.StatusCause`.
@@ -108,7 +117,7 @@ pub static API_RESOURCE: Struct = Struct {
         opt("group", STRING, "group is the preferred group of the resource.  Empty implies the group of the containing resource list. For subresources, this may have a different value, for example: Scale\"."),
         opt("version", STRING, "version is the preferred version of the resource.  Empty implies the version of the containing resource list For subresources, this may have a different value, for example: v1 (while inside a v1beta1 version of the core resource's group)\"."),
         req("kind", STRING, "kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')"),
-        req("verbs", STRINGS, "verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)"),
+        req("verbs", Type::Array(&STRING, ListType::Unmarked), "verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)"),
         opt("shortNames", STRINGS, "shortNames is a list of suggested short names of the resource."),
         opt("categories", STRINGS, "categories is a list of the grouped resources this resource belongs to (e.g. 'all')"),
         opt("storageVersionHash", STRING, "The hash value of the storage version, the version this resource is converted to when written to the data store. Value must be treated as opaque by clients. Only equality comparison on the value is valid. This is an alpha feature and may change or be removed in the future. The field is populated by the apiserver only if the StorageVersionHash feature gate is enabled. This field will remain optional even if it graduates."),
@@ -254,6 +263,7 @@ pub static VERSION_INFO: Struct = Struct {
 /// Every struct defined here, for name lookup.
 pub static STRUCTS: &[&Struct] = &[
     &LIST_META,
+    &SHARD_INFO,
     &STATUS_CAUSE,
     &STATUS_DETAILS,
     &STATUS,
@@ -273,7 +283,7 @@ pub fn opaque(name: &str) -> Option<Value> {
     let (description, ty, format) = match name {
         TIME => ("Time is a wrapper around time.Time which supports correct marshaling to YAML and JSON.  Wrappers are provided for many of the factory methods that the time package offers.", "string", Some("date-time")),
         MICRO_TIME => ("MicroTime is version of Time with microsecond level precision.", "string", Some("date-time")),
-        RAW_EXTENSION => ("RawExtension is used to hold extensions in external versions.\n\nTo use this, make a field which has RawExtension as its type in your external, versioned struct, and Object in your internal struct. You also need to register your various plugin types.\n\nOn the wire the extension is the embedded object's own JSON. Decode first unmarshals the outer object, keeping the raw bytes of the extension, which are unpacked into the internal object by conversion.", "object", None),
+        RAW_EXTENSION => ("RawExtension is used to hold extensions in external versions.\n\nTo use this, make a field which has RawExtension as its type in your external, versioned struct, and Object in your internal struct. You also need to register your various plugin types.\n\n// Internal package:\n\n\ttype MyAPIObject struct {\n\t\truntime.TypeMeta `json:\",inline\"`\n\t\tMyPlugin runtime.Object `json:\"myPlugin\"`\n\t}\n\n\ttype PluginA struct {\n\t\tAOption string `json:\"aOption\"`\n\t}\n\n// External package:\n\n\ttype MyAPIObject struct {\n\t\truntime.TypeMeta `json:\",inline\"`\n\t\tMyPlugin runtime.RawExtension `json:\"myPlugin\"`\n\t}\n\n\ttype PluginA struct {\n\t\tAOption string `json:\"aOption\"`\n\t}\n\n// On the wire, the JSON will look something like this:\n\n\t{\n\t\t\"kind\":\"MyAPIObject\",\n\t\t\"apiVersion\":\"v1\",\n\t\t\"myPlugin\": {\n\t\t\t\"kind\":\"PluginA\",\n\t\t\t\"aOption\":\"foo\",\n\t\t},\n\t}\n\nSo what happens? Decode first uses json or yaml to unmarshal the serialized data into your external MyAPIObject. That causes the raw JSON to be stored, but not unpacked. The next step is to copy (using pkg/conversion) into the internal struct. The runtime package's DefaultScheme has conversion functions installed which will unpack the JSON stored in RawExtension, turning it into the correct object type, and storing it in the Object. (TODO: In the case where the object is of an unknown type, a runtime.Unknown object will be created and stored.)", "object", None),
         FIELDS_V1 => ("FieldsV1 stores a set of fields in a data structure like a Trie, in JSON format.\n\nEach key is either a '.' representing the field itself, and will always map to an empty set, or a string representing a sub-field or item. The string will follow one of these four formats: 'f:<name>', where <name> is the name of a field in a struct, or key in a map 'v:<value>', where <value> is the exact json formatted value of a list item 'i:<index>', where <index> is position of a item in a list 'k:<keys>', where <keys> is a map of  a list item's key fields to their unique values If a key maps to an empty Fields value, the field that key represents is part of the set.\n\nThe exact format is defined in sigs.k8s.io/structured-merge-diff", "object", None),
         PATCH => ("Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.", "object", None),
         _ => return None,

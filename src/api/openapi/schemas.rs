@@ -109,6 +109,16 @@ fn gvk_entry(group: &str, version: &str, kind: &str) -> Value {
     json!({"group": group, "kind": kind, "version": version})
 }
 
+/// The `x-kubernetes-group-version-kind` of an option kind (`DeleteOptions`, `WatchEvent`) in
+/// the document of `group`/`version`: core v1, then that group-version.
+pub fn option_kind_gvks(group: &str, version: &str, kind: &str) -> Value {
+    let mut out = vec![gvk_entry("", "v1", kind)];
+    if !group.is_empty() {
+        out.push(gvk_entry(group, version, kind));
+    }
+    Value::Array(out)
+}
+
 /// Every served group-version, core included, sorted as the server sorts them.
 fn served_group_versions(kinds: &Kinds) -> Vec<(&'static str, &'static str)> {
     let mut gvs: Vec<(&str, &str)> = kinds.iter().map(|r| (r.group, r.version)).collect();
@@ -319,6 +329,7 @@ fn scalar_or_container(ty: &Type) -> Map<String, Value> {
                     m.insert("x-kubernetes-list-type".into(), json!("set"));
                     m.insert("x-kubernetes-patch-strategy".into(), json!("merge"));
                 }
+                ListType::Unmarked => {}
                 ListType::Atomic => {
                     m.insert("x-kubernetes-list-type".into(), json!("atomic"));
                 }
@@ -396,17 +407,17 @@ mod tests {
             (
                 &meta,
                 "labels",
-                r#"{"description":"Map of string keys and values that can be used to organize and categorize (scope and select) objects.","type":"object","additionalProperties":{"type":"string"}}"#,
+                r#"{"description":"Map of string keys and values that can be used to organize and categorize (scope and select) objects. May match selectors of replication controllers and services. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels","type":"object","additionalProperties":{"type":"string"}}"#,
             ),
             (
                 &meta,
                 "finalizers",
-                r#"{"description":"Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list.","type":"array","items":{"type":"string"},"x-kubernetes-list-type":"set","x-kubernetes-patch-strategy":"merge"}"#,
+                r#"{"description":"Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list. If the deletionTimestamp of the object is non-nil, entries in this list can only be removed. Finalizers may be processed and removed in any order.  Order is NOT enforced because it introduces significant risk of stuck finalizers. finalizers is a shared field, any actor with permission can reorder it. If the finalizer list is processed in order, then this can lead to a situation in which the component responsible for the first finalizer in the list is waiting for a signal (field value, external system, or other) produced by a component responsible for a finalizer later in the list, resulting in a deadlock. Without enforced ordering finalizers are free to order amongst themselves and are not vulnerable to ordering changes in the list.","type":"array","items":{"type":"string"},"x-kubernetes-list-type":"set","x-kubernetes-patch-strategy":"merge"}"#,
             ),
             (
                 &meta,
                 "ownerReferences",
-                r##"{"description":"List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected.","type":"array","items":{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference"},"x-kubernetes-list-map-keys":["uid"],"x-kubernetes-list-type":"map","x-kubernetes-patch-merge-key":"uid","x-kubernetes-patch-strategy":"merge"}"##,
+                r##"{"description":"List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected. If this object is managed by a controller, then an entry in this list will point to this controller, with the controller field set to true. There cannot be more than one managing controller.","type":"array","items":{"$ref":"#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference"},"x-kubernetes-list-map-keys":["uid"],"x-kubernetes-list-type":"map","x-kubernetes-patch-merge-key":"uid","x-kubernetes-patch-strategy":"merge"}"##,
             ),
             (
                 &meta,

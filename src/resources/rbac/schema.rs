@@ -3,10 +3,17 @@
 
 use crate::resources::schema::{
     always, f, req, ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD, LABEL_SELECTOR,
-    METADATA_FIELD,
 };
 
 const STRING: Type = Type::String;
+
+/// The RBAC kinds word their `metadata` more briefly than the other kinds do.
+const RBAC_METADATA_FIELD: crate::resources::schema::Field = always(
+    "metadata",
+    Type::Object(&crate::resources::schema::OBJECT_META),
+    "Standard object's metadata.",
+)
+.pb(1);
 const STRINGS: Type = Type::Array(&STRING, ListType::Atomic);
 
 /// `rbacv1.PolicyRule`.
@@ -45,7 +52,7 @@ pub static ROLE_REF: Struct = Struct {
     atomic: true,
     description: "RoleRef contains information that points to the role being used",
     fields: &[
-        req(
+        always(
             "apiGroup",
             Type::String,
             "APIGroup is the group for the resource being referenced",
@@ -87,7 +94,7 @@ pub static ROLE: Struct = Struct {
     fields: &[
         KIND_FIELD,
         API_VERSION_FIELD,
-        METADATA_FIELD,
+        RBAC_METADATA_FIELD,
         always("rules", Type::Array(&RULE, ListType::Atomic), RULES_DOC_ROLE).pb(2),
     ],
 };
@@ -100,7 +107,7 @@ pub static CLUSTER_ROLE: Struct = Struct {
     fields: &[
         KIND_FIELD,
         API_VERSION_FIELD,
-        METADATA_FIELD,
+        RBAC_METADATA_FIELD,
         always("rules", Type::Array(&RULE, ListType::Atomic), "Rules holds all the PolicyRules for this ClusterRole").pb(2),
         f("aggregationRule", Type::Object(&AGGREGATION_RULE), "AggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller.").pointer().pb(3),
     ],
@@ -116,7 +123,7 @@ pub static ROLE_BINDING: Struct = Struct {
     fields: &[
         KIND_FIELD,
         API_VERSION_FIELD,
-        METADATA_FIELD,
+        RBAC_METADATA_FIELD,
         f("subjects", SUBJECTS, "Subjects holds references to the objects the role applies to.").pb(2),
         req("roleRef", Type::Object(&ROLE_REF), "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.").pb(3),
     ],
@@ -130,7 +137,7 @@ pub static CLUSTER_ROLE_BINDING: Struct = Struct {
     fields: &[
         KIND_FIELD,
         API_VERSION_FIELD,
-        METADATA_FIELD,
+        RBAC_METADATA_FIELD,
         f("subjects", SUBJECTS, "Subjects holds references to the objects the role applies to.").pb(2),
         req("roleRef", Type::Object(&ROLE_REF), "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.").pb(3),
     ],
