@@ -23,15 +23,20 @@ pub fn reference(name: &str) -> Value {
     json!({ "$ref": format!("{REF_PREFIX}{name}") })
 }
 
-/// Renders the schemas named by `roots` and everything they reference, sorted by name.
-pub fn closure(kinds: &Kinds, roots: impl IntoIterator<Item = String>) -> Map<String, Value> {
+/// Renders the schemas named by `roots` and everything they reference, sorted by name, for
+/// the document of the group-version `gv`.
+pub fn closure(
+    kinds: &Kinds,
+    gv: (&str, &str),
+    roots: impl IntoIterator<Item = String>,
+) -> Map<String, Value> {
     let mut done: BTreeMap<String, Value> = BTreeMap::new();
     let mut todo: Vec<String> = roots.into_iter().collect();
     while let Some(name) = todo.pop() {
         if done.contains_key(&name) {
             continue;
         }
-        let Some(schema) = render(kinds, &name) else {
+        let Some(schema) = render_in(kinds, gv, &name) else {
             continue;
         };
         collect_refs(&schema, &mut todo);
@@ -60,13 +65,19 @@ pub fn collect_refs(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// The schema named `name`, if kubesim knows it.
+/// The schema named `name` as the core v1 document shows it, if kubesim knows it.
+#[cfg(test)]
 pub fn render(kinds: &Kinds, name: &str) -> Option<Value> {
+    render_in(kinds, ("", "v1"), name)
+}
+
+/// The schema named `name` as the document of `gv` shows it, if kubesim knows it.
+fn render_in(kinds: &Kinds, gv: (&str, &str), name: &str) -> Option<Value> {
     if let Some(v) = meta::opaque(name) {
         return Some(v);
     }
     if let Some(s) = find_struct(kinds, name) {
-        return Some(struct_schema(s, gvk_extension(kinds, name)));
+        return Some(struct_schema(s, gvk_extension(kinds, gv, name)));
     }
     kinds
         .iter()
@@ -109,35 +120,20 @@ fn gvk_entry(group: &str, version: &str, kind: &str) -> Value {
     json!({"group": group, "kind": kind, "version": version})
 }
 
-/// The `x-kubernetes-group-version-kind` of an option kind (`DeleteOptions`, `WatchEvent`) in
-/// the document of `group`/`version`: core v1, then that group-version.
-pub fn option_kind_gvks(group: &str, version: &str, kind: &str) -> Value {
-    let mut out = vec![gvk_entry("", "v1", kind)];
-    if !group.is_empty() {
-        out.push(gvk_entry(group, version, kind));
-    }
-    Value::Array(out)
-}
-
-/// Every served group-version, core included, sorted as the server sorts them.
-fn served_group_versions(kinds: &Kinds) -> Vec<(&'static str, &'static str)> {
-    let mut gvs: Vec<(&str, &str)> = kinds.iter().map(|r| (r.group, r.version)).collect();
-    gvs.push(("", "v1"));
-    gvs.sort();
-    gvs.dedup();
-    gvs
-}
-
 /// The `x-kubernetes-group-version-kind` of a named schema: the kinds (and list kinds) served
-/// under it; the per-group option kinds for `DeleteOptions`/`WatchEvent`; core v1 for the
+/// under it; for the option kinds `DeleteOptions`/`WatchEvent`, core v1 and the document's
+/// own group-version `gv` (as 1.36's per-group-version documents show); core v1 for the
 /// unversioned meta kinds; nothing for plain structs.
-fn gvk_extension(kinds: &Kinds, name: &str) -> Option<Value> {
+fn gvk_extension(kinds: &Kinds, gv: (&str, &str), name: &str) -> Option<Value> {
     let short = name.rsplit('.').next().unwrap_or(name);
     let entries: Vec<Value> = match short {
-        "DeleteOptions" | "WatchEvent" => served_group_versions(kinds)
-            .into_iter()
-            .map(|(g, v)| gvk_entry(g, v, short))
-            .collect(),
+        "DeleteOptions" | "WatchEvent" => {
+            let mut out = vec![gvk_entry("", "v1", short)];
+            if !gv.0.is_empty() {
+                out.push(gvk_entry(gv.0, gv.1, short));
+            }
+            out
+        }
         "Status" | "APIResourceList" | "APIVersions" | "APIGroup" | "APIGroupList"
             if name.starts_with("io.k8s.apimachinery.pkg.apis.meta.v1.") =>
         {
@@ -547,6 +543,7 @@ mod tests {
     fn closure_is_transitive_and_sorted() {
         let set = closure(
             &Kinds::builtin(),
+            ("apps", "v1"),
             [CONTROLLER_REVISION.openapi_name.to_string()],
         );
         let names: Vec<&str> = set.keys().map(String::as_str).collect();
