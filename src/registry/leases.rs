@@ -68,7 +68,6 @@ impl Leases {
                     self.by_time.insert((end, key));
                 }
             }
-            self.seen = Some(rev);
         }
         while let Some((end, key)) = self.by_time.first().cloned() {
             if end > now {
@@ -77,6 +76,7 @@ impl Leases {
             self.forget(&key);
             reg.expire(&key);
         }
+        // The expiries' own deletions included.
         self.seen = Some(reg.store().revision());
     }
 

@@ -3,7 +3,9 @@
 //! (`reportInvalidNamespaceOwnerRef`). The Event is written as client-go's recorder writes it
 //! (`makeEvent`): named `<dependent>.<UnixNano in hex>`, in the dependent's namespace (or
 //! `default` for a cluster-scoped one), source `garbage-collector-controller`. A write the
-//! server refuses is dropped, as the recorder drops it.
+//! server refuses is dropped, as the recorder drops it. Two differences, both from what is
+//! not simulated: the engine clock has millisecond resolution, so the name's nanoseconds end
+//! in zeros; and client-go's correlator (which would bump `count` on a repeat) is absent.
 
 use serde_json::{json, Map, Value};
 

@@ -175,6 +175,9 @@ impl Graph {
         let mut live = BTreeSet::new();
         for info in reg.kinds().iter().filter(|k| k.strategy.stored()) {
             for obj in reg.live(info, None) {
+                if ignored(&obj) {
+                    continue;
+                }
                 let uid = meta_str(&obj, "uid").to_string();
                 // A node seen before compares with what was seen; a new or virtual one is
                 // an addition.
@@ -183,18 +186,18 @@ impl Graph {
                     .get(&uid)
                     .filter(|n| !n.virtual_node)
                     .map_or(Waiting::default(), |n| n.last);
-                self.apply(Some(&obj), before, at);
+                self.apply(&obj, before, at);
                 live.insert(uid);
             }
         }
-        let gone: Vec<Node> = self
+        let gone: Vec<String> = self
             .nodes
-            .values()
-            .filter(|n| !n.virtual_node && !live.contains(&n.identity.uid))
-            .cloned()
+            .iter()
+            .filter(|(uid, n)| !n.virtual_node && !live.contains(*uid))
+            .map(|(uid, _)| uid.clone())
             .collect();
-        for node in gone {
-            self.remove(&node, at);
+        for uid in gone {
+            self.remove(&uid, at);
         }
     }
 
@@ -208,28 +211,18 @@ impl Graph {
             return;
         }
         match value {
-            Some(_) => self.apply(value, Waiting::of(prev), at),
-            None => {
-                if let Some(node) = self.nodes.get(meta_str(obj, "uid")).cloned() {
-                    self.remove(&node, at);
-                }
-            }
+            Some(obj) => self.apply(obj, Waiting::of(prev), at),
+            None => self.remove(meta_str(obj, "uid"), at),
         }
     }
 
-    /// An addition or update of `value`, whose previous state waited as `before`.
-    fn apply(&mut self, value: Option<&Value>, before: Waiting, at: i64) {
-        let Some(obj) = value else {
-            return;
-        };
-        if ignored(obj) {
-            return;
-        }
+    /// An addition or update of `obj`, whose previous state waited as `before`.
+    fn apply(&mut self, obj: &Value, before: Waiting, at: i64) {
         let uid = meta_str(obj, "uid").to_string();
         if self.nodes.get(&uid).is_some_and(|n| n.virtual_node) {
             self.observe_virtual(&uid, obj, at);
         }
-        match self.nodes.get(&uid).cloned() {
+        match self.nodes.get(&uid).map(|n| n.owners.clone()) {
             None => {
                 let node = Node::from_object(obj);
                 let owners = node.owners.clone();
@@ -237,9 +230,9 @@ impl Graph {
                 self.add_dependent_to_owners(&uid, &owners, at);
                 self.transitions(before, obj, &uid, at);
             }
-            Some(existing) => {
+            Some(old_owners) => {
                 let new_owners = owner_refs(obj);
-                let (added, removed, changed) = diff(&existing.owners, &new_owners);
+                let (added, removed, changed) = diff(&old_owners, &new_owners);
                 if !added.is_empty() || !removed.is_empty() || !changed.is_empty() {
                     // An owner waiting for this blocking dependent may go on now.
                     let unblocked = removed.iter().filter(|r| blocks(r)).chain(
@@ -380,14 +373,13 @@ impl Graph {
 
     /// A deletion: the node leaves the graph; its dependents are queued (their owner is now
     /// known absent) and so are owners waiting for their dependents.
-    pub(super) fn remove(&mut self, node: &Node, at: i64) {
-        let uid = &node.identity.uid;
+    pub(super) fn remove(&mut self, uid: &str, at: i64) {
         let Some(current) = self.nodes.remove(uid) else {
             return;
         };
-        if self.queue.contains(&Item::Orphan(uid.clone())) {
+        if self.queue.contains(&Item::Orphan(uid.to_string())) {
             // The orphan worker still needs its dependents (Go's queue holds the node).
-            self.orphan_stash.insert(uid.clone(), current.clone());
+            self.orphan_stash.insert(uid.to_string(), current.clone());
         }
         for r in &current.owners {
             if let Some(owner) = self.nodes.get_mut(str_at(r, "uid")) {
@@ -416,11 +408,11 @@ impl Graph {
     /// A virtual node goes, and its dependents are looked at again; an observed node under
     /// other coordinates stays, and only the dependents naming `id` are.
     pub(super) fn virtual_delete(&mut self, id: &Identity, at: i64) {
-        let Some(node) = self.nodes.get(&id.uid).cloned() else {
+        let Some(node) = self.nodes.get(&id.uid) else {
             return;
         };
         if node.virtual_node || node.identity == *id {
-            self.remove(&node, at);
+            self.remove(&id.uid, at);
             self.add_absent(id.clone());
             return;
         }
