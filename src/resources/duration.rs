@@ -1,5 +1,13 @@
 //! apimachinery's `duration.HumanDuration`: the `AGE` column's "2-3 significant figures".
 
+/// `translateTimestampSince` (and its MicroTime twin): how long ago the timestamp `v` was,
+/// `None` when it is unset (printers show `<unknown>`).
+pub fn since(v: &serde_json::Value, now_ms: i64) -> Option<String> {
+    let t = crate::codec::rfc3339::parse_full(v.as_str()?).ok()?;
+    (!t.is_go_zero())
+        .then(|| human_duration(now_ms - t.unix * 1000 - i64::from(t.nanos) / 1_000_000))
+}
+
 /// `HumanDuration` of `ms` milliseconds (Go truncates every unit toward zero).
 pub fn human_duration(ms: i64) -> String {
     let seconds = ms / 1000;

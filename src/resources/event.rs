@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::duration::human_duration;
+use super::duration::since;
 use super::field::FieldError;
 use super::meta::{map_meta_str, meta_str, str_at};
 use super::schema::{always, f, ptr, req, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
@@ -17,7 +17,6 @@ use super::schema::{NAME_DOC, OBJECT_META};
 use super::validation::names::{is_dns1123_subdomain, is_qualified_name};
 use super::LIST_META_MORE;
 use super::{Column, GcPolicy, ListDocs, Printer, ResourceInfo, Strategy, CRUD_VERBS};
-use crate::codec::rfc3339;
 
 /// core/v1 events.
 pub static EVENTS: ResourceInfo = ResourceInfo {
@@ -326,13 +325,6 @@ static COLUMNS: &[Column] = &[
         priority: 1,
     },
 ];
-
-/// `translateTimestampSince` / `translateMicroTimestampSince`: `<unknown>` when unset.
-fn since(v: &Value, now_ms: i64) -> Option<String> {
-    let t = rfc3339::parse_full(v.as_str()?).ok()?;
-    (!t.is_go_zero())
-        .then(|| human_duration(now_ms - t.unix * 1000 - i64::from(t.nanos) / 1_000_000))
-}
 
 fn first_non_empty<'a>(a: &'a str, b: &'a str) -> &'a str {
     if a.is_empty() {

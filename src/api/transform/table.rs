@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 use super::IncludeObject;
 use crate::api::negotiation::MetaVersion;
 use crate::codec::rfc3339;
-use crate::resources::duration::human_duration;
+use crate::resources::duration::since;
 use crate::resources::meta::meta_str;
 use crate::resources::schema::{CREATION_TIMESTAMP_DOC, NAME_DOC};
 use crate::resources::{self, ResourceInfo};
@@ -71,10 +71,7 @@ fn columns(printer: Printer) -> Vec<Value> {
 
 /// `translateTimestampSince`: `<unknown>` for an unset creation time.
 fn age(obj: &Value, now_ms: i64) -> String {
-    match rfc3339::parse(meta_str(obj, "creationTimestamp")) {
-        Ok(secs) if secs != rfc3339::ZERO_TIME_UNIX => human_duration(now_ms - secs * 1000),
-        _ => "<unknown>".into(),
-    }
+    since(&obj["metadata"]["creationTimestamp"], now_ms).unwrap_or_else(|| "<unknown>".into())
 }
 
 fn cells(printer: Printer, obj: &Value, now_ms: i64) -> Vec<Value> {
