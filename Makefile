@@ -1,8 +1,9 @@
 # kubesim: the two commands a newcomer needs are `make play` and `make test`.
 # Each first runs scripts/install-tools.sh, which installs what is missing (wasm32 target,
-# chromium + chromedriver, wasm-bindgen-cli 0.2.130, trunk 0.21.14, npm binaryen 132 and
-# playwright-core, and for `make test` the Python client in a venv from PyPI) and does
-# nothing when everything is there.
+# chromium + chromedriver, wasm-bindgen-cli 0.2.130, npm binaryen 132 and playwright-core,
+# and for `make test` the Python client in a venv from PyPI) and does nothing when
+# everything is there. The wasm builds need neither Trunk nor wasm-pack:
+# scripts/build-wasm.sh runs cargo, wasm-bindgen and wasm-opt itself.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -38,18 +39,16 @@ tools-play:
 	$(call section,tools: scripts/install-tools.sh play)
 	@scripts/install-tools.sh play
 
-# The playground's inputs: `make build` skips trunk (about 10 s even with nothing to
+# The playground's inputs: `make build` skips the build (about 10 s even with nothing to
 # compile: wasm-bindgen + wasm-opt) while dist/ is newer than all of them.
-WEB_INPUTS := $(shell find src examples www -type f 2>/dev/null) index.html Trunk.toml Cargo.toml $(wildcard Cargo.lock)
+WEB_INPUTS := $(shell find src examples www -type f 2>/dev/null) index.html Cargo.toml $(wildcard Cargo.lock) scripts/build-wasm.sh
 
 build: dist/index.html
 	@echo "dist/ is up to date"
 
-# Trunk runs offline (Trunk.toml), so the crates must be in the local cache first.
 dist/index.html: $(WEB_INPUTS)
-	$(call section,build: trunk build --release -> dist/)
-	@cargo fetch --quiet
-	trunk build --release
+	$(call section,build: scripts/build-wasm.sh play -> dist/ (profile wasm-release))
+	scripts/build-wasm.sh play
 	@touch $@
 
 play: tools-play build
@@ -78,23 +77,19 @@ e2e: build
 	$(call section,e2e: node e2e/playground.mjs (the playground's features; screenshots in e2e/artifacts/))
 	node e2e/playground.mjs
 
-# The fetch shim's packages, built by wasm-pack (binaryen 132 is first on PATH, see above):
+# The fetch shim's packages, one wasm build bound three ways by scripts/build-wasm.sh:
 # pkg-node/ for Node (CommonJS, `require('./pkg-node')`), pkg-web/ for browsers and bundlers
 # (ES module), pkg-sw/ for www/kubesim-sw.js (no-modules, loaded with importScripts).
-# Each is rebuilt only when a Rust source or the manifest changed.
-SHIM_INPUTS := $(shell find src -type f -name '*.rs' 2>/dev/null) Cargo.toml $(wildcard Cargo.lock)
-SHIM_TARGET_node := nodejs
-SHIM_TARGET_web := web
-SHIM_TARGET_sw := no-modules
+# Rebuilt only when a Rust source, the manifest or the script changed.
+SHIM_INPUTS := $(shell find src -type f -name '*.rs' 2>/dev/null) Cargo.toml $(wildcard Cargo.lock) scripts/build-wasm.sh
 
 shim-pkg: pkg-node/package.json pkg-web/package.json pkg-sw/package.json
 	@echo "pkg-node/ pkg-web/ pkg-sw/ are up to date"
 
-# --mode no-install: use the local wasm-bindgen, never download one (toolchain.md P5).
-pkg-%/package.json: $(SHIM_INPUTS)
-	$(call section,shim-pkg: wasm-pack build --target $(SHIM_TARGET_$*) -> pkg-$*/)
-	wasm-pack build --release --mode no-install --target $(SHIM_TARGET_$*) --out-dir pkg-$*
-	@touch $@
+pkg-node/package.json pkg-web/package.json pkg-sw/package.json &: $(SHIM_INPUTS)
+	$(call section,shim-pkg: scripts/build-wasm.sh shim -> pkg-node/ pkg-web/ pkg-sw/)
+	scripts/build-wasm.sh shim
+	@touch pkg-node/package.json pkg-web/package.json pkg-sw/package.json
 
 test-node: pkg-node/package.json
 	$(call section,node: node-tests/run.mjs (the shim and @kubernetes/client-node in Node))

@@ -1,6 +1,6 @@
 // End-to-end test of the playground page in headless Chromium (playwright-core driving
 // Debian's /usr/bin/chromium; nothing is downloaded). It tests the page at APP_URL, or, when
-// APP_URL is unset, serves ../dist (built by `trunk build --release`) itself on a free
+// APP_URL is unset, serves ../dist (built by `make build`) itself on a free
 // loopback port for the duration of the run.
 // Prints "N passed, M failed" as its last line and exits non-zero on any failure.
 // A screenshot per step goes to e2e/artifacts/.
@@ -17,7 +17,7 @@ let url = process.env.APP_URL;
 if (!url) {
   const dist = path.join(here, '..', 'dist');
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
-    console.log(`FAIL harness: ${dist}/index.html missing; run \`trunk build --release\` first`);
+    console.log(`FAIL harness: ${dist}/index.html missing; run \`make build\` first`);
     console.log('0 passed, 1 failed');
     process.exit(1);
   }

@@ -64,7 +64,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   };
   const dir = arg('dir', 'dist');
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
-    console.error(`serve.mjs: ${dir}/index.html not found (run \`trunk build --release\` first)`);
+    console.error(`serve.mjs: ${dir}/index.html not found (run \`make build\` first)`);
     process.exit(1);
   }
   try {

@@ -3,8 +3,8 @@
 //
 //   /index.html                 an empty page (tests drive it with page.evaluate)
 //   /kubesim-sw.js              www/kubesim-sw.js
-//   /kubesim-sw/                pkg-sw/  (wasm-pack --target no-modules)
-//   /kubesim-web/               pkg-web/ (wasm-pack --target web, an ES module), when built
+//   /kubesim-sw/                pkg-sw/  (wasm-bindgen --target no-modules)
+//   /kubesim-web/               pkg-web/ (wasm-bindgen --target web, an ES module), when built
 // http://127.0.0.1 is a secure context, so Service Workers are allowed on it.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';

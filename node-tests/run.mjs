@@ -16,7 +16,7 @@ import { serveSimulator } from './http-bridge.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-// The wasm-pack --target nodejs package (make shim-pkg builds it at the repo root).
+// The --target nodejs package (make shim-pkg builds it at the repo root).
 const { Simulator } = require(process.env.KUBESIM_PKG || path.join(here, '..', 'pkg-node'));
 
 const NS = 'default';

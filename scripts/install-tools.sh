@@ -4,8 +4,6 @@
 # from outside the package registries (crates.io, npm, PyPI, Debian).
 set -euo pipefail
 WB_VER=0.2.130      # must equal the wasm-bindgen pin in Cargo.toml
-TRUNK_VER=0.21.14
-WASM_PACK_VER=0.15.1
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
@@ -28,15 +26,9 @@ fi
 
 [ "$(wasm-bindgen --version 2>/dev/null)" = "wasm-bindgen $WB_VER" ] \
   || cargo install wasm-bindgen-cli --version "$WB_VER"          # no --locked: see toolchain.md
-# No default features: trunk runs offline here (Trunk.toml), so its TLS stack and update
-# check are never used, and leaving them out shortens the longest install step.
-[ "$(trunk --version 2>/dev/null)" = "trunk $TRUNK_VER" ] \
-  || cargo install trunk --version "$TRUNK_VER" --locked --no-default-features
-# wasm-pack builds the shim's packages (make shim-pkg; about 3 minutes to install).
-if [ "$want" = all ]; then
-  [ "$(wasm-pack --version 2>/dev/null)" = "wasm-pack $WASM_PACK_VER" ] \
-    || cargo install wasm-pack --version "$WASM_PACK_VER" --locked
-fi
+# Neither Trunk nor wasm-pack is installed: scripts/build-wasm.sh builds the playground and
+# the shim's packages with cargo, this wasm-bindgen and binaryen's wasm-opt (below), which
+# saves about 15 minutes on a fresh machine. Trunk.toml still works for `trunk serve`.
 
 # npm tools: binaryen 132 (wasm-opt that understands modern wasm) and playwright-core.
 # Reinstalled when missing or when package-lock.json changed since the last install.

@@ -4,7 +4,7 @@
 // the browser.
 //
 // Build and serve (see README "The fetch shim"):
-//   make shim-pkg                     # pkg-sw/: wasm-pack build --target no-modules
+//   make shim-pkg                     # pkg-sw/: scripts/build-wasm.sh shim (wasm-bindgen --target no-modules)
 //   site/kubesim-sw.js                <- www/kubesim-sw.js
 //   site/kubesim-sw/kubesim.js        <- pkg-sw/kubesim.js
 //   site/kubesim-sw/kubesim_bg.wasm   <- pkg-sw/kubesim_bg.wasm
