@@ -8,7 +8,6 @@
 /// The benchmarks; criterion is a native-only dev-dependency.
 #[cfg(not(target_arch = "wasm32"))]
 mod bench {
-    use std::sync::Arc;
 
     use bytes::Bytes;
     use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
@@ -38,7 +37,7 @@ mod bench {
     }
 
     fn encodings(c: &mut Criterion) {
-        let items: Vec<Object> = (0..N).map(|i| Arc::new(object(i))).collect();
+        let items: Vec<Object> = (0..N).map(|i| Object::new(object(i))).collect();
         let envelope = json!({"kind": "ControllerRevisionList", "apiVersion": "apps/v1", "metadata": {"resourceVersion": "99999"}});
         let mut whole = envelope.clone();
         whole["items"] = Value::Array(

@@ -34,6 +34,8 @@ pub fn codec_ready(enc: Encoding) -> bool {
 #[derive(Debug, Clone, Copy)]
 pub enum Payload<'a> {
     Object(&'a Value),
+    /// One stored object: JSON copies its bytes, other encodings read its value.
+    Stored(&'a Object),
     /// A typed list: `envelope` has `kind`, `apiVersion` and `metadata`; `items` are stored
     /// objects, written without their `kind` and `apiVersion`.
     List {
@@ -51,6 +53,14 @@ pub fn encode(
     scheme: &dyn Scheme,
 ) -> Result<Vec<u8>, ApiError> {
     match (enc, payload) {
+        (Encoding::Json, Payload::Stored(obj)) if !pretty => {
+            let j = obj.json();
+            let mut out = Vec::with_capacity(j.len() + 1);
+            out.extend_from_slice(j);
+            out.push(b'\n');
+            Ok(out)
+        }
+        (_, Payload::Stored(obj)) => encode(Payload::Object(obj.value()), enc, pretty, scheme),
         (Encoding::Json, Payload::Object(v)) if pretty => Ok(json::to_pretty_vec(v)),
         (Encoding::Json, Payload::Object(v)) => Ok(json::to_vec(v)),
         (Encoding::Json, Payload::List { envelope, items }) => {
@@ -102,7 +112,8 @@ fn whole_list(envelope: &Value, items: &[Object]) -> Value {
 
 /// A typed list as Go's streaming collection encoder writes it: `{"kind":..,"apiVersion":..,
 /// "metadata":{..},"items":[..]}`, one item at a time, byte-identical to encoding the whole
-/// list (compact with a trailing newline, or `MarshalIndent`'s two-space form).
+/// list (compact with a trailing newline, or `MarshalIndent`'s two-space form). Compact items
+/// are copies of each stored version's JSON, which is encoded once for all readers.
 fn json_list(envelope: &Value, items: &[Object], pretty: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(256 + items.len() * 512);
     let indent = |out: &mut Vec<u8>, depth: usize| {
@@ -136,6 +147,11 @@ fn json_list(envelope: &Value, items: &[Object], pretty: bool) -> Vec<u8> {
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
+        }
+        if !pretty {
+            // The item's JSON as stored, copied (encoded once per stored version).
+            item.write_item(&mut out);
+            continue;
         }
         indent(&mut out, 2);
         let fields: Vec<(&String, &Value)> = item
@@ -195,6 +211,19 @@ pub fn watch_frame(kind: EventType, object: &Value, enc: Encoding, scheme: &dyn 
     }
 }
 
+/// [`watch_frame`] of a stored object: JSON frames copy the object's bytes, encoded once.
+pub fn stored_watch_frame(
+    kind: EventType,
+    object: &Object,
+    enc: Encoding,
+    scheme: &dyn Scheme,
+) -> Bytes {
+    match enc {
+        Encoding::Json | Encoding::Yaml => crate::cache::watchers::stored_frame(kind, object),
+        _ => watch_frame(kind, object, enc, scheme),
+    }
+}
+
 /// A request body as the JSON the decoder reads, plus the YAML strict pass's finding.
 #[derive(Debug)]
 pub struct JsonBody<'a> {
@@ -249,15 +278,14 @@ pub fn body_to_json<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
-    use std::sync::Arc;
 
     #[test]
     fn streamed_json_list_equals_whole_list_encoding() {
         let items: Vec<Object> = vec![
-            Arc::new(
+            Object::new(
                 json!({"kind": "K", "apiVersion": "v1", "metadata": {"name": "a", "labels": {"x": "<"}}, "n": [1, {}]}),
             ),
-            Arc::new(json!({"kind": "K", "apiVersion": "v1"})),
+            Object::new(json!({"kind": "K", "apiVersion": "v1"})),
         ];
         let envelope =
             json!({"kind": "KList", "apiVersion": "v1", "metadata": {"resourceVersion": "3"}});

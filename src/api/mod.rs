@@ -72,6 +72,9 @@ pub struct Reply {
     /// For typed lists: the stored items, written one by one without `kind`/`apiVersion`
     /// after `body` (which then holds `kind`, `apiVersion` and `metadata` only).
     pub items: Option<Vec<Object>>,
+    /// For a GET: the stored object itself (`body` is then null), written from its JSON as
+    /// encoded once for every reader; a transform or another encoding reads its value.
+    pub stored: Option<Object>,
     /// Not an answer yet: the read waits for the watch cache.
     pub wait: Option<Wait>,
 }
@@ -86,7 +89,16 @@ impl Reply {
             content_type: None,
             headers: Vec::new(),
             items: None,
+            stored: None,
             wait: None,
+        }
+    }
+
+    /// A reply that is one stored object.
+    pub fn stored(code: u16, obj: Object) -> Self {
+        Reply {
+            stored: Some(obj),
+            ..Reply::new(code, Value::Null)
         }
     }
 

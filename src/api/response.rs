@@ -124,12 +124,13 @@ pub fn json(code: u16, body: &Value, pretty: bool) -> Response<Body> {
 pub fn resource_reply(r: &Reply, out: &Output, req: &Request<'_>) -> Response<Body> {
     let enc = out.negotiated.encoding;
     let pretty = out.pretty || out.negotiated.pretty;
-    let payload = match &r.items {
-        Some(items) => Payload::List {
+    let payload = match (&r.items, &r.stored) {
+        (Some(items), _) => Payload::List {
             envelope: &r.body,
             items,
         },
-        None => Payload::Object(&r.body),
+        (None, Some(obj)) => Payload::Stored(obj),
+        (None, None) => Payload::Object(&r.body),
     };
     let mut resp = match encode::encode(payload, enc, pretty, &*req.kinds) {
         Ok(bytes) => base(r.code, enc.media_type(), bytes),

@@ -93,6 +93,19 @@ pub fn frame(kind: EventType, object: &Value) -> Bytes {
     Bytes::from(json::to_vec(&Value::Object(m)))
 }
 
+/// [`frame`] of a stored object, built by copying the object's JSON, which is encoded once
+/// for every watcher and list that carries this version.
+pub fn stored_frame(kind: EventType, object: &Object) -> Bytes {
+    let j = object.json();
+    let mut out = Vec::with_capacity(j.len() + 32);
+    out.extend_from_slice(b"{\"type\":\"");
+    out.extend_from_slice(kind.as_str().as_bytes());
+    out.extend_from_slice(b"\",\"object\":");
+    out.extend_from_slice(j);
+    out.extend_from_slice(b"}\n");
+    Bytes::from(out)
+}
+
 /// The object a BOOKMARK carries: an empty instance of the watched kind with only
 /// `metadata.resourceVersion` (plus annotations for the initial-events-end bookmark).
 pub fn bookmark_object(info: &ResourceInfo, rv: u64, initial_events_end: bool) -> Value {
@@ -121,7 +134,7 @@ pub trait FrameEncoder: std::fmt::Debug + Send + Sync {
     fn first_frame_differs(&self) -> bool;
     /// The frame for one event (`first`: this watcher's first frame). `now_ms` dates a
     /// Table's `AGE` column.
-    fn encode(&self, kind: EventType, obj: &Value, first: bool, now_ms: i64) -> Bytes;
+    fn encode(&self, kind: EventType, obj: &Object, first: bool, now_ms: i64) -> Bytes;
 }
 
 /// JSON frames with no transform: the output of watches the engine makes for itself.
@@ -135,8 +148,8 @@ impl FrameEncoder for JsonFrames {
     fn first_frame_differs(&self) -> bool {
         false
     }
-    fn encode(&self, kind: EventType, obj: &Value, _first: bool, _now_ms: i64) -> Bytes {
-        frame(kind, obj)
+    fn encode(&self, kind: EventType, obj: &Object, _first: bool, _now_ms: i64) -> Bytes {
+        stored_frame(kind, obj)
     }
 }
 
@@ -207,7 +220,7 @@ impl Watcher {
     }
 
     /// Encodes one event for this watcher and queues it.
-    pub fn send_event(&mut self, kind: EventType, obj: &Value, now_ms: i64) -> bool {
+    pub fn send_event(&mut self, kind: EventType, obj: &Object, now_ms: i64) -> bool {
         let bytes = self.output.encode(kind, obj, self.table_headers, now_ms);
         self.frame_sent();
         self.send(bytes)
@@ -246,7 +259,7 @@ impl Watcher {
     pub fn bookmark(&mut self, rv: u64, now_ms: i64, initial_events_end: bool) -> bool {
         self.last_bookmark_ms = now_ms;
         let obj = bookmark_object(self.filter.resource, rv, initial_events_end);
-        self.send_event(EventType::Bookmark, &obj, now_ms)
+        self.send_event(EventType::Bookmark, &Object::new(obj), now_ms)
     }
 }
 
@@ -271,7 +284,7 @@ impl FrameMemo {
         w: &Watcher,
         now_ms: i64,
     ) -> Bytes {
-        let ptr = std::sync::Arc::as_ptr(obj) as usize;
+        let ptr = obj.addr();
         let first = w.table_headers && w.output.first_frame_differs();
         self.frames
             .entry((kind, ptr, w.output.key(), first))
@@ -279,7 +292,7 @@ impl FrameMemo {
                 if kind == EventType::Deleted {
                     let mut o = (**obj).clone();
                     o["metadata"]["resourceVersion"] = json!(event_rev.to_string());
-                    w.output.encode(kind, &o, first, now_ms)
+                    w.output.encode(kind, &Object::new(o), first, now_ms)
                 } else {
                     w.output.encode(kind, obj, first, now_ms)
                 }

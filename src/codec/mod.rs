@@ -17,10 +17,9 @@ pub(crate) mod rfc3339;
 mod scanner;
 pub mod schema;
 mod source;
+mod stored;
 pub mod yaml;
 
 pub use goquote::{base64_std, go_quote, go_sprint};
 
-/// A stored object: immutable once written and shared by the store, the watch cache and
-/// every reader (a clone is a reference count).
-pub type Object = std::sync::Arc<serde_json::Value>;
+pub use stored::Object;

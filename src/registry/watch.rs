@@ -20,6 +20,7 @@ use crate::resources::ResourceInfo;
 use crate::selectors::field::FieldSelector;
 use crate::selectors::label::LabelSelector;
 use crate::selectors::shard::ShardSelector;
+use crate::store::Object;
 
 /// A watch's validated options.
 #[derive(Debug)]
@@ -89,7 +90,7 @@ impl Registry {
                 let Some(events) = events else {
                     let err =
                         ApiError::expired(format!("too old resource version: {n} ({oldest})"));
-                    w.send_event(EventType::Error, &err.to_status(), now);
+                    w.send_event(EventType::Error, &Object::new(err.to_status()), now);
                     return (receiver, explain);
                 };
                 w.last_rv = n;
@@ -99,11 +100,13 @@ impl Registry {
                     }
                     w.last_rv = ev.rev;
                     if let Some((kind, obj)) = w.convert(ev.value.as_ref(), ev.prev.as_ref()) {
-                        let mut o: Value = (**obj).clone();
                         if kind == EventType::Deleted {
+                            let mut o: Value = (**obj).clone();
                             o["metadata"]["resourceVersion"] = Value::String(ev.rev.to_string());
+                            w.send_event(kind, &Object::new(o), now);
+                        } else {
+                            w.send_event(kind, obj, now);
                         }
-                        w.send_event(kind, &o, now);
                     }
                 }
                 w.last_rv = w.last_rv.max(n);
@@ -112,7 +115,7 @@ impl Registry {
                 // The cache did not reach the revision within its 3 s wait
                 // (`newErrWatcher`): one ERROR event.
                 let err = self.too_large_resource_version(target);
-                w.send_event(EventType::Error, &err.to_status(), now);
+                w.send_event(EventType::Error, &Object::new(err.to_status()), now);
                 return (receiver, "watch-list; source=watch-cache; rv=none".into());
             }
             _ => {

@@ -130,7 +130,7 @@ impl Store {
     pub fn put(&mut self, key: &str, value: Value, time_ms: i64) -> u64 {
         self.rev += 1;
         let rev = self.rev;
-        let value = Arc::new(value);
+        let value = Object::new(value);
         let history = self.keys.entry(key.to_string()).or_default();
         let prev = history.last().and_then(|v| v.value.clone());
         history.push(Version {

@@ -4,11 +4,9 @@
 //! one) and the client's bytes of raw fields, so a corrupt object stays corrupt and a
 //! ControllerRevision's `data` compares as the client wrote it.
 
-use std::sync::Arc;
-
 use serde_json::{json, Value};
 
-use super::{Event, Store, Version};
+use super::{Event, Object, Store, Version};
 
 impl Store {
     /// The store as JSON: revision counters, the base state at the compacted revision and the
@@ -74,13 +72,13 @@ impl Store {
             let rev = num(b, "rev")?;
             s.keys.entry(key).or_default().push(Version {
                 mod_rev: rev,
-                value: Some(Arc::new(b["value"].clone())),
+                value: Some(Object::new(b["value"].clone())),
             });
         }
         for e in doc["events"].as_array().ok_or("state: missing events")? {
             let key = e["key"].as_str().ok_or("state: event key")?.to_string();
             let rev = num(e, "rev")?;
-            let value = (!e["value"].is_null()).then(|| Arc::new(e["value"].clone()));
+            let value = (!e["value"].is_null()).then(|| Object::new(e["value"].clone()));
             let history = s.keys.entry(key.clone()).or_default();
             let prev = history.last().and_then(|v| v.value.clone());
             history.push(Version {

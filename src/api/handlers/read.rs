@@ -30,7 +30,7 @@ pub fn get(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiRe
         rr.name.as_deref().unwrap_or(""),
         semantic,
     )?;
-    let mut reply = Reply::new(200, (*obj).clone());
+    let mut reply = Reply::stored(200, obj);
     reply
         .headers
         .push((crate::api::response::READ_HEADER, explain));

@@ -23,6 +23,7 @@ use crate::api::transform::{self, IncludeObject, WatchTransform};
 use crate::api::Request;
 use crate::cache::planner::{Read, Semantic};
 use crate::cache::watchers::{EventType, FrameEncoder};
+use crate::codec::Object;
 use crate::registry::{Registry, WatchOptions};
 use crate::resources::field::FieldError;
 use crate::resources::meta::{invalid_rv_text, parse_rv};
@@ -171,10 +172,10 @@ impl FrameEncoder for Frames {
         matches!(self.transform, WatchTransform::Table(..))
     }
 
-    fn encode(&self, kind: EventType, obj: &Value, first: bool, now_ms: i64) -> Bytes {
+    fn encode(&self, kind: EventType, obj: &Object, first: bool, now_ms: i64) -> Bytes {
         match transform::watch_object(self.info, self.transform, obj, first, now_ms) {
             Some(t) => encode::watch_frame(kind, &t, self.encoding, &*self.kinds),
-            None => encode::watch_frame(kind, obj, self.encoding, &*self.kinds),
+            None => encode::stored_watch_frame(kind, obj, self.encoding, &*self.kinds),
         }
     }
 }

@@ -81,6 +81,9 @@ pub fn apply(
     let Some(target) = target else {
         return Ok(reply);
     };
+    if let Some(obj) = reply.stored.take() {
+        reply.body = obj.value().clone();
+    }
     let include = match target {
         Target::Table(_) => Some(table_options(req)?),
         _ => None,

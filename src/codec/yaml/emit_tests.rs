@@ -92,10 +92,10 @@ fn long_strings_fold_at_80_columns() {
 #[test]
 fn typed_list_items_are_written_without_type_meta() {
     let items = vec![
-        std::sync::Arc::new(
+        crate::codec::Object::new(
             json!({"kind": "X", "apiVersion": "v1", "metadata": {"name": "a"}, "revision": 1}),
         ),
-        std::sync::Arc::new(
+        crate::codec::Object::new(
             json!({"kind": "X", "apiVersion": "v1", "metadata": {"name": "b"}, "revision": 2}),
         ),
     ];
