@@ -24,7 +24,7 @@ endef
 help:
 	@echo "make play   build the in-browser playground and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test   native tests, browser tests (headless Chromium) and the playground e2e"
-	@echo "make bench  cargo bench, then the playground's gzip size and time to interactive"
+	@echo "make bench  cargo bench, the playground and shim sizes, kubesim serve under wrk, then one table of ratios"
 	@echo "make shim-pkg  build the fetch shim's packages: pkg-node/ (Node), pkg-web/ (ES module), pkg-sw/ (Service Worker)"
 	@echo "make lint   rustfmt check + clippy (native and wasm32), warnings are errors"
 	@echo "make format apply rustfmt"
@@ -105,15 +105,19 @@ test-sw: pkg-sw/package.json
 	$(call section,browser: e2e/shim-sw.mjs (www/kubesim-sw.js in headless Chromium))
 	node e2e/shim-sw.mjs
 
-bench: tools build
-	$(call section,bench: cargo bench)
-	@if compgen -G 'benches/*.rs' >/dev/null; then cargo bench; \
-	else echo "no benches yet (benches/*.rs); nothing to run"; fi
+# Ends with one table (benches/ratios.rs): every row beside the limit it is compared with,
+# measured in the same run, plus the server's wrk rows and the wasm sizes.
+bench: tools build shim-pkg
+	$(call section,bench: cargo bench (criterion: list pages, watch fan-out, encodings))
+	cargo bench --bench list_page --bench watch_fanout --bench encode
 	$(call section,bench: the playground's gzip size and time to interactive (headless Chromium))
 	node e2e/bench.mjs
-	@$(MAKE) --no-print-directory shim-pkg
 	$(call section,bench: the fetch shim's round trips per second and wasm gzip size)
 	node e2e/bench-shim.mjs
+	$(call section,bench: kubesim serve under wrk (scripts/bench-server.sh))
+	scripts/bench-server.sh
+	$(call section,bench: the table (benches/ratios.rs))
+	cargo bench --bench ratios
 
 fmt:
 	$(call section,fmt: cargo fmt --check)

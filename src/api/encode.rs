@@ -115,7 +115,14 @@ fn whole_list(envelope: &Value, items: &[Object]) -> Value {
 /// list (compact with a trailing newline, or `MarshalIndent`'s two-space form). Compact items
 /// are copies of each stored version's JSON, which is encoded once for all readers.
 fn json_list(envelope: &Value, items: &[Object], pretty: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(256 + items.len() * 512);
+    // Sized for the compact form at once: the stored JSON of each item is known (and encoded
+    // here if no reader needed it yet), so the buffer never grows and copies.
+    let items_len: usize = if pretty {
+        items.len() * 512
+    } else {
+        items.iter().map(|o| o.json().len()).sum()
+    };
+    let mut out = Vec::with_capacity(256 + items_len);
     let indent = |out: &mut Vec<u8>, depth: usize| {
         if pretty {
             out.push(b'\n');

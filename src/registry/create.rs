@@ -158,14 +158,17 @@ impl Registry {
             }
             return Err(e);
         }
+        // The revision is set before the one canonicalization, which puts it in its place.
+        if !dry_run {
+            let rev = self.store().next_revision();
+            meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(rev.to_string()));
+        }
         let mut obj = decode::canonicalize(&obj, info.schema);
         if dry_run {
             meta_mut(&mut obj).shift_remove("resourceVersion");
             return Ok(Value::Object(obj));
         }
-        let rev = self.store().next_revision();
-        meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(rev.to_string()));
-        let obj = Value::Object(decode::canonicalize(&obj, info.schema));
+        let obj = Value::Object(obj);
         self.commit_put(&key, obj.clone());
         self.keep_raw_text(info, &key, &obj, w);
         Ok(obj)
