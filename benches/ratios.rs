@@ -5,7 +5,9 @@
 //! stays mapped), the native server's rows from scripts/bench-server.sh (wrk), and the wasm
 //! sizes from dist/ and pkg-node/.
 //!
-//! Timings are printed, never asserted. `BENCH_QUICK=1` skips the million-object row.
+//! Timings are printed, never asserted. `BENCH_QUICK=1` skips the million-object row. Run
+//! without `--bench` (as `cargo test --all-targets` does) it is a smoke test: every row once,
+//! on a few hundred objects.
 
 #[cfg(not(target_arch = "wasm32"))]
 mod bench {
@@ -39,13 +41,28 @@ mod bench {
 
     const COLL: &str = "/apis/apps/v1/namespaces/default/controllerrevisions";
 
+    /// Not under `cargo bench`: every row once, small.
+    fn smoke() -> bool {
+        !std::env::args().any(|a| a == "--bench")
+    }
+
+    /// `n`, or a few hundred in a smoke run.
+    fn scaled(n: usize) -> usize {
+        if smoke() {
+            n.min(300)
+        } else {
+            n
+        }
+    }
+
     /// Seconds per call of `f`, best of a few rounds of at least ~0.3 s each.
     fn time<R>(mut f: impl FnMut() -> R) -> f64 {
         let mut best = f64::MAX;
-        for _ in 0..3 {
+        let (rounds, secs) = if smoke() { (1, 0.0) } else { (3, 0.3) };
+        for _ in 0..rounds {
             let mut n = 0u64;
             let start = Instant::now();
-            while start.elapsed().as_secs_f64() < 0.3 {
+            while n == 0 || start.elapsed().as_secs_f64() < secs {
                 black_box(f());
                 n += 1;
             }
@@ -114,7 +131,7 @@ mod bench {
 
     fn engine_rows(t: &mut Table) {
         let mut e = Engine::new(Config::default());
-        for i in 0..30_000 {
+        for i in 0..scaled(30_000) {
             let r = e.handle(request("POST", COLL, &post_body(i)));
             assert_eq!(r.status(), 201);
         }
@@ -142,10 +159,11 @@ mod bench {
             copy_of(&all),
         );
         let start = Instant::now();
-        for i in 30_000..32_000 {
+        let extra = scaled(2_000);
+        for i in 30_000..30_000 + extra {
             e.handle(request("POST", COLL, &post_body(i)));
         }
-        let per = start.elapsed().as_secs_f64() / 2_000.0;
+        let per = start.elapsed().as_secs_f64() / extra as f64;
         t.row(
             "engine POST create",
             format!("{:.1} us", per * 1e6),
@@ -161,6 +179,7 @@ mod bench {
             &[10_000, 100_000, 1_000_000]
         };
         for &n in sizes {
+            let n = scaled(n);
             let mut e = Engine::new(Config::default());
             e.load_objects((0..n).map(small));
             let uri = format!("{COLL}?limit=500");
@@ -189,7 +208,7 @@ mod bench {
 
     fn fanout_row(t: &mut Table) {
         let mut e = Engine::new(Config::default());
-        let mut streams = open_watchers(&mut e, 1_000);
+        let mut streams = open_watchers(&mut e, scaled(1_000));
         let mut i = 0;
         let ours = time(|| {
             e.handle(request("POST", COLL, &post_body(i)));
@@ -213,7 +232,7 @@ mod bench {
     }
 
     fn memory_row(t: &mut Table) {
-        let n = 30_000;
+        let n = scaled(30_000);
         let before = LIVE.load(Ordering::Relaxed);
         let mut e = Engine::new(Config::default());
         for i in 0..n {
@@ -298,6 +317,9 @@ mod bench {
         memory_row(&mut t);
         server_rows(&mut t);
         wasm_rows(&mut t);
+        if smoke() {
+            return;
+        }
         let tsv: String = t.0.iter().map(|r| r.join("\t") + "\n").collect();
         std::fs::create_dir_all("target/bench").ok();
         std::fs::write("target/bench/ratios.tsv", tsv).ok();
