@@ -2,10 +2,9 @@
 # `make bench`: the native server as a new user runs it (`kubesim serve`, HTTPS, the admin
 # token), loaded with wrk on loopback (2 threads, 16 connections): POST create with
 # generateName, GET one ControllerRevision, LIST a page of 500, LIST everything from the watch
-# cache (resourceVersion=0), and resident memory before and after loading N objects. Each
-# throughput row also times a plain copy of the same response bytes in this shell's reach
-# (`head -c` of a file of that size through a pipe is not a memory copy, so the copy side is
-# measured in-process by benches/ratios.rs, which reads this script's results).
+# cache (resourceVersion=0), and resident memory before and after loading N objects (RSS
+# keeps the history that compaction frees later, so benches/ratios.rs also reports live heap
+# per object, and sets these rows beside its in-process limits).
 #
 # Writes target/bench/server.tsv (row, value, unit) and prints it; without wrk it says so and
 # writes nothing. N defaults to 100000 (BENCH_OBJECTS to change), seconds per run to 5.
