@@ -263,6 +263,14 @@ impl Watcher {
     }
 }
 
+/// The object a DELETED event carries: the last state, at the deletion's revision (as the
+/// cacher's watch events do).
+pub fn deleted_at(obj: &Object, rev: u64) -> Object {
+    let mut o = obj.value().clone();
+    o["metadata"]["resourceVersion"] = Value::String(rev.to_string());
+    Object::new(o)
+}
+
 /// The identity of an encoded frame: event type, object (by pointer), output, and whether a
 /// Table frame has column definitions.
 type FrameKey = (EventType, usize, u64, bool);
@@ -290,9 +298,8 @@ impl FrameMemo {
             .entry((kind, ptr, w.output.key(), first))
             .or_insert_with(|| {
                 if kind == EventType::Deleted {
-                    let mut o = (**obj).clone();
-                    o["metadata"]["resourceVersion"] = json!(event_rev.to_string());
-                    w.output.encode(kind, &Object::new(o), first, now_ms)
+                    w.output
+                        .encode(kind, &deleted_at(obj, event_rev), first, now_ms)
                 } else {
                     w.output.encode(kind, obj, first, now_ms)
                 }

@@ -46,11 +46,6 @@ impl Object {
         &self.0.value
     }
 
-    /// Whether two handles are the same stored version.
-    pub fn ptr_eq(a: &Object, b: &Object) -> bool {
-        Arc::ptr_eq(&a.0, &b.0)
-    }
-
     /// An identity for this version while a handle to it is alive (frame memo keys).
     pub fn addr(&self) -> usize {
         Arc::as_ptr(&self.0) as *const u8 as usize
@@ -66,7 +61,7 @@ impl Object {
     pub fn write_item(&self, out: &mut Vec<u8>) {
         let j = self.encoded();
         match j.rest_at {
-            Some(at) if at == j.bytes.len() - 1 => out.extend_from_slice(b"{}"),
+            // `{` and the rest, which is `}` alone when nothing follows `apiVersion`.
             Some(at) => {
                 out.push(b'{');
                 out.extend_from_slice(&j.bytes[at..]);
@@ -141,21 +136,9 @@ impl AsRef<Value> for Object {
     }
 }
 
-impl std::borrow::Borrow<Value> for Object {
-    fn borrow(&self) -> &Value {
-        &self.0.value
-    }
-}
-
-impl From<Value> for Object {
-    fn from(value: Value) -> Self {
-        Object::new(value)
-    }
-}
-
 impl PartialEq for Object {
     fn eq(&self, other: &Object) -> bool {
-        Object::ptr_eq(self, other) || self.0.value == other.0.value
+        Arc::ptr_eq(&self.0, &other.0) || self.0.value == other.0.value
     }
 }
 

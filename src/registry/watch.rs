@@ -9,12 +9,11 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 use futures_channel::mpsc::UnboundedReceiver;
-use serde_json::Value;
 
 use super::read::prefix;
 use super::Registry;
 use crate::cache::planner::Semantic;
-use crate::cache::watchers::{send_initial, EventType, Filter, FrameEncoder, Watcher};
+use crate::cache::watchers::{deleted_at, send_initial, EventType, Filter, FrameEncoder, Watcher};
 use crate::resources::status::ApiError;
 use crate::resources::ResourceInfo;
 use crate::selectors::field::FieldSelector;
@@ -101,9 +100,7 @@ impl Registry {
                     w.last_rv = ev.rev;
                     if let Some((kind, obj)) = w.convert(ev.value.as_ref(), ev.prev.as_ref()) {
                         if kind == EventType::Deleted {
-                            let mut o: Value = (**obj).clone();
-                            o["metadata"]["resourceVersion"] = Value::String(ev.rev.to_string());
-                            w.send_event(kind, &Object::new(o), now);
+                            w.send_event(kind, &deleted_at(obj, ev.rev), now);
                         } else {
                             w.send_event(kind, obj, now);
                         }

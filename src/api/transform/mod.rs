@@ -81,9 +81,6 @@ pub fn apply(
     let Some(target) = target else {
         return Ok(reply);
     };
-    if let Some(obj) = reply.stored.take() {
-        reply.body = obj.value().clone();
-    }
     let include = match target {
         Target::Table(_) => Some(table_options(req)?),
         _ => None,
@@ -91,6 +88,9 @@ pub fn apply(
     if reply.body.get("kind").and_then(Value::as_str) == Some("Status") {
         return Ok(reply);
     }
+    // A GET's stored object is read where it is, not copied into the reply first.
+    let stored = reply.stored.take();
+    let object = stored.as_ref().map_or(&reply.body, |o| o.value());
     let list = is_list(&reply);
     let body = match target {
         Target::Table(version) => {
@@ -104,7 +104,7 @@ pub fn apply(
                 let items = list_items(&reply);
                 table::list_table(info, &reply.body["metadata"], items.into_iter(), &spec)
             } else {
-                table::object_table(info, &reply.body, &spec)
+                table::object_table(info, object, &spec)
             }
         }
         Target::PartialObjectMetadata(version) => {
@@ -114,7 +114,7 @@ pub fn apply(
                     go_type(info, true)
                 )));
             }
-            table::partial(&reply.body, version)
+            table::partial(object, version)
         }
         Target::PartialObjectMetadataList(version) => {
             if !list {
