@@ -236,7 +236,7 @@ fn serve_resource(
     }
     if rr.verb == Verb::Watch {
         return match handlers::watch::watch(reg, request, rr) {
-            Ok(resp) => admitted_waiting(resp, request),
+            Ok(resp) => resp,
             Err(e) => fail(&e, request),
         };
     }
@@ -246,7 +246,7 @@ fn serve_resource(
         wait: Some(wait), ..
     }) = &result
     {
-        return admitted_waiting(response::waiting(*wait), request);
+        return response::waiting(*wait, request);
     }
     let result = result
         .and_then(|reply| transform::apply(rr.resource, request, negotiated.target, now_ms, reply));
@@ -259,15 +259,6 @@ fn serve_resource(
         Ok(reply) => response::resource_reply(&reply, &out, request),
         Err(e) => fail(&e, request),
     }
-}
-
-/// A waiting read's placeholder marked with the user the filters admitted (any other
-/// response unchanged).
-fn admitted_waiting(mut resp: Response<Body>, request: &Request<'_>) -> Response<Body> {
-    if let Some(w) = resp.extensions_mut().get_mut::<CacheWait>() {
-        w.user = request.user.clone();
-    }
-    resp
 }
 
 /// Whether the response may be gzipped (`APIResponseCompression` and the client accepts it).

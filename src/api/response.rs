@@ -247,13 +247,16 @@ pub fn warning_header(text: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheWait {
     pub wait: crate::cache::planner::Wait,
-    /// Who the filters admitted (set by `api::serve_resource`).
+    /// Who the filters admitted.
     pub user: Option<crate::resources::rbac::UserInfo>,
 }
 
-/// A placeholder response carrying [`CacheWait`]; never sent to a client.
-pub fn waiting(wait: crate::cache::planner::Wait) -> Response<Body> {
+/// A placeholder response carrying [`CacheWait`] for `req`'s read; never sent to a client.
+pub fn waiting(wait: crate::cache::planner::Wait, req: &Request<'_>) -> Response<Body> {
     let mut resp = Response::new(Body::Full(bytes::Bytes::new()));
-    resp.extensions_mut().insert(CacheWait { wait, user: None });
+    resp.extensions_mut().insert(CacheWait {
+        wait,
+        user: req.user.clone(),
+    });
     resp
 }

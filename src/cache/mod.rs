@@ -188,13 +188,17 @@ impl WatchCache {
         applied
     }
 
-    /// The write time of the oldest store event the cache has not applied yet.
-    pub fn next_due_ms(&self, store: &Store) -> Option<i64> {
+    /// When the cache applies revision `rev` (the lag after the store wrote it, as
+    /// [`WatchCache::catch_up`] applies events); `None` while the store has not written it.
+    pub fn reaches_ms(&self, store: &Store, rev: u64) -> Option<i64> {
+        if rev > store.revision() {
+            return None;
+        }
         store
-            .events_after(self.rv)
-            .ok()
-            .and_then(|e| e.first())
-            .map(|e| e.time_ms + self.config.lag_ms)
+            .events_after(rev.saturating_sub(1))
+            .ok()?
+            .first()
+            .map(|ev| ev.time_ms + self.config.lag_ms)
     }
 
     /// Drops events (and their snapshots) beyond capacity or older than the window.

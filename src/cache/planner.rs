@@ -132,16 +132,20 @@ pub struct Sources<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wait {
     pub needed: u64,
-    pub deadline_ms: i64,
     pub due_ms: i64,
     pub arrival: Arrival,
 }
 
 impl Wait {
+    /// When the read gives up waiting: 3 s after its arrival.
+    pub fn deadline_ms(&self) -> i64 {
+        self.arrival.ms + CACHE_WAIT_MS
+    }
+
     /// Whether the wait is over: the cache has the revision, or the time is up. The read is
     /// then planned (as of its arrival) and answered.
     pub fn over(&self, cache_rev: u64, now_ms: i64) -> bool {
-        cache_rev >= self.needed || now_ms >= self.deadline_ms
+        cache_rev >= self.needed || now_ms >= self.deadline_ms()
     }
 }
 
@@ -152,11 +156,9 @@ impl<'a> Sources<'a> {
     /// no cache, or (the wait over) with the 504 or etcd fallback the plan gives.
     pub fn wait(&self, semantic: Semantic, read: Read) -> Option<Wait> {
         let needed = self.needed(semantic, read)?;
-        let deadline_ms = self.arrival.ms + CACHE_WAIT_MS;
         let mut wait = Wait {
             needed,
-            deadline_ms,
-            due_ms: deadline_ms,
+            due_ms: 0,
             arrival: self.arrival,
         };
         if wait.over(self.cache.revision(), self.now_ms) {
@@ -169,9 +171,10 @@ impl<'a> Sources<'a> {
     /// When `wait` is next due: the cache's lag after the store wrote the revision it needs
     /// (once the store has), capped by its deadline.
     pub fn due(&self, wait: &Wait) -> i64 {
-        let reaches = self.cache_reaches(wait.needed);
-        reaches
-            .map_or(wait.deadline_ms, |t| t.min(wait.deadline_ms))
+        let deadline = wait.deadline_ms();
+        self.cache
+            .reaches_ms(self.store, wait.needed)
+            .map_or(deadline, |t| t.min(deadline))
             .max(self.now_ms)
     }
 
@@ -199,18 +202,6 @@ impl<'a> Sources<'a> {
             }
             _ => None,
         }
-    }
-
-    /// When the cache will reach `rev`: its lag after the store wrote it (`None` while the
-    /// store has not).
-    fn cache_reaches(&self, rev: u64) -> Option<i64> {
-        if rev > self.store.revision() {
-            return None;
-        }
-        let events = self.store.events_after(rev.saturating_sub(1)).ok()?;
-        events
-            .first()
-            .map(|ev| ev.time_ms + self.cache.config().lag_ms)
     }
 
     /// How long the read has waited for the cache.

@@ -171,17 +171,9 @@ impl Engine {
                 self.parking.parked.push(p);
                 continue;
             }
-            let resp = self.respond(&p.request, Some(&p.resume));
-            match wait_of(&resp) {
-                // Not expected once the wait is over; parked again rather than lost.
-                Some(again) => {
-                    p.resume.wait = again.wait;
-                    self.parking.parked.push(p);
-                }
-                None => {
-                    let _ = p.sender.send(resp);
-                }
-            }
+            // Served as of its arrival, a resumed read does not wait again
+            // (`Registry::cache_wait`).
+            let _ = p.sender.send(self.respond(&p.request, Some(&p.resume)));
         }
     }
 

@@ -157,8 +157,12 @@ impl Registry {
     }
 
     /// Whether and for what a read must wait for the watch cache before it is served (the
-    /// planner's [`Sources::wait`]); `None` to serve it now.
+    /// planner's [`Sources::wait`]); `None` to serve it now, and always for a read served
+    /// again as of its arrival: its wait is over.
     pub fn cache_wait(&self, semantic: Semantic, read: Read) -> Option<Wait> {
+        if self.arrival.is_some() {
+            return None;
+        }
         self.sources().wait(semantic, read)
     }
 

@@ -333,3 +333,28 @@ fn an_inconsistent_continuation_without_snapshots_reads_etcd() {
     assert!(explained(&r).contains("source=store"), "{}", explained(&r));
     assert_eq!(r.names(), ["fresh"]);
 }
+
+/// DELETECOLLECTION lists through the cacher, as the generic store's `DeleteCollection` does:
+/// its Not older than list waits for the cache like a plain list, then deletes what it saw;
+/// with a cache later than 3 s it fails with the list's 504 and deletes nothing.
+#[test]
+fn a_delete_collection_waits_for_its_list() {
+    for (lag, code) in [(1000, 200), (5000, 504)] {
+        let (mut e, rv) = lagging(lag);
+        let before = clock(&e);
+        let r = delete(&mut e, &format!("{}?resourceVersion={rv}", crs("default")));
+        assert_eq!(r.code, code, "lag {lag}: {}", r.text);
+        assert_eq!(
+            clock(&e) - before,
+            lag.min(3000),
+            "lag {lag}: the client waited"
+        );
+        let left = get(&mut e, &crs("default")).names();
+        if code == 200 {
+            assert_eq!(r.names(), ["fresh"]);
+            assert!(left.is_empty(), "{left:?}");
+        } else {
+            assert_eq!(left, ["fresh"]);
+        }
+    }
+}

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use super::validate_dry_run;
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
+use crate::cache::planner::Read;
 use crate::codec::decode;
 use crate::registry::{DeleteOptions, Deleted, Registry, UNSAFE_DELETION_GATE};
 use crate::resources::field::FieldError;
@@ -282,6 +283,11 @@ pub fn delete_collection(
     }
     let opts = options.registry;
     let list = super::list::list_options(reg, req, info)?;
+    // Its list is the generic store's `List`, through the cacher: it waits for the cache as
+    // a list does (nothing is written before the wait ends).
+    if let Some(wait) = reg.cache_wait(list.semantic, Read::List) {
+        return Ok(Reply::waiting(wait));
+    }
     let (deleted, rv) = reg.delete_collection(info, rr.namespace.as_deref(), &list, &opts)?;
     let items = deleted.iter().map(strip_type_meta).collect();
     let list_meta = json!({"resourceVersion": rv.to_string()});

@@ -99,7 +99,7 @@ pub fn watch(
     // (the engine serves it again when the wait ends).
     let initial_events = send_initial_events == Some(true);
     if let Some(wait) = reg.cache_wait(semantic, Read::Watch { initial_events }) {
-        return Ok(response::waiting(wait));
+        return Ok(response::waiting(wait, req));
     }
     // The timeout runs from the watch's arrival, its wait for the cache included.
     let arrived = reg.sources().arrival.ms;
