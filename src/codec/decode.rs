@@ -198,7 +198,7 @@ pub struct TypeMeta {
 /// Its failures precede any typed-decode error and read
 /// `couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string`.
 /// (A syntax error gets the same prefix; the caller adds it to [`SyntaxError::message`].)
-/// An `apiVersion` with more than one slash fails `ParseGroupVersion` after that, unprefixed.
+/// (The JSON serializer's `ParseGroupVersion` step is [`check_group_version`].)
 pub fn interpret_type_meta(value: &Value) -> Result<TypeMeta, String> {
     let mut tm = TypeMeta::default();
     let members = match value {
@@ -233,17 +233,23 @@ pub fn interpret_type_meta(value: &Value) -> Result<TypeMeta, String> {
             }
         }
     }
-    if let Some(e) = first_err {
-        return Err(e);
+    match first_err {
+        Some(e) => Err(e),
+        None => Ok(tm),
     }
-    // Then `schema.ParseGroupVersion`, whose only failure is a second slash.
+}
+
+/// What the JSON serializer's `Interpret` does next: `schema.ParseGroupVersion`, whose only
+/// failure is a second slash. The CBOR serializer reads the version with
+/// `FromAPIVersionAndKind` instead, which takes such a value as empty (then defaulted).
+pub fn check_group_version(tm: &TypeMeta) -> Result<(), String> {
     if tm.api_version.matches('/').count() > 1 {
         return Err(format!(
             "unexpected GroupVersion string: {}",
             tm.api_version
         ));
     }
-    Ok(tm)
+    Ok(())
 }
 
 /// Go's name for the kind of a JSON value in `json: cannot unmarshal <kind> into ...`.

@@ -278,8 +278,8 @@ pub static LEGACY: Scheme = Scheme {
     unversioned: UNVERSIONED_KINDS,
 };
 
-/// The meta internal scheme DeleteOptions bodies are decoded with: Create and Update options
-/// are unversioned there besides the usual five.
+/// The meta internal scheme DeleteOptions bodies are decoded with: Delete, Create and Update
+/// options are unversioned there besides the usual five.
 pub static META_INTERNAL: Scheme = Scheme {
     name: "pkg/apis/meta/internalversion/scheme/register.go:27",
     registered: &[
@@ -295,6 +295,7 @@ pub static META_INTERNAL: Scheme = Scheme {
     ],
     every_version: &[],
     unversioned: &[
+        "DeleteOptions",
         "CreateOptions",
         "UpdateOptions",
         "Status",

@@ -146,6 +146,33 @@ pub fn parse_group_version(api_version: &str) -> (&str, &str) {
     }
 }
 
+/// `gvkWithDefaults`: a body's group, version and kind (its apiVersion as
+/// [`parse_group_version`] reads it) with the gaps filled from the decoder's defaults (the
+/// URL's kind, or meta.k8s.io/v1 DeleteOptions): the kind when empty, group and version when
+/// both are, the version alone when the group is the default's.
+pub fn gvk_with_defaults<'a>(
+    api_version: &'a str,
+    kind: &'a str,
+    defaults: (&'a str, &'a str, &'a str),
+) -> (&'a str, &'a str, &'a str) {
+    let (dg, dv, dk) = defaults;
+    let kind = if kind.is_empty() { dk } else { kind };
+    let (group, version) = match parse_group_version(api_version) {
+        ("", "") => (dg, dv),
+        (g, "") if g == dg => (g, dv),
+        gv => gv,
+    };
+    (group, version, kind)
+}
+
+/// `GroupVersion.String()`: `group/version`, the version alone for the core group.
+pub fn group_version_string(group: &str, version: &str) -> String {
+    match group {
+        "" => version.to_string(),
+        g => format!("{g}/{version}"),
+    }
+}
+
 /// An object's `GroupVersionKind().String()` (as `Unstructured` reads it): `apps/v1,
 /// Kind=Deployment`, `/v1, Kind=ConfigMap` for the core group, and the empty `/, Kind=` when
 /// the apiVersion does not parse.

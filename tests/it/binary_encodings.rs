@@ -419,3 +419,22 @@ fn a_malformed_cbor_delete_options_body_fails_reading_its_type() {
         )
     );
 }
+
+/// The CBOR serializer reads apiVersion with `FromAPIVersionAndKind`, which takes one with a
+/// second slash as empty (then defaulted from the URL), where the JSON one refuses it.
+#[test]
+fn a_cbor_body_s_unparsable_api_version_is_defaulted() {
+    let mut e = cbor_engine();
+    let mut body = cr_body("slashes", 1);
+    body["apiVersion"] = json!("a/b/c");
+    let (code, _, bytes) = raw(
+        &mut e,
+        "POST",
+        &crs("default"),
+        cbor::encode(&body),
+        &[("content-type", CBOR), ("accept", "application/json")],
+    );
+    assert_eq!(code, 201, "{}", String::from_utf8_lossy(&bytes));
+    let r = get(&mut e, &cr("default", "slashes"));
+    assert_eq!(r.json["apiVersion"], "apps/v1");
+}

@@ -23,6 +23,13 @@ fn delete_option_bodies_are_decoded_by_the_meta_scheme() {
          "converting (v1.ListOptions) to (v1.DeleteOptions): unknown conversion"),
         (r#"{"kind":"ListOptions","apiVersion":"v1"}"#, 400,
          "no kind \"ListOptions\" is registered for version \"v1\" in scheme \"pkg/apis/meta/internalversion/scheme/register.go:27\""),
+        // The apiVersion is defaulted from meta.k8s.io/v1 as `gvkWithDefaults` does.
+        (r#"{"kind":"Table","apiVersion":"/"}"#, 400,
+         "converting (v1.Table) to (v1.DeleteOptions): unknown conversion"),
+        (r#"{"kind":"ListOptions","apiVersion":"meta.k8s.io/"}"#, 400,
+         "converting (v1.ListOptions) to (v1.DeleteOptions): unknown conversion"),
+        (r#"{"kind":"ListOptions","apiVersion":"/v1"}"#, 400,
+         "no kind \"ListOptions\" is registered for version \"v1\" in scheme \"pkg/apis/meta/internalversion/scheme/register.go:27\""),
     ];
     for (body, code, msg) in rows {
         let r = send(&mut e, "DELETE", &cr("default", "d"), Some(body), &[]);

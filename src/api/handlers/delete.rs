@@ -14,7 +14,9 @@ use crate::cache::planner::Read;
 use crate::codec::decode;
 use crate::registry::{DeleteOptions, Deleted, Registry, UNSAFE_DELETION_GATE};
 use crate::resources::field::FieldError;
-use crate::resources::meta::{meta_str, strings, strip_type_meta};
+use crate::resources::meta::{
+    group_version_string, gvk_with_defaults, meta_str, strings, strip_type_meta,
+};
 use crate::resources::rbac::Attributes;
 use crate::resources::status::{ApiError, ApiResult, GroupKind};
 use crate::resources::{schema, ResourceInfo};
@@ -60,13 +62,13 @@ fn options_from_query(q: &crate::api::query::Query) -> ApiResult<Map<String, Val
 /// aliases); any other is not registered.
 fn other_meta_kind(api_version: &str, kind: &str) -> String {
     let scheme = &crate::resources::legacy_scheme::META_INTERNAL;
-    let gv = match api_version {
-        "" => "meta.k8s.io/v1",
-        gv => gv,
-    };
-    match scheme.is_registered(gv, kind) {
+    // The handler's decoder defaults what the body leaves out from meta.k8s.io/v1.
+    let (group, version, kind) =
+        gvk_with_defaults(api_version, kind, ("meta.k8s.io", "v1", "DeleteOptions"));
+    let gv = group_version_string(group, version);
+    match scheme.is_registered(&gv, kind) {
         true => format!("converting (v1.{kind}) to (v1.DeleteOptions): unknown conversion"),
-        false => scheme.not_registered(kind, gv),
+        false => scheme.not_registered(kind, &gv),
     }
 }
 
@@ -80,7 +82,7 @@ fn options_from_body(req: &Request<'_>) -> ApiResult<Map<String, Value>> {
         .map_err(ApiError::bad_request)?;
     let parsed = crate::codec::json::parse(&converted.json)
         .map_err(|e| ApiError::bad_request(format!("{}{}", decode::TYPE_META_ERROR, e.message)))?;
-    let type_meta = decode::interpret_type_meta(&parsed.value).map_err(ApiError::bad_request)?;
+    let type_meta = super::type_meta_of(&parsed.value, encoding).map_err(ApiError::bad_request)?;
     if !type_meta.kind.is_empty() && type_meta.kind != "DeleteOptions" {
         return Err(ApiError::bad_request(other_meta_kind(
             &type_meta.api_version,

@@ -21,7 +21,7 @@ use super::{Reply, Request};
 use crate::codec::{decode, json};
 use crate::registry::{Registry, Write};
 use crate::resources::field::FieldError;
-use crate::resources::meta::{meta_mut, parse_group_version};
+use crate::resources::meta::{group_version_string, gvk_with_defaults, meta_mut};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::{Kinds, ResourceInfo};
 
@@ -176,6 +176,16 @@ pub struct DecodedBody {
     pub raw_text: Option<String>,
 }
 
+/// A body's apiVersion and kind as its serializer's `Interpret` reads them: the JSON (and
+/// YAML) one also parses the group version strictly, the CBOR one does not.
+pub(super) fn type_meta_of(value: &Value, encoding: Encoding) -> Result<decode::TypeMeta, String> {
+    let tm = decode::interpret_type_meta(value)?;
+    if encoding != Encoding::Cbor {
+        decode::check_group_version(&tm)?;
+    }
+    Ok(tm)
+}
+
 /// Decodes a write body for `info`, as the real handler's decoder does: content type (JSON;
 /// YAML, Protobuf or CBOR converted to JSON first, CBOR into `info`'s typed struct), JSON
 /// syntax, group/version/kind, field types, then
@@ -205,9 +215,12 @@ pub fn decode_body(
         )
     })?;
     let type_meta =
-        decode::interpret_type_meta(&parsed.value).map_err(|m| unrecognized(info, &m, original))?;
+        type_meta_of(&parsed.value, encoding).map_err(|m| unrecognized(info, &m, original))?;
     check_group_version_kind(&req.kinds, &type_meta, info)?;
-    let raw = parsed.value.as_object().cloned().unwrap_or_default();
+    let raw = match parsed.value {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
     let decoded = decode::decode_bytes(body, info.schema).map_err(|e| {
         ApiError::bad_request(format!(
             "{} in version \"{}\" cannot be handled as a {}: {}",
@@ -317,23 +330,16 @@ pub(super) fn group_version_kind_mismatch(
     info: &ResourceInfo,
 ) -> Option<GvkMismatch> {
     use crate::resources::legacy_scheme;
-    let kind = match type_meta.kind.as_str() {
-        "" => info.kind,
-        k => k,
-    };
-    let (group, version) = match parse_group_version(&type_meta.api_version) {
-        ("", "") => (info.group, info.version),
-        (g, "") if g == info.group => (g, info.version),
-        gv => gv,
-    };
+    let (group, version, kind) = gvk_with_defaults(
+        &type_meta.api_version,
+        &type_meta.kind,
+        (info.group, info.version, info.kind),
+    );
     if (group, version, kind) == (info.group, info.version, info.kind) {
         return None;
     }
     let expected = info.api_version();
-    let gv = match group {
-        "" => version.to_string(),
-        g => format!("{g}/{version}"),
-    };
+    let gv = group_version_string(group, version);
     let gv = gv.as_str();
     // Kinds registered at run time are in the scheme too.
     let scheme = &legacy_scheme::LEGACY;

@@ -112,7 +112,8 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     // JSON and merge patches decode the patched JSON, kind and version included; a strategic
     // merge fills the typed object from the map, whose kind it ignores.
     if kind != PatchKind::Strategic {
-        let type_meta = decode::interpret_type_meta(&patched).map_err(|e| invalid(&e))?;
+        let type_meta = super::type_meta_of(&patched, crate::api::negotiation::Encoding::Json)
+            .map_err(|e| invalid(&e))?;
         let mismatch = super::group_version_kind_mismatch(&req.kinds, &type_meta, info);
         if let Some(super::GvkMismatch::Decode { cause, .. }) = mismatch {
             return Err(invalid(&cause));

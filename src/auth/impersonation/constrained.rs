@@ -17,10 +17,12 @@ use super::memory::{success_key, Key, Memory};
 use crate::auth::forbidden::forbidden;
 use crate::codec::go_quote as q;
 use crate::registry::Registry;
-use crate::resources::rbac::user::{ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS};
+use crate::resources::field::{aggregate_messages, FieldError};
+use crate::resources::rbac::user::SYSTEM_PRIVILEGED_GROUP;
 use crate::resources::rbac::{Attributes, UserInfo};
 use crate::resources::status::ApiError;
-use crate::resources::validation::names::name_is_dns_subdomain;
+use crate::resources::validation::names::{name_is_dns_subdomain, regex_error};
+use serde_json::Value;
 
 const AUTHENTICATION: &str = "authentication.k8s.io";
 /// Beyond this many groups or extras, one wildcard check is tried before the loop.
@@ -98,14 +100,16 @@ impl Wanted {
         };
         // Headers naming the same key (`A-B`, `A%2dB`) add to it, as Go appends; visited
         // in sorted order here (Go's is its map's).
-        let mut names: Vec<&str> = headers.keys().map(|k| k.as_str()).collect();
+        let mut names: Vec<&str> = headers
+            .keys()
+            .map(|k| k.as_str())
+            .filter(|k| k.starts_with(EXTRA_PREFIX))
+            .collect();
         names.sort_unstable();
         for name in names {
-            if let Some(suffix) = name.strip_prefix(EXTRA_PREFIX) {
-                let values = header_values(headers, name).into_iter().map(String::from);
-                let key = unescape_extra_key(suffix);
-                wanted.extra.entry(key).or_default().extend(values);
-            }
+            let values = header_values(headers, name).into_iter().map(String::from);
+            let key = unescape_extra_key(&name[EXTRA_PREFIX.len()..]);
+            wanted.extra.entry(key).or_default().extend(values);
         }
         let others =
             !wanted.uid.is_empty() || !wanted.groups.is_empty() || !wanted.extra.is_empty();
@@ -243,8 +247,8 @@ fn check_identity(
             let reason = "impersonating the empty string group is not allowed";
             return Err(forbidden(&attrs, requestor, reason));
         }
-        if constrained && wanted.groups.iter().any(|g| g == "system:masters") {
-            attrs.name = "system:masters".into();
+        if constrained && wanted.groups.iter().any(|g| g == SYSTEM_PRIVILEGED_GROUP) {
+            attrs.name = SYSTEM_PRIVILEGED_GROUP.into();
             let reason = "impersonating the system:masters group is not allowed";
             return Err(forbidden(&attrs, requestor, reason));
         }
@@ -276,18 +280,7 @@ fn check_identity(
             }
         }
     }
-    if out.name == ANONYMOUS {
-        ensure_group(&mut out, ALL_UNAUTHENTICATED);
-    } else if !out.in_group(ALL_UNAUTHENTICATED) {
-        ensure_group(&mut out, ALL_AUTHENTICATED);
-    }
-    Ok(out)
-}
-
-fn ensure_group(u: &mut UserInfo, group: &str) {
-    if !u.in_group(group) {
-        u.groups.push(group.into());
-    }
+    Ok(out.with_implied_groups())
 }
 
 /// `validateExtra` (keys in sorted order: Go's map order is random).
@@ -319,17 +312,15 @@ fn validate_extra(extra: &BTreeMap<String, Vec<String>>) -> Result<(), String> {
 
 /// `IsDomainPrefixedPath` on field `extra.key`, as its aggregate error reads.
 fn domain_prefixed_path(key: &str) -> Option<String> {
-    let invalid = |v: &str, msg: &str| format!("extra.key: Invalid value: {}: {msg}", q(v));
+    let invalid = |v: &str, msg: &str| FieldError::invalid("extra.key", Value::from(v), msg);
     let Some((host, path)) = key
         .split_once('/')
         .filter(|(h, p)| !h.is_empty() && !p.is_empty())
     else {
-        return Some(invalid(
-            key,
-            "must be a domain-prefixed path (such as \"acme.io/foo\")",
-        ));
+        let msg = "must be a domain-prefixed path (such as \"acme.io/foo\")";
+        return Some(invalid(key, msg).message());
     };
-    let mut errs: Vec<String> = name_is_dns_subdomain(host, false)
+    let mut errs: Vec<FieldError> = name_is_dns_subdomain(host, false)
         .iter()
         .map(|m| invalid(host, m))
         .collect();
@@ -338,16 +329,9 @@ fn domain_prefixed_path(key: &str) -> Option<String> {
         .all(|c| c.is_ascii_alphanumeric() || "/-._~%!$&'()*+,;=:".contains(c));
     if !path_ok {
         let fmt = r"[A-Za-z0-9/\-._~%!$&'()*+,;=:]+";
-        errs.push(invalid(
-            path,
-            &format!("Invalid path (regex used for validation is '{fmt}')"),
-        ));
+        errs.push(invalid(path, &regex_error("Invalid path", fmt, &[])));
     }
-    match errs.len() {
-        0 => None,
-        1 => errs.pop(),
-        _ => Some(format!("[{}]", errs.join(", "))),
-    }
+    (!errs.is_empty()).then(|| aggregate_messages(&errs))
 }
 
 /// One mode's answer: `Ok(None)` when it does not apply.

@@ -7,7 +7,6 @@ use http::HeaderMap;
 
 use crate::auth::forbidden::forbidden;
 use crate::registry::Registry;
-use crate::resources::rbac::user::{ALL_UNAUTHENTICATED, ANONYMOUS};
 use crate::resources::rbac::{Attributes, UserInfo};
 use crate::resources::status::ApiError;
 use crate::resources::validation::names::{name_is_dns_subdomain, validate_namespace_name};
@@ -108,7 +107,6 @@ fn requested_parts(headers: &HeaderMap) -> Result<Vec<Part>, ApiError> {
         .filter(|k| k.starts_with(EXTRA_PREFIX))
         .collect();
     extra_names.sort_unstable();
-    extra_names.dedup();
     for name in &extra_names {
         let key = unescape_extra_key(&name[EXTRA_PREFIX.len()..]);
         for value in header_values(headers, name) {
@@ -149,7 +147,7 @@ pub fn impersonate(
     if parts.is_empty() {
         return Ok(requestor);
     }
-    let groups_specified = !header_values(headers, "impersonate-group").is_empty();
+    let groups_specified = parts.iter().any(|p| p.kind == "Group");
     let mut out = UserInfo::default();
     for part in &parts {
         let group = if part.api_version.is_empty() {
@@ -195,11 +193,7 @@ pub fn impersonate(
             return Err(forbidden(&attrs, &requestor, &decision.reason));
         }
     }
-    let mut out = out.with_authenticated_group();
-    if out.name == ANONYMOUS && !out.in_group(ALL_UNAUTHENTICATED) {
-        out.groups.push(ALL_UNAUTHENTICATED.into());
-    }
-    Ok(out)
+    Ok(out.with_implied_groups())
 }
 
 #[cfg(test)]

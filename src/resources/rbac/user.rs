@@ -56,4 +56,15 @@ impl UserInfo {
         }
         self
     }
+
+    /// The groups an impersonated user gets besides those asked for, as both impersonation
+    /// filters add them: `system:authenticated` as [`UserInfo::with_authenticated_group`],
+    /// and `system:unauthenticated` for the anonymous user.
+    pub fn with_implied_groups(self) -> Self {
+        let mut u = self.with_authenticated_group();
+        if u.name == ANONYMOUS && !u.in_group(ALL_UNAUTHENTICATED) {
+            u.groups.push(ALL_UNAUTHENTICATED.into());
+        }
+        u
+    }
 }

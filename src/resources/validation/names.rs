@@ -45,7 +45,7 @@ fn max_len_error(length: usize, unit: LenUnit) -> String {
 }
 
 /// apimachinery's `RegexError`: note the `', ` + ` or ` joint, which yields two spaces.
-fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
+pub(crate) fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     if examples.is_empty() {
         return format!("{msg} (regex used for validation is '{fmt}')");
     }
