@@ -469,6 +469,10 @@ mod tests {
                 r#"impersonating an invalid key in extra is not allowed: extra.key: Invalid value: "scopes": must be a domain-prefixed path (such as "acme.io/foo")"#,
             ),
             (
+                extra("acme.io/p^th", &["a"]),
+                r#"impersonating an invalid key in extra is not allowed: extra.key: Invalid value: "p^th": Invalid path (regex used for validation is '[A-Za-z0-9/\-._~%!$&'()*+,;=:]+')"#,
+            ),
+            (
                 extra("acme.io/Scopes", &["a"]),
                 r#"impersonating a non-lowercase key in extra is not allowed: "acme.io/Scopes""#,
             ),
