@@ -7,7 +7,9 @@
 //! from now, for at most 1000 objects. Each write moves the object to the lease of that
 //! moment, so an Event expires 3600 to 3660 s after its last write; etcd then deletes the
 //! key, which watchers see as DELETED. kubesim follows the same arithmetic on the engine's
-//! clock, looking at the store's changes on each tick.
+//! clock, looking at the store's changes on each tick. (etcd deletes a lease's keys in one
+//! transaction, at one revision; here each expired key is deleted at a revision of its own,
+//! since the store writes one key per revision.)
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,30 +44,36 @@ impl Leases {
         let now = reg.clock().now_ms();
         let rev = reg.store().revision();
         if self.seen != Some(rev) {
-            let events = self.seen.map(|seen| reg.store().events_after(seen));
-            let writes: Vec<(String, Option<i64>, i64)> = match events {
-                Some(Ok(events)) => events
-                    .iter()
-                    .map(|e| {
-                        let ttl = e.value.as_deref().and_then(|v| ttl_of(reg, v));
-                        (e.key.clone(), ttl, e.time_ms)
-                    })
-                    .collect(),
+            // The kinds with a time to live, by their keys' prefix: only their writes matter.
+            let ttls: Vec<(String, i64)> = reg
+                .kinds()
+                .iter()
+                .filter_map(|i| Some((i.key_prefix(), i.strategy.ttl_seconds()?)))
+                .collect();
+            let ttl_of = |key: &str| {
+                ttls.iter()
+                    .find(|(prefix, _)| key.starts_with(prefix.as_str()))
+                    .map(|(_, ttl)| *ttl)
+            };
+            let store = reg.store();
+            match self.seen.map(|seen| store.events_after(seen)) {
+                Some(Ok(events)) => {
+                    for e in events {
+                        let Some(ttl) = ttl_of(&e.key) else { continue };
+                        self.forget(&e.key);
+                        if e.value.is_some() {
+                            self.take_lease(&e.key, e.time_ms, ttl);
+                        }
+                    }
+                }
                 // The first look (or history gone): each stored object with a ttl and no
                 // lease yet gets one now.
-                _ => reg
-                    .store()
-                    .live()
-                    .filter(|(k, _)| !self.ends.contains_key(*k))
-                    .filter_map(|(k, v)| Some((k.to_string(), Some(ttl_of(reg, v)?), now)))
-                    .collect(),
-            };
-            for (key, ttl, at) in writes {
-                self.forget(&key);
-                if let Some(ttl) = ttl {
-                    let end = self.lease(at, ttl);
-                    self.ends.insert(key.clone(), end);
-                    self.by_time.insert((end, key));
+                _ => {
+                    for (key, _) in store.live() {
+                        if let Some(ttl) = ttl_of(key).filter(|_| !self.ends.contains_key(key)) {
+                            self.take_lease(key, now, ttl);
+                        }
+                    }
                 }
             }
         }
@@ -78,6 +86,13 @@ impl Leases {
         }
         // The expiries' own deletions included.
         self.seen = Some(reg.store().revision());
+    }
+
+    /// `key`, written at `at`, takes the lease of that moment.
+    fn take_lease(&mut self, key: &str, at: i64, ttl: i64) {
+        let end = self.lease(at, ttl);
+        self.ends.insert(key.to_string(), end);
+        self.by_time.insert((end, key.to_string()));
     }
 
     fn forget(&mut self, key: &str) {
@@ -101,14 +116,4 @@ impl Leases {
         self.current = Some((end, 1));
         end
     }
-}
-
-/// The ttl (seconds) of the kind `obj` is, if it has one.
-fn ttl_of(reg: &Registry, obj: &serde_json::Value) -> Option<i64> {
-    let api_version = obj.get("apiVersion")?.as_str()?;
-    let kind = obj.get("kind")?.as_str()?;
-    reg.kinds()
-        .by_kind(api_version, kind)?
-        .strategy
-        .ttl_seconds()
 }

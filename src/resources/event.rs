@@ -7,6 +7,7 @@
 //! timestamps or counts, and an update may change anything (the immutability rules belong to
 //! `events.k8s.io`, which kubesim does not serve).
 
+use crate::resources::meta::map_str;
 use serde_json::{Map, Value};
 
 use super::duration::since;
@@ -150,10 +151,6 @@ const SHORT_LIMIT: usize = 128;
 /// `NoteLengthLimit`.
 const NOTE_LIMIT: usize = 1024;
 
-fn text<'a>(obj: &'a Map<String, Value>, name: &str) -> &'a str {
-    obj.get(name).and_then(Value::as_str).unwrap_or("")
-}
-
 /// Whether a time field holds a time (zero times are stored as absent or `null`).
 fn is_set(v: Option<&Value>) -> bool {
     v.and_then(Value::as_str).is_some_and(|s| !s.is_empty())
@@ -196,7 +193,7 @@ fn validate(obj: &Map<String, Value>) -> Vec<FieldError> {
         if involved_ns.is_empty() && ns != "default" && ns != "kube-system" {
             errs.push(mismatch());
         }
-        let controller = text(obj, "reportingComponent");
+        let controller = map_str(obj, "reportingComponent");
         if controller.is_empty() {
             errs.push(FieldError::required("reportingComponent", ""));
         }
@@ -212,7 +209,7 @@ fn validate(obj: &Map<String, Value>) -> Vec<FieldError> {
             ("action", true),
             ("reason", true),
         ] {
-            let value = text(obj, field);
+            let value = map_str(obj, field);
             if required && value.is_empty() {
                 errs.push(FieldError::required(field, ""));
             }
@@ -220,7 +217,7 @@ fn validate(obj: &Map<String, Value>) -> Vec<FieldError> {
                 errs.push(too_long(field, SHORT_LIMIT));
             }
         }
-        if text(obj, "message").len() > NOTE_LIMIT {
+        if map_str(obj, "message").len() > NOTE_LIMIT {
             errs.push(too_long("message", NOTE_LIMIT));
         }
     }

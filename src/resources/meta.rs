@@ -84,6 +84,11 @@ pub fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
+/// A map's string member, `""` when absent or not a string ([`str_at`] on a map).
+pub fn map_str<'a>(m: &'a Map<String, Value>, key: &str) -> &'a str {
+    m.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
 /// Whether `metadata.finalizers` is non-empty.
 pub fn has_finalizers(obj: &Value) -> bool {
     meta(obj)

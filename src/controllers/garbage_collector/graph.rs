@@ -131,7 +131,7 @@ fn ignored(obj: &Value) -> bool {
     str_at(obj, "kind") == "Event" && matches!(str_at(obj, "apiVersion"), "v1" | "events.k8s.io/v1")
 }
 
-fn blocks(r: &Value) -> bool {
+pub(super) fn blocks(r: &Value) -> bool {
     r["blockOwnerDeletion"].as_bool() == Some(true)
 }
 
@@ -400,36 +400,6 @@ impl Graph {
                 .is_some_and(|o| o.deleting_dependents)
             {
                 self.enqueue_delete(owner_uid, at);
-            }
-        }
-    }
-
-    /// A virtual delete (`enqueueVirtualDeleteEvent`): a worker found no object at `id`.
-    /// A virtual node goes, and its dependents are looked at again; an observed node under
-    /// other coordinates stays, and only the dependents naming `id` are.
-    pub(super) fn virtual_delete(&mut self, id: &Identity, at: i64) {
-        let Some(node) = self.nodes.get(&id.uid) else {
-            return;
-        };
-        if node.virtual_node || node.identity == *id {
-            self.remove(&id.uid, at);
-            self.add_absent(id.clone());
-            return;
-        }
-        let matching: Vec<String> = node
-            .dependents
-            .iter()
-            .filter(|d| {
-                self.nodes
-                    .get(*d)
-                    .is_some_and(|dep| dep.owners.iter().any(|r| id.matches(r)))
-            })
-            .cloned()
-            .collect();
-        if !matching.is_empty() {
-            self.add_absent(id.clone());
-            for dep in matching {
-                self.enqueue_delete(&dep, at);
             }
         }
     }

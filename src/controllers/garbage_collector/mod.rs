@@ -150,10 +150,14 @@ pub(super) struct Queue {
 }
 
 impl Queue {
-    /// Queues `item` for `at`, unless it is queued already.
+    /// Queues `item` for `at`; one queued already keeps the earlier of its two times (as
+    /// client-go's delaying queue keeps the earliest ready time).
     pub(super) fn add(&mut self, item: Item, at: i64) {
-        if self.due.contains_key(&item) {
-            return;
+        if let Some(&(queued, seq)) = self.due.get(&item) {
+            if queued <= at {
+                return;
+            }
+            self.order.remove(&(queued, seq, item.clone()));
         }
         self.seq += 1;
         self.due.insert(item.clone(), (at, self.seq));
@@ -186,5 +190,25 @@ impl Queue {
 
     pub(super) fn next_due(&self) -> Option<i64> {
         self.order.first().map(|(at, _, _)| *at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An item queued again keeps the earlier time: a change to an item waiting out its
+    /// backoff is looked at after the usual delay, not after the backoff.
+    #[test]
+    fn a_queued_item_keeps_its_earliest_time() {
+        let mut q = Queue::default();
+        let item = || Item::Delete("u".into());
+        q.add(item(), 5_000);
+        q.add(item(), 9_000);
+        assert_eq!(q.next_due(), Some(5_000));
+        q.add(item(), 1_000);
+        assert_eq!(q.next_due(), Some(1_000));
+        assert_eq!(q.pop_due(1_000), Some(item()));
+        assert_eq!(q.pop_due(10_000), None);
     }
 }

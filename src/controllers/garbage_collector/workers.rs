@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{json, Map, Value};
 
-use super::graph::{has_finalizer, owner_refs, Graph, Identity, Node};
+use super::graph::{blocks, has_finalizer, owner_refs, Graph, Identity, Node};
 use super::{Item, Outcome};
 use crate::codec::Object;
 use crate::controllers::MANAGER;
@@ -109,32 +109,37 @@ pub(super) fn attempt_to_delete(
     at: i64,
 ) -> Outcome {
     let forget = Outcome::Forget(Item::Delete(uid.clone()));
-    let Some(node) = graph.nodes.get(&uid).cloned() else {
+    // The node's own fields only: its dependents stay in the graph, read where needed.
+    let Some((identity, virtual_node, deleting_dependents)) = graph
+        .nodes
+        .get(&uid)
+        .filter(|n| !n.being_deleted || n.deleting_dependents)
+        .map(|n| (n.identity.clone(), n.virtual_node, n.deleting_dependents))
+    else {
         return forget;
     };
-    if node.being_deleted && !node.deleting_dependents {
-        return forget;
-    }
-    match reg
-        .kinds()
-        .by_kind(&node.identity.api_version, &node.identity.kind)
-    {
+    match reg.kinds().by_kind(&identity.api_version, &identity.kind) {
         None => return Outcome::Requeue(Item::Delete(uid)),
         // A namespaced kind without a namespace: the virtual owner of a cluster-scoped
         // dependent, which cannot be looked up (`getObject` fails and the item is dropped).
-        Some(info) if info.namespaced && node.identity.namespace.is_empty() => return forget,
+        Some(info) if info.namespaced && identity.namespace.is_empty() => return forget,
         Some(_) => {}
     }
-    let Some((info, key, latest)) = live(reg, &node.identity) else {
-        graph.virtual_delete(&node.identity, at);
+    let Some((info, key, latest)) = live(reg, &identity) else {
+        // `enqueueVirtualDeleteEvent`: the node goes and its dependents are looked at again.
+        // (Its identity is the node's own, so Go's partition of dependents that name other
+        // coordinates has nothing to do here.)
+        graph.remove(&uid, at);
         return forget;
     };
-    if node.virtual_node {
-        // It exists: the store's change stream shows it to the graph.
-        return forget;
+    if virtual_node {
+        // It exists but is not observed yet (`attemptToDeleteWorker` requeues): the change
+        // stream, read before the next item, shows it to the graph. (Events, which the graph
+        // ignores, cannot be owners.)
+        return Outcome::Requeue(Item::Delete(uid));
     }
-    if node.deleting_dependents {
-        return if deleting_dependents(graph, reg, &node, info, &key, at) {
+    if deleting_dependents {
+        return if process_deleting_dependents(graph, reg, &uid, info, &key, &latest, at) {
             forget
         } else {
             Outcome::Requeue(Item::Delete(uid))
@@ -146,7 +151,7 @@ pub(super) fn attempt_to_delete(
     }
     let mut states = Vec::new();
     for r in &refs {
-        match classify(graph, reg, &node.identity, r) {
+        match classify(graph, reg, &identity, r) {
             Ok(s) => states.push((str_at(r, "uid").to_string(), s)),
             Err(Unresolved::Retry) => return Outcome::Requeue(Item::Delete(uid)),
             Err(Unresolved::Never) => return forget,
@@ -165,12 +170,13 @@ pub(super) fn attempt_to_delete(
         }
         return forget;
     }
-    if has(Owner::Waiting) && !node.dependents.is_empty() {
+    let dependents = graph.nodes.get(&uid).map(|n| &n.dependents);
+    if has(Owner::Waiting) && dependents.is_some_and(|d| !d.is_empty()) {
         // A dependent that is itself deleting its dependents would wait for this one forever
         // (a cycle): stop blocking the owners first.
-        let cycle = node
-            .dependents
-            .iter()
+        let cycle = dependents
+            .into_iter()
+            .flatten()
             .any(|d| graph.nodes.get(d).is_some_and(|n| n.deleting_dependents));
         if cycle && !edit(reg, info, &key, &latest, unblock_refs) {
             return Outcome::Requeue(Item::Delete(uid));
@@ -197,32 +203,31 @@ pub(super) fn attempt_to_delete(
 
 /// `processDeletingDependentsItem`: the finalizer goes once no dependent blocks; otherwise
 /// the blocking dependents are looked at. Whether it went well.
-fn deleting_dependents(
+fn process_deleting_dependents(
     graph: &mut Graph,
     reg: &mut Registry,
-    node: &Node,
+    uid: &str,
     info: &'static ResourceInfo,
     key: &str,
+    latest: &Object,
     at: i64,
 ) -> bool {
-    let uid = &node.identity.uid;
-    let blocking: Vec<String> = node
-        .dependents
-        .iter()
+    let blocking: Vec<String> = graph
+        .nodes
+        .get(uid)
+        .into_iter()
+        .flat_map(|n| &n.dependents)
         .filter(|d| {
             graph.nodes.get(*d).is_some_and(|dep| {
                 dep.owners
                     .iter()
-                    .any(|r| str_at(r, "uid") == uid && r["blockOwnerDeletion"] == json!(true))
+                    .any(|r| str_at(r, "uid") == uid && blocks(r))
             })
         })
         .cloned()
         .collect();
     if blocking.is_empty() {
-        return match reg.store().get(key).cloned() {
-            Some(latest) => remove_finalizer(reg, info, key, &latest, FOREGROUND),
-            None => true,
-        };
+        return remove_finalizer(reg, info, key, latest, FOREGROUND);
     }
     for dep in blocking {
         if !graph.nodes.get(&dep).is_some_and(|n| n.deleting_dependents) {
@@ -345,7 +350,7 @@ fn unblock_refs(m: &mut Map<String, Value>) {
         .and_then(|meta| meta.get_mut("ownerReferences"))
         .and_then(Value::as_array_mut);
     for r in refs.into_iter().flatten() {
-        if r["blockOwnerDeletion"] == json!(true) {
+        if blocks(r) {
             r["blockOwnerDeletion"] = json!(false);
         }
     }

@@ -9,6 +9,7 @@
 //! label and annotation maps in random order; here the object's key order is used, which keeps
 //! the simulator deterministic.
 
+use crate::resources::meta::map_str;
 use serde_json::{Map, Value};
 
 use super::names::is_qualified_name;
@@ -52,10 +53,6 @@ fn objects(v: Option<&Value>) -> Vec<&Map<String, Value>> {
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
         _ => Vec::new(),
     }
-}
-
-fn str_of<'a>(m: &'a Map<String, Value>, key: &str) -> &'a str {
-    m.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 fn invalid_str(path: &FieldPath, value: &str, detail: &str) -> FieldError {
@@ -110,7 +107,7 @@ pub fn validate_annotations(annotations: Option<&Value>, path: &FieldPath) -> Ve
 fn owner_ref_go_json(r: &Map<String, Value>) -> Value {
     let mut out = Map::new();
     for key in ["apiVersion", "kind", "name", "uid"] {
-        out.insert(key.to_string(), Value::String(str_of(r, key).to_string()));
+        out.insert(key.to_string(), Value::String(map_str(r, key).to_string()));
     }
     for key in ["controller", "blockOwnerDeletion"] {
         if let Some(b) = r.get(key).and_then(Value::as_bool) {
@@ -124,8 +121,8 @@ fn owner_ref_go_json(r: &Map<String, Value>) -> Value {
 /// (no index), then core `/v1, Kind=Event` is refused as an owner.
 fn validate_owner_reference(r: &Map<String, Value>, path: &FieldPath) -> Vec<FieldError> {
     let mut errs = Vec::new();
-    let api_version = str_of(r, "apiVersion");
-    let kind = str_of(r, "kind");
+    let api_version = map_str(r, "apiVersion");
+    let kind = map_str(r, "kind");
     let (group, version) = crate::resources::meta::parse_group_version(api_version);
     if version.is_empty() {
         errs.push(invalid_str(
@@ -137,11 +134,11 @@ fn validate_owner_reference(r: &Map<String, Value>, path: &FieldPath) -> Vec<Fie
     if kind.is_empty() {
         errs.push(invalid_str(&path.child("kind"), kind, "must not be empty"));
     }
-    let name = str_of(r, "name");
+    let name = map_str(r, "name");
     if name.is_empty() {
         errs.push(invalid_str(&path.child("name"), name, "must not be empty"));
     }
-    let uid = str_of(r, "uid");
+    let uid = map_str(r, "uid");
     if uid.is_empty() {
         errs.push(invalid_str(&path.child("uid"), uid, "must not be empty"));
     }
@@ -164,7 +161,7 @@ pub fn validate_owner_references(refs: Option<&Value>, path: &FieldPath) -> Vec<
     for r in &list {
         errs.extend(validate_owner_reference(r, path));
         if r.get("controller").and_then(Value::as_bool) == Some(true) {
-            let current = format!("{}/{}", str_of(r, "kind"), str_of(r, "name"));
+            let current = format!("{}/{}", map_str(r, "kind"), map_str(r, "name"));
             match &first_controller {
                 Some(first) => errs.push(FieldError::invalid(
                     path.as_str(),
@@ -295,7 +292,7 @@ pub fn validate_managed_fields(entries: Option<&Value>, path: &FieldPath) -> Vec
     let mut errs = Vec::new();
     for (i, e) in objects(entries).into_iter().enumerate() {
         let p = path.index(i);
-        let op = str_of(e, "operation");
+        let op = map_str(e, "operation");
         if op != "Apply" && op != "Update" {
             errs.push(invalid_str(
                 &p.child("operation"),
@@ -303,7 +300,7 @@ pub fn validate_managed_fields(entries: Option<&Value>, path: &FieldPath) -> Vec
                 "must be `Apply` or `Update`",
             ));
         }
-        let fields_type = str_of(e, "fieldsType");
+        let fields_type = map_str(e, "fieldsType");
         if !fields_type.is_empty() && fields_type != "FieldsV1" {
             errs.push(invalid_str(
                 &p.child("fieldsType"),
@@ -312,10 +309,10 @@ pub fn validate_managed_fields(entries: Option<&Value>, path: &FieldPath) -> Vec
             ));
         }
         errs.extend(validate_field_manager(
-            str_of(e, "manager"),
+            map_str(e, "manager"),
             &p.child("manager"),
         ));
-        if str_of(e, "subresource").len() > MAX_SUBRESOURCE_NAME_LENGTH {
+        if map_str(e, "subresource").len() > MAX_SUBRESOURCE_NAME_LENGTH {
             errs.push(FieldError::too_long(
                 p.child("subresource").as_str(),
                 MAX_SUBRESOURCE_NAME_LENGTH,

@@ -13,6 +13,7 @@
 //!
 //! The input is the `metadata` object of the decoded request body.
 
+use crate::resources::meta::map_str;
 use serde_json::{Map, Value};
 
 use super::meta_fields::{
@@ -31,10 +32,6 @@ pub type NameValidator = fn(&str, bool) -> Vec<String>;
 
 /// `FieldImmutableErrorMsg`.
 pub const FIELD_IMMUTABLE: &str = "field is immutable";
-
-fn str_of<'a>(m: &'a Map<String, Value>, key: &str) -> &'a str {
-    m.get(key).and_then(Value::as_str).unwrap_or("")
-}
 
 fn int_of(m: &Map<String, Value>, key: &str) -> i64 {
     m.get(key).and_then(Value::as_i64).unwrap_or(0)
@@ -64,7 +61,7 @@ pub fn validate_object_meta_accessor(
 ) -> Vec<FieldError> {
     let path = FieldPath::new("metadata");
     let mut errs = Vec::new();
-    let generate_name = str_of(meta, "generateName");
+    let generate_name = map_str(meta, "generateName");
     if !generate_name.is_empty() {
         for msg in name_fn(generate_name, true) {
             errs.push(invalid(
@@ -74,7 +71,7 @@ pub fn validate_object_meta_accessor(
             ));
         }
     }
-    let name = str_of(meta, "name");
+    let name = map_str(meta, "name");
     if name.is_empty() {
         errs.push(FieldError::required(
             path.child("name").as_str(),
@@ -89,7 +86,7 @@ pub fn validate_object_meta_accessor(
             ));
         }
     }
-    let namespace = str_of(meta, "namespace");
+    let namespace = map_str(meta, "namespace");
     let ns_path = path.child("namespace");
     if requires_namespace {
         if namespace.is_empty() {
@@ -194,7 +191,7 @@ pub fn validate_object_meta_accessor_update(
             &path.child("finalizers"),
         ));
     }
-    if str_of(new, "resourceVersion").is_empty() {
+    if map_str(new, "resourceVersion").is_empty() {
         errs.push(invalid(
             &path.child("resourceVersion"),
             Value::String(String::new()),
@@ -210,7 +207,7 @@ pub fn validate_object_meta_accessor_update(
         ));
     }
     for key in ["name", "namespace", "uid"] {
-        let (n, o) = (str_of(new, key), str_of(old, key));
+        let (n, o) = (map_str(new, key), map_str(old, key));
         immutable(
             &mut errs,
             &path.child(key),
@@ -307,7 +304,7 @@ pub fn reset_update_system_fields(new: &mut Map<String, Value>, old: &Map<String
             new.remove("generation");
         }
     }
-    if str_of(new, "uid").is_empty() {
+    if map_str(new, "uid").is_empty() {
         if let Some(uid) = old
             .get("uid")
             .filter(|u| !u.as_str().unwrap_or("").is_empty())
