@@ -352,23 +352,32 @@ fn serve_non_resource(
         }
         NonResource::OpenApiIndex => Some(openapi::index_with(reg.kinds(), gates)),
         NonResource::OpenApiDocument(key) => {
-            let Some(hash) = openapi::document_hash_with(reg.kinds(), key, gates) else {
+            let Some((doc, hash)) = openapi::document_with(reg.kinds(), key, gates) else {
                 return Err(resource_not_found());
             };
-            // kube-openapi redirects a stale `?hash=` to the current document.
+            // kube-openapi's `HandleGroupVersion`: a stale `?hash=` is redirected to the
+            // current document, the current one may be cached for a year, and
+            // `http.ServeContent` answers a matching `If-None-Match` with 304.
+            let etag = format!("\"{hash}\"");
+            let mut headers = vec![("vary", "Accept".to_string()), ("etag", etag.clone())];
             if let Some(h) = req.query.get("hash") {
                 if h != hash {
                     let mut reply = Reply::new(301, Value::Null);
                     reply.headers = vec![("location", format!("/openapi/v3/{key}?hash={hash}"))];
                     return Ok(reply);
                 }
+                let now = reg.clock().now_ms().div_euclid(1000);
+                headers.push(("cache-control", "public, immutable".into()));
+                headers.push((
+                    "expires",
+                    crate::codec::rfc3339::format_rfc1123_next_year(now),
+                ));
             }
-            let mut reply = Reply::new(
-                200,
-                openapi::group_version_document_with(reg.kinds(), key, gates)
-                    .ok_or_else(resource_not_found)?,
-            );
-            reply.headers = vec![("etag", format!("\"{hash}\""))];
+            let mut reply = match req.header("if-none-match") == etag {
+                true => Reply::new(304, Value::Null),
+                false => Reply::stored(200, doc),
+            };
+            reply.headers = headers;
             return Ok(reply);
         }
         NonResource::Health => return Ok(Reply::new(200, Value::String("ok".into()))),

@@ -22,6 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{json, Map, Value};
 
+use crate::codec::Object;
 use crate::features::FeatureGates;
 use crate::resources::Kinds;
 
@@ -37,13 +38,10 @@ fn info_version() -> Value {
 pub fn document_keys(kinds: &Kinds) -> Vec<String> {
     let mut keys = vec!["api".to_string(), "apis".to_string(), "version".to_string()];
     for r in kinds.iter() {
-        let gv = if r.group.is_empty() {
-            format!("api/{}", r.version)
-        } else {
+        if !r.group.is_empty() {
             keys.push(format!("apis/{}", r.group));
-            format!("apis/{}/{}", r.group, r.version)
-        };
-        keys.push(gv);
+        }
+        keys.push(paths::prefix(r.group, r.version)[1..].to_string());
     }
     keys.sort();
     keys.dedup();
@@ -51,7 +49,7 @@ pub fn document_keys(kinds: &Kinds) -> Vec<String> {
 }
 
 /// `GET /openapi/v3`: `{"paths": {<key>: {"serverRelativeURL": "/openapi/v3/<key>?hash=<H>"}}}`
-/// with keys sorted (Go marshals the map sorted) and `H` = [`document_hash_with`] of that key.
+/// with keys sorted (Go marshals the map sorted) and `H` = the key's hash ([`document_with`]).
 pub fn index_with(kinds: &Kinds, gates: &FeatureGates) -> Value {
     let paths: Map<String, Value> = documents(kinds, gates)
         .iter()
@@ -63,40 +61,31 @@ pub fn index_with(kinds: &Kinds, gates: &FeatureGates) -> Value {
     json!({ "paths": paths })
 }
 
-/// The uppercase hex SHA-512 of `serde_json::to_vec` of the key's document — the `hash` query
-/// parameter of its index URL and the document's `ETag` (quoted). The document handler compares
-/// a request's `hash` with it and redirects (301) to the current URL on a mismatch, as
-/// kube-openapi does. `None` for unknown keys.
-pub fn document_hash_with(kinds: &Kinds, path_key: &str, gates: &FeatureGates) -> Option<String> {
-    documents(kinds, gates)
-        .get(path_key)
-        .map(|(_, h)| h.clone())
-}
-
-/// The hash of an already built document (see [`document_hash_with`]).
+/// The hash of an already built document (see [`document_with`]).
 pub fn hash_of(doc: &Value) -> String {
     crate::api::discovery::sha512_upper_hex(&serde_json::to_vec(doc).unwrap_or_default())
 }
 
-/// `GET /openapi/v3/<path_key>`: the OpenAPI 3.0.0 document, or `None` when the key is not
-/// served. `path_key` has no leading slash (`api/v1`, `apis/apps/v1`). The CBOR media types
+/// `GET /openapi/v3/<path_key>`: the OpenAPI 3.0.0 document, built once (its JSON written
+/// once and copied into every response), and its hash; `None` when the key is not served.
+/// `path_key` has no leading slash (`api/v1`, `apis/apps/v1`). The CBOR media types
 /// (`application/cbor`, `application/cbor-seq`, `application/apply-patch+cbor`) are listed only
-/// when `CBORServingAndStorage` is on, as the server derives them from its serializers.
-pub fn group_version_document_with(
+/// when `CBORServingAndStorage` is on, as the server derives them from its serializers. The
+/// hash is the uppercase hex SHA-512 of `serde_json::to_vec` of the document: the `hash` query
+/// parameter of its index URL and its `ETag` (quoted).
+pub fn document_with(
     kinds: &Kinds,
     path_key: &str,
     gates: &FeatureGates,
-) -> Option<Value> {
-    documents(kinds, gates)
-        .get(path_key)
-        .map(|(doc, _)| doc.clone())
+) -> Option<(Object, String)> {
+    documents(kinds, gates).get(path_key).cloned()
 }
 
 /// Every document with its hash. Documents are a pure function of the served kinds and the
 /// CBOR gate, so they are built once per (kind set, CBOR setting) and shared: a kind
 /// registered at runtime gives a new kind set, hence new documents and hashes.
-fn documents(kinds: &Kinds, gates: &FeatureGates) -> Arc<BTreeMap<String, (Value, String)>> {
-    type Docs = Arc<BTreeMap<String, (Value, String)>>;
+fn documents(kinds: &Kinds, gates: &FeatureGates) -> Arc<BTreeMap<String, (Object, String)>> {
+    type Docs = Arc<BTreeMap<String, (Object, String)>>;
     static CACHE: OnceLock<Mutex<HashMap<(String, bool), Docs>>> = OnceLock::new();
     let cbor = gates.enabled("CBORServingAndStorage");
     let identity: String = kinds
@@ -117,7 +106,7 @@ fn documents(kinds: &Kinds, gates: &FeatureGates) -> Arc<BTreeMap<String, (Value
                             strip_cbor(&mut doc);
                         }
                         let hash = hash_of(&doc);
-                        Some((key, (doc, hash)))
+                        Some((key, (Object::new(doc), hash)))
                     })
                     .collect(),
             )

@@ -90,7 +90,17 @@ fn extras(resp: &mut Response<Body>, r: &Reply) {
 
 /// A non-resource reply (discovery, OpenAPI, health) as JSON.
 pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
+    let content_type = r.content_type.unwrap_or("application/json");
     let mut resp = match &r.body {
+        // A document built once (OpenAPI): its JSON as written once, copied.
+        _ if r.stored.is_some() => {
+            let bytes = match &r.stored {
+                Some(doc) if pretty => json::to_pretty_vec(doc),
+                Some(doc) => [doc.json(), b"\n"].concat(),
+                None => Vec::new(),
+            };
+            base(r.code, content_type, bytes)
+        }
         // A 304 revalidates a cached body: it carries no Content-Type, because client-go's
         // HTTP cache copies the 304's headers onto the cached response and would then read
         // the cached aggregated-discovery body as whatever type the 304 named.
@@ -103,7 +113,7 @@ pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
         Value::Null => base(r.code, "application/json", Vec::new()),
         body => base(
             r.code,
-            r.content_type.unwrap_or("application/json"),
+            content_type,
             if pretty {
                 json::to_pretty_vec(body)
             } else {

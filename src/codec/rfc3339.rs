@@ -32,6 +32,26 @@ pub fn format(unix_seconds: i64) -> String {
     format!("{year_text}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}Z")
 }
 
+/// Formats Unix seconds one year on (`AddDate(1, 0, 0)`: 29 February becomes 1 March) as
+/// `Format(time.RFC1123)` writes a UTC time: `Mon, 02 Jan 2006 15:04:05 UTC` (kube-openapi's
+/// `Expires` on a document asked for by hash).
+pub fn format_rfc1123_next_year(unix_seconds: i64) -> String {
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let secs = unix_seconds.rem_euclid(SECONDS_PER_DAY);
+    let (year, month, day) = civil_from_days(unix_seconds.div_euclid(SECONDS_PER_DAY));
+    let days = days_from_civil(year + 1, month, 1) + day - 1;
+    let (year, month, day) = civil_from_days(days);
+    let weekday = DAYS[(days + 4).rem_euclid(7) as usize];
+    let (h, m, s) = (secs / 3600, (secs % 3600) / 60, secs % 60);
+    format!(
+        "{weekday}, {day:02} {} {year:04} {h:02}:{m:02}:{s:02} UTC",
+        MONTHS[(month - 1) as usize]
+    )
+}
+
 /// Parses an RFC 3339 timestamp as Go's `time.Parse(time.RFC3339, s)` does and returns Unix
 /// seconds (fractions truncated toward the past, as `Time.Unix()` does).
 ///
@@ -309,6 +329,19 @@ fn quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rfc1123_a_year_on() {
+        assert_eq!(
+            format_rfc1123_next_year(1_795_515_072),
+            "Wed, 24 Nov 2027 10:11:12 UTC"
+        );
+        // 29 February 2024, a year on, is normalized as Go's AddDate does.
+        assert_eq!(
+            format_rfc1123_next_year(1_709_164_800),
+            "Sat, 01 Mar 2025 00:00:00 UTC"
+        );
+    }
 
     #[test]
     fn format_table() {

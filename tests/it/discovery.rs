@@ -228,6 +228,38 @@ fn openapi_stale_hash_redirects() {
         .starts_with("/openapi/v3/apis/apps/v1?hash="));
 }
 
+/// kube-openapi's document handler: `Vary: Accept` and the quoted hash as `ETag` always;
+/// asked for by its current hash, a document may be cached for a year (`Cache-Control:
+/// public, immutable`, `Expires` a year from now); a matching `If-None-Match` is a 304
+/// without a body or Content-Type (`http.ServeContent`).
+#[test]
+fn openapi_documents_are_cacheable() {
+    let mut e = engine();
+    let url = get(&mut e, "/openapi/v3").json["paths"]["apis/apps/v1"]["serverRelativeURL"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let plain = get(&mut e, "/openapi/v3/apis/apps/v1");
+    let hashed = get(&mut e, &url);
+    let hash = url.split("hash=").nth(1).unwrap();
+    for r in [&plain, &hashed] {
+        assert_eq!(r.code, 200);
+        assert_eq!(r.header("vary"), "Accept");
+        assert_eq!(r.header("etag"), format!("\"{hash}\""));
+    }
+    assert_eq!(plain.text, hashed.text);
+    assert_eq!(plain.header("cache-control"), "no-cache, private");
+    assert_eq!(hashed.header("cache-control"), "public, immutable");
+    // The engine's clock stands at 2026-01-01T00:00:00Z.
+    assert_eq!(hashed.header("expires"), "Fri, 01 Jan 2027 00:00:00 UTC");
+    let etag = format!("\"{hash}\"");
+    let again = send(&mut e, "GET", &url, None, &[("if-none-match", &etag)]);
+    assert_eq!(again.code, 304);
+    assert!(again.text.is_empty());
+    assert_eq!(again.header("content-type"), "");
+    assert_eq!(again.header("etag"), etag);
+}
+
 /// Legacy discovery is negotiated: an Accept the route does not produce is the router's 406,
 /// a transform it does not serve the handler's.
 #[test]

@@ -1,6 +1,7 @@
 //! Unit tests of `paths`.
 
 use super::*;
+use crate::api::openapi::tests::member_names;
 use crate::resources::{CONTROLLER_REVISIONS, NAMESPACES};
 
 #[test]
@@ -291,20 +292,10 @@ fn namespace_operations() {
 fn operation_key_order_and_patch_body() {
     let paths = resource_paths(&CONTROLLER_REVISIONS);
     let item = &paths["/apis/apps/v1/namespaces/{namespace}/controllerrevisions/{name}"];
-    let methods: Vec<&str> = item
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let methods = member_names(item);
     assert_eq!(methods, ["get", "put", "delete", "patch", "parameters"]);
     let patch = &item["patch"];
-    let keys: Vec<&str> = patch
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = member_names(patch);
     assert_eq!(
         keys,
         [
@@ -318,12 +309,7 @@ fn operation_key_order_and_patch_body() {
             "x-kubernetes-group-version-kind"
         ]
     );
-    let types: Vec<&str> = patch["requestBody"]["content"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let types = member_names(&patch["requestBody"]["content"]);
     assert_eq!(types, PATCH_TYPES);
     assert_eq!(patch["requestBody"]["required"], true);
     assert_eq!(
@@ -341,12 +327,7 @@ fn operation_key_order_and_patch_body() {
         r#"{"type":"string","uniqueItems":true}"#
     );
     assert_eq!(fv["in"], "query");
-    let codes: Vec<&str> = patch["responses"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let codes = member_names(&patch["responses"]);
     assert_eq!(codes, ["200", "201", "401"]);
     let name = item["parameters"]
         .as_array()

@@ -373,6 +373,7 @@ fn with_default(m: Map<String, Value>, default: Option<Value>) -> Map<String, Va
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::openapi::tests::member_names;
     use crate::resources::schema::{CONTROLLER_REVISION, NAMESPACE, OBJECT_META};
 
     fn compact(v: &Value) -> String {
@@ -516,7 +517,7 @@ mod tests {
         ];
         for (name, keys, required, gvk) in cases {
             let s = render(&Kinds::builtin(), name).unwrap_or_else(|| panic!("{name} unknown"));
-            let got: Vec<&str> = s.as_object().unwrap().keys().map(String::as_str).collect();
+            let got = member_names(&s);
             assert_eq!(&got, keys, "{name}");
             if let Some(r) = required {
                 assert_eq!(compact(&s["required"]), *r, "{name}");
@@ -527,12 +528,7 @@ mod tests {
         }
         // Properties are sorted like a Go map.
         let cr = render(&Kinds::builtin(), CONTROLLER_REVISION.openapi_name).unwrap();
-        let props: Vec<&str> = cr["properties"]
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
+        let props = member_names(&cr["properties"]);
         assert_eq!(
             props,
             ["apiVersion", "data", "kind", "metadata", "revision"]

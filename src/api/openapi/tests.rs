@@ -8,18 +8,38 @@ pub fn index() -> Value {
     index_with(&Kinds::builtin(), &FeatureGates::default())
 }
 
-/// [`document_hash_with`] under the default feature gates.
+/// The hash of `path_key`'s document with `gates` (see [`document_with`]).
+fn document_hash_with(kinds: &Kinds, path_key: &str, gates: &FeatureGates) -> Option<String> {
+    document_with(kinds, path_key, gates).map(|(_, hash)| hash)
+}
+
+/// `path_key`'s document with `gates` (see [`document_with`]).
+fn group_version_document_with(
+    kinds: &Kinds,
+    path_key: &str,
+    gates: &FeatureGates,
+) -> Option<Value> {
+    document_with(kinds, path_key, gates).map(|(doc, _)| doc.value().clone())
+}
+
+/// The hash of `path_key`'s document under the default feature gates.
 pub fn document_hash(path_key: &str) -> Option<String> {
     document_hash_with(&Kinds::builtin(), path_key, &FeatureGates::default())
 }
 
-/// `GET /openapi/v3/<path_key>` under the default feature gates (see
-/// [`group_version_document_with`]).
+/// `GET /openapi/v3/<path_key>` under the default feature gates.
 pub fn group_version_document(path_key: &str) -> Option<Value> {
     group_version_document_with(&Kinds::builtin(), path_key, &FeatureGates::default())
 }
 
 use crate::resources;
+
+/// An object's member names, in order.
+pub fn member_names(v: &Value) -> Vec<&str> {
+    v.as_object()
+        .map(|m| m.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
 
 #[test]
 fn index_lists_every_document_with_its_hash() {
@@ -42,10 +62,7 @@ fn index_lists_every_document_with_its_hash() {
     for (key, entry) in paths {
         let url = entry["serverRelativeURL"].as_str().unwrap();
         let doc = group_version_document(key).unwrap();
-        let want = format!(
-            "/openapi/v3/{key}?hash={}",
-            crate::api::discovery::sha512_upper_hex(&serde_json::to_vec(&doc).unwrap())
-        );
+        let want = format!("/openapi/v3/{key}?hash={}", hash_of(&doc));
         assert_eq!(url, want);
         let hash = url.rsplit('=').next().unwrap();
         assert_eq!(hash.len(), 128);
@@ -82,21 +99,11 @@ fn documents_served_and_not_served() {
 #[test]
 fn document_top_level_shape() {
     let doc = group_version_document("apis/apps/v1").unwrap();
-    let keys: Vec<&str> = doc
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = member_names(&doc);
     assert_eq!(keys, ["openapi", "info", "paths", "components"]);
     assert_eq!(doc["openapi"], "3.0.0");
     assert_eq!(doc["info"]["title"], "Kubernetes");
-    let paths: Vec<&str> = doc["paths"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let paths = member_names(&doc["paths"]);
     assert_eq!(
         paths,
         [
@@ -109,12 +116,7 @@ fn document_top_level_shape() {
             "/apis/apps/v1/watch/namespaces/{namespace}/controllerrevisions/{name}",
         ]
     );
-    let schemas: Vec<&str> = doc["components"]["schemas"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let schemas = member_names(&doc["components"]["schemas"]);
     for must in [
         "io.k8s.api.apps.v1.ControllerRevision",
         "io.k8s.api.apps.v1.ControllerRevisionList",
@@ -163,12 +165,8 @@ fn every_ref_resolves() {
 #[test]
 fn kubectl_field_validation_probe_succeeds_for_every_patchable_kind() {
     for r in resources::ALL.iter().filter(|r| r.supports("patch")) {
-        let key = if r.group.is_empty() {
-            format!("api/{}", r.version)
-        } else {
-            format!("apis/{}/{}", r.group, r.version)
-        };
-        let doc = group_version_document(&key).unwrap();
+        let key = &paths::prefix(r.group, r.version)[1..];
+        let doc = group_version_document(key).unwrap();
         let mut found = 0;
         for (_, item) in doc["paths"].as_object().unwrap() {
             let Some(op) = item.get("patch") else {
@@ -196,12 +194,8 @@ fn kubectl_field_validation_probe_succeeds_for_every_patchable_kind() {
 #[test]
 fn explain_can_find_kinds_by_gvk() {
     for r in resources::ALL {
-        let key = if r.group.is_empty() {
-            format!("api/{}", r.version)
-        } else {
-            format!("apis/{}/{}", r.group, r.version)
-        };
-        let doc = group_version_document(&key).unwrap();
+        let key = &paths::prefix(r.group, r.version)[1..];
+        let doc = group_version_document(key).unwrap();
         let hits: Vec<&String> = doc["components"]["schemas"]
             .as_object()
             .unwrap()
@@ -267,15 +261,14 @@ fn cbor_media_types_follow_the_feature_gate() {
             ],
         ),
     ];
-    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
     for (gates, patch, listed) in cases {
         let doc = group_version_document_with(&Kinds::builtin(), "apis/apps/v1", gates).unwrap();
         assert_eq!(
-            keys(&doc["paths"][item]["patch"]["requestBody"]["content"]),
+            member_names(&doc["paths"][item]["patch"]["requestBody"]["content"]),
             *patch
         );
         assert_eq!(
-            keys(&doc["paths"][list]["get"]["responses"]["200"]["content"]),
+            member_names(&doc["paths"][list]["get"]["responses"]["200"]["content"]),
             *listed
         );
         assert_eq!(
