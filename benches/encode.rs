@@ -44,7 +44,7 @@ mod bench {
             items
                 .iter()
                 .map(|o| {
-                    let mut o = (**o).clone();
+                    let mut o = o.decode();
                     let m = o.as_object_mut().unwrap();
                     m.shift_remove("kind");
                     m.shift_remove("apiVersion");

@@ -60,7 +60,7 @@ pub fn encode(
             out.push(b'\n');
             Ok(out)
         }
-        (_, Payload::Stored(obj)) => encode(Payload::Object(obj.value()), enc, pretty, scheme),
+        (_, Payload::Stored(obj)) => encode(Payload::Object(&obj.decode()), enc, pretty, scheme),
         (Encoding::Json, Payload::Object(v)) if pretty => Ok(json::to_pretty_vec(v)),
         (Encoding::Json, Payload::Object(v)) => Ok(json::to_vec(v)),
         (Encoding::Json, Payload::List { envelope, items }) => {
@@ -76,7 +76,8 @@ pub fn encode(
                         .collect()
                 })
                 .unwrap_or_default();
-            entries.push(("items", yaml::Node::Items(items)));
+            let items: Vec<Value> = items.iter().map(Object::decode).collect();
+            entries.push(("items", yaml::Node::Items(&items)));
             Ok(yaml::write_document(yaml::Node::Map(&entries)))
         }
         (Encoding::Protobuf, Payload::Object(v)) => binary_protobuf(v, scheme),
@@ -96,13 +97,22 @@ fn binary_protobuf(v: &Value, scheme: &dyn Scheme) -> Result<Vec<u8>, ApiError> 
     crate::codec::protobuf::encode(v, scheme).map_err(ApiError::not_acceptable)
 }
 
+/// `v` without `kind` and `apiVersion`.
+fn without_type_meta(mut v: Value) -> Value {
+    if let Some(m) = v.as_object_mut() {
+        m.shift_remove("kind");
+        m.shift_remove("apiVersion");
+    }
+    v
+}
+
 /// The whole list value for the binary codecs, which take one object. (Go's protobuf list
 /// encoder also streams items; here the items are copied once into the list.)
 fn whole_list(envelope: &Value, items: &[Object]) -> Value {
     let mut list = envelope.clone();
     let stripped: Vec<Value> = items
         .iter()
-        .map(|o| crate::resources::meta::strip_type_meta(o))
+        .map(|o| without_type_meta(o.decode()))
         .collect();
     if let Some(m) = list.as_object_mut() {
         m.insert("items".into(), Value::Array(stripped));
@@ -161,6 +171,7 @@ fn json_list(envelope: &Value, items: &[Object], pretty: bool) -> Vec<u8> {
             continue;
         }
         indent(&mut out, 2);
+        let item = item.decode();
         let fields: Vec<(&String, &Value)> = item
             .as_object()
             .map(|m| {
@@ -227,7 +238,7 @@ pub fn stored_watch_frame(
 ) -> Bytes {
     match enc {
         Encoding::Json | Encoding::Yaml => crate::cache::watchers::stored_frame(kind, object),
-        _ => watch_frame(kind, object, enc, scheme),
+        _ => watch_frame(kind, &object.decode(), enc, scheme),
     }
 }
 
@@ -301,7 +312,7 @@ mod tests {
             items
                 .iter()
                 .map(|o| {
-                    let mut o = (**o).clone();
+                    let mut o = o.decode();
                     o.as_object_mut().unwrap().shift_remove("kind");
                     o.as_object_mut().unwrap().shift_remove("apiVersion");
                     o

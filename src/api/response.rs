@@ -95,7 +95,7 @@ pub fn reply(r: &Reply, pretty: bool) -> Response<Body> {
         // A document built once (OpenAPI): its JSON as written once, copied.
         _ if r.stored.is_some() => {
             let bytes = match &r.stored {
-                Some(doc) if pretty => json::to_pretty_vec(doc),
+                Some(doc) if pretty => json::to_pretty_vec(&doc.decode()),
                 Some(doc) => [doc.json(), b"\n"].concat(),
                 None => Vec::new(),
             };

@@ -213,6 +213,12 @@ impl WatchCache {
             self.window.pop_front();
             self.snapshots.pop_front();
         }
+        // A burst leaves its capacity behind (72 B an event): give it back once the window
+        // is a quarter of it, so memory follows the window and not its high-water mark.
+        if self.window.capacity() > 64 && self.window.len() < self.window.capacity() / 4 {
+            self.window.shrink_to_fit();
+            self.snapshots.shrink_to_fit();
+        }
     }
 
     /// Time passing on its own also ages the window.

@@ -6,8 +6,6 @@
 //! walk and the `remainingItemCount` are O(log n + page); from the store the count is a scan,
 //! as etcd's count is.
 
-use serde_json::Value;
-
 use crate::store::index::OrdIndex;
 use crate::store::{Object, Store, StoreError};
 
@@ -61,7 +59,7 @@ impl View<'_> {
         prefix: &str,
         start: Option<&str>,
         limit: Option<usize>,
-        mut keep: impl FnMut(&Value) -> bool,
+        mut keep: impl FnMut(&Object) -> bool,
     ) -> Result<Page, StoreError> {
         match self {
             View::Store(store, rev) => {

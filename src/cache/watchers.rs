@@ -34,8 +34,23 @@ pub struct Filter {
 }
 
 impl Filter {
-    /// Whether `obj` passes the selectors.
-    pub fn matches(&self, obj: &Value) -> bool {
+    /// Whether every object under the prefix passes (no selector to look at it with).
+    pub fn selects_all(&self) -> bool {
+        self.label.is_empty() && self.field.is_empty() && self.shard.is_none()
+    }
+
+    /// Whether `obj` passes the selectors (decoded only when one looks at it).
+    pub fn matches(&self, obj: &Object) -> bool {
+        self.selects_all() || self.matches_value(&obj.decode())
+    }
+
+    /// Whether an event's object passes the selectors, decoded once for every watcher.
+    pub fn matches_subject(&self, s: &Subject<'_>) -> bool {
+        self.selects_all() || self.matches_value(s.value())
+    }
+
+    /// Whether the decoded `obj` passes the selectors.
+    pub fn matches_value(&self, obj: &Value) -> bool {
         let meta = &obj["metadata"];
         if !self
             .label
@@ -50,6 +65,33 @@ impl Filter {
             None => true,
             Some(s) => s.matches_value(&shard_value(s, obj)),
         }
+    }
+}
+
+/// An event's object as the watchers' selectors see it: decoded on the first selector that
+/// looks at it, then shared by the rest (a thousand filtered watchers, one decode).
+pub struct Subject<'a> {
+    object: &'a Object,
+    value: std::cell::OnceCell<Value>,
+}
+
+impl<'a> Subject<'a> {
+    /// The subject for `object`, not yet decoded.
+    pub fn new(object: &'a Object) -> Self {
+        Subject {
+            object,
+            value: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The stored object.
+    pub fn object(&self) -> &'a Object {
+        self.object
+    }
+
+    /// The decoded value.
+    pub fn value(&self) -> &Value {
+        self.value.get_or_init(|| self.object.decode())
     }
 }
 
@@ -242,11 +284,15 @@ impl Watcher {
     /// The type this watcher sees for a change from `prev` to `cur`, and which object.
     pub fn convert<'a>(
         &self,
-        cur: Option<&'a Object>,
-        prev: Option<&'a Object>,
+        cur: Option<&Subject<'a>>,
+        prev: Option<&Subject<'a>>,
     ) -> Option<(EventType, &'a Object)> {
-        let cur_m = cur.filter(|o| self.filter.matches(o));
-        let prev_m = prev.filter(|o| self.filter.matches(o));
+        let cur_m = cur
+            .filter(|o| self.filter.matches_subject(o))
+            .map(Subject::object);
+        let prev_m = prev
+            .filter(|o| self.filter.matches_subject(o))
+            .map(Subject::object);
         match (cur_m, prev_m) {
             (Some(c), Some(_)) => Some((EventType::Modified, c)),
             (Some(c), None) => Some((EventType::Added, c)),
@@ -266,7 +312,7 @@ impl Watcher {
 /// The object a DELETED event carries: the last state, at the deletion's revision (as the
 /// cacher's watch events do).
 pub fn deleted_at(obj: &Object, rev: u64) -> Object {
-    let mut o = obj.value().clone();
+    let mut o = obj.decode();
     o["metadata"]["resourceVersion"] = Value::String(rev.to_string());
     Object::new(o)
 }
@@ -340,12 +386,14 @@ pub fn send_initial(
 /// encoded.
 pub fn dispatch(watchers: &mut Vec<Watcher>, ev: &CachedEvent) -> usize {
     let mut memo = FrameMemo::default();
+    let cur = ev.value.as_ref().map(Subject::new);
+    let prev = ev.prev.as_ref().map(Subject::new);
     watchers.retain_mut(|w| {
         if ev.rev <= w.last_rv || !ev.key.starts_with(&w.filter.prefix) {
             return w.is_open();
         }
         w.last_rv = ev.rev;
-        match w.convert(ev.value.as_ref(), ev.prev.as_ref()) {
+        match w.convert(cur.as_ref(), prev.as_ref()) {
             Some((kind, obj)) => {
                 let bytes = memo.get(kind, obj, ev.rev, w, ev.applied_ms);
                 w.frame_sent();

@@ -1,15 +1,18 @@
-//! A stored object version and its JSON, encoded once for every reader.
+//! A stored object version, kept as its JSON and encoded once for every reader.
 //!
 //! kube-apiserver's cacher wraps each object it hands to watchers in a `cachingObject`, which
 //! keeps the object's serialized form per encoding so that a thousand watchers, or every list
-//! that includes it, cost one encode and then copies. Here every version the store writes is
-//! an [`Object`]: the value, shared by the store's history, the watch cache and its snapshots
-//! (a clone is a reference count), and its compact JSON, written the first time a reader needs
-//! it and then reused for every GET, list page and watch frame that carries this version. The
-//! bytes are exactly `json::write_compact` of the value, so responses built from them are the
-//! ones an encode of the value writes.
+//! that includes it, cost one encode and then copies; etcd itself keeps only bytes. Here every
+//! version the store writes is an [`Object`]: its compact JSON, written once when the store
+//! takes the value, shared by the store's history, the watch cache and its snapshots (a clone
+//! is a reference count), and copied into every GET, list page and watch frame that carries
+//! this version. No decoded tree is kept: a tree of `serde_json::Value`s costs about ten times
+//! its JSON, so a reader that needs the value ([`Object::decode`]: writes, selectors, the
+//! controllers, the other encodings) decodes it, as the real server decodes what etcd returns.
+//! The bytes are exactly `json::write_compact` of the value, and decoding them gives the value
+//! back (checked on every store in debug builds).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -20,30 +23,55 @@ use super::json;
 pub struct Object(Arc<Stored>);
 
 struct Stored {
-    value: Value,
-    json: OnceLock<Json>,
-}
-
-/// The compact JSON of a value, and where its members after `kind` and `apiVersion` start.
-struct Json {
+    /// The compact JSON.
     bytes: Box<[u8]>,
     /// When the object's first two members are `kind` and `apiVersion` (every typed object the
-    /// decoder canonicalizes), the offset of what follows them: a list item is `{` and the rest.
-    rest_at: Option<usize>,
+    /// decoder canonicalizes), the offset of what follows them: a list item is `{` and the
+    /// rest. `u32::MAX` when they are not.
+    rest_at: u32,
+    /// The value itself, kept only when its JSON does not give it back: a float with an
+    /// integral value is written as Go writes it (`1`), which reads back as an integer, and
+    /// the encodings that tell them apart (CBOR) must still see the float.
+    lossy: Option<Box<Value>>,
 }
 
 impl Object {
-    /// A stored object holding `value`.
+    /// A stored object holding `value`, encoded now.
     pub fn new(value: Value) -> Self {
-        Object(Arc::new(Stored {
-            value,
-            json: OnceLock::new(),
-        }))
+        Self::encode(&value)
     }
 
-    /// The value.
-    pub fn value(&self) -> &Value {
-        &self.0.value
+    /// A stored object holding a copy of `value`, encoded now.
+    pub fn encode(value: &Value) -> Self {
+        let mut bytes = Vec::with_capacity(1024);
+        json::write_compact(value, &mut bytes);
+        let rest_at = type_meta_end(value, &bytes)
+            .and_then(|at| u32::try_from(at).ok())
+            .unwrap_or(u32::MAX);
+        let lossy = has_integral_float(value).then(|| Box::new(value.clone()));
+        let obj = Object(Arc::new(Stored {
+            bytes: bytes.into_boxed_slice(),
+            rest_at,
+            lossy,
+        }));
+        debug_assert!(
+            obj.decode() == *value,
+            "a stored value does not survive its JSON: {}",
+            String::from_utf8_lossy(obj.json())
+        );
+        obj
+    }
+
+    /// The value, decoded from the stored JSON (a new tree each call: hold on to it rather
+    /// than decoding twice).
+    pub fn decode(&self) -> Value {
+        if let Some(v) = &self.0.lossy {
+            return (**v).clone();
+        }
+        // serde_json stops at 128 levels; the project's own reader has no such limit (Go
+        // accepts 10 000) and reads what the writer wrote just the same.
+        serde_json::from_slice(&self.0.bytes)
+            .unwrap_or_else(|_| json::parse(&self.0.bytes).map_or(Value::Null, |p| p.value))
     }
 
     /// An identity for this version while a handle to it is alive (frame memo keys).
@@ -53,39 +81,42 @@ impl Object {
 
     /// The compact JSON (no trailing newline).
     pub fn json(&self) -> &[u8] {
-        &self.encoded().bytes
+        &self.0.bytes
     }
 
     /// Appends this object as a typed list's item: compact, without `kind` and `apiVersion`
     /// (Go's list items have an empty TypeMeta), as an encode of the stripped value writes it.
     pub fn write_item(&self, out: &mut Vec<u8>) {
-        let j = self.encoded();
-        match j.rest_at {
+        match self.0.rest_at {
+            u32::MAX => json::write_compact(&without_type_meta(self.decode()), out),
             // `{` and the rest, which is `}` alone when nothing follows `apiVersion`.
-            Some(at) => {
+            at => {
                 out.push(b'{');
-                out.extend_from_slice(&j.bytes[at..]);
+                out.extend_from_slice(&self.0.bytes[at as usize..]);
             }
-            None => json::write_compact(&without_type_meta(&self.0.value), out),
         }
-    }
-
-    fn encoded(&self) -> &Json {
-        self.0.json.get_or_init(|| {
-            let mut bytes = Vec::with_capacity(512);
-            json::write_compact(&self.0.value, &mut bytes);
-            let rest_at = type_meta_end(&self.0.value, &bytes);
-            Json {
-                bytes: bytes.into_boxed_slice(),
-                rest_at,
-            }
-        })
     }
 }
 
+/// Whether `value` holds a float whose JSON reads back as an integer (one without a fraction:
+/// Go writes `1.0` as `1`, and up to 1e21 without an exponent).
+fn has_integral_float(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
+                return true
+            }
+            Value::Array(a) => stack.extend(a),
+            Value::Object(m) => stack.extend(m.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// `value` without its `kind` and `apiVersion` members.
-fn without_type_meta(value: &Value) -> Value {
-    let mut v = value.clone();
+fn without_type_meta(mut v: Value) -> Value {
     if let Some(m) = v.as_object_mut() {
         m.shift_remove("kind");
         m.shift_remove("apiVersion");
@@ -123,28 +154,15 @@ fn type_meta_end(value: &Value, bytes: &[u8]) -> Option<usize> {
     }
 }
 
-impl std::ops::Deref for Object {
-    type Target = Value;
-    fn deref(&self) -> &Value {
-        &self.0.value
-    }
-}
-
-impl AsRef<Value> for Object {
-    fn as_ref(&self) -> &Value {
-        &self.0.value
-    }
-}
-
 impl PartialEq for Object {
     fn eq(&self, other: &Object) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.value == other.0.value
+        Arc::ptr_eq(&self.0, &other.0) || self.0.bytes == other.0.bytes
     }
 }
 
 impl std::fmt::Debug for Object {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.value.fmt(f)
+        f.write_str(&String::from_utf8_lossy(&self.0.bytes))
     }
 }
 
@@ -165,18 +183,20 @@ mod tests {
             json!({"kind": "K\"ind", "apiVersion": "a/v1", "x": "\u{2028}<>&"}),
             json!({"kind": "K"}),
             json!({}),
+            json!({"kind": "K", "apiVersion": "v1", "data": {"a": 1.0, "b": [2.0, -0.0, 1e21]}}),
         ];
         for v in cases {
             let obj = Object::new(v.clone());
             let mut got = Vec::new();
             obj.write_item(&mut got);
             let mut want = Vec::new();
-            json::write_compact(&without_type_meta(&v), &mut want);
+            json::write_compact(&without_type_meta(v.clone()), &mut want);
             assert_eq!(
                 String::from_utf8(got).unwrap(),
                 String::from_utf8(want).unwrap()
             );
             assert_eq!(obj.json(), json::to_compact_string(&v).as_bytes());
+            assert_eq!(obj.decode(), v, "decoding gives the value back");
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::selectors::label::LabelSelector;
 pub const MANAGER: &str = "clusterrole-aggregation-controller";
 
 /// The rules `role` aggregates from `all` (ClusterRoles in name order).
-fn aggregate(role: &Value, all: &[crate::store::Object]) -> Vec<Value> {
+fn aggregate(role: &Value, all: &[Value]) -> Vec<Value> {
     let name = role["metadata"]["name"].as_str().unwrap_or("");
     let mut rules: Vec<Value> = Vec::new();
     let selectors = role["aggregationRule"]["clusterRoleSelectors"].as_array();

@@ -179,7 +179,7 @@ impl NamespaceController {
                         continue;
                     };
                     match &e.value {
-                        Some(ns) if !meta_str(ns, "deletionTimestamp").is_empty() => {
+                        Some(ns) if !meta_str(&ns.decode(), "deletionTimestamp").is_empty() => {
                             self.queue.entry(name.to_string()).or_default().add_at(at);
                         }
                         _ => {
@@ -271,6 +271,7 @@ fn delete_content(registry: &mut Registry, ns: &str) -> Content {
         }
         let mut held = false;
         for item in &items {
+            let item = item.decode();
             for f in strings(item["metadata"].get("finalizers")) {
                 held = true;
                 *out.finalizers.entry(f).or_default() += 1;

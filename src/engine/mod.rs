@@ -372,7 +372,7 @@ impl Engine {
                 None,
                 |_| true,
             ) {
-                out.extend(page.items.iter().map(|o| (**o).clone()));
+                out.extend(page.items.iter().map(crate::codec::Object::decode));
             }
         }
         out

@@ -8,6 +8,7 @@ use crate::codec::Object;
 use crate::resources::status::{ApiError, ApiResult, Cause};
 use crate::resources::ResourceInfo;
 use crate::store::{CorruptKey, Corruption};
+use serde_json::Value;
 
 /// The gate that turns on the corrupt-object error texts and the unsafe delete.
 pub const GATE: &str = "AllowUnsafeMalformedObjectDeletion";
@@ -68,11 +69,11 @@ impl Registry {
 
     /// The current value of `key` as a write reads it first (from storage): an unreadable
     /// one fails the write.
-    pub(crate) fn read_current(&self, key: &str) -> ApiResult<Option<Object>> {
+    pub(crate) fn read_current(&self, key: &str) -> ApiResult<Option<Value>> {
         if let Some(c) = self.store().corruption(key) {
             return Err(self.corrupt_read_error(&c));
         }
-        Ok(self.store().get(key).cloned())
+        Ok(self.store().get(key).map(Object::decode))
     }
 
     /// Whether `key` holds an unreadable value.

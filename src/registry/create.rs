@@ -153,7 +153,7 @@ impl Registry {
             } else {
                 ApiError::already_exists(info.group_resource(), &name)
             };
-            if !meta_str(existing, "deletionTimestamp").is_empty() {
+            if !meta_str(&existing.decode(), "deletionTimestamp").is_empty() {
                 e.message = format!("object is being deleted: {}", e.message);
             }
             return Err(e);

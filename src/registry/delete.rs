@@ -51,10 +51,11 @@ impl Registry {
         let listed = self.list(info, namespace, list)?;
         let mut deleted = Vec::new();
         for item in &listed.items {
-            let name = meta_str(item, "name").to_string();
-            let key = info.key(meta_str(item, "namespace"), &name);
+            let item = item.decode();
+            let name = meta_str(&item, "name").to_string();
+            let key = info.key(meta_str(&item, "namespace"), &name);
             match self.delete(info, &key, &name, opts) {
-                Ok(Deleted::Gone(_)) => deleted.push((**item).clone()),
+                Ok(Deleted::Gone(_)) => deleted.push(item),
                 Ok(Deleted::Terminating(obj)) => deleted.push(obj),
                 Err(e) if e.code == 404 => {}
                 Err(e) => return Err(e),
@@ -117,7 +118,7 @@ impl Registry {
             } else {
                 let period = m.get("deletionGracePeriodSeconds").and_then(Value::as_i64);
                 let Some(period) = period.filter(|p| grace < *p) else {
-                    return Ok(Deleted::Terminating((*current).clone()));
+                    return Ok(Deleted::Terminating(current));
                 };
                 let since = rfc3339::parse(meta_str(&current, "deletionTimestamp"))
                     .unwrap_or_else(|_| self.clock().now_secs() + period);
@@ -150,7 +151,7 @@ impl Registry {
         if !opts.dry_run {
             self.commit_delete(key);
         }
-        Ok(Deleted::Gone((*current).clone()))
+        Ok(Deleted::Gone(current))
     }
 }
 

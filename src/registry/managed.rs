@@ -131,7 +131,7 @@ impl Registry {
     ) -> ApiResult<Value> {
         let live = self.read_current(key)?;
         FieldManager::new(info, subresource).apply(
-            live.as_deref(),
+            live.as_ref(),
             config,
             &ApplyRequest {
                 manager,

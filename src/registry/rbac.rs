@@ -112,7 +112,7 @@ impl Registry {
     /// names the singular (`role.rbac...`); the RBAC kinds' storage reads through the registry
     /// with the request's context, so its 404 names the resource of the request
     /// (`rolebindings.rbac... "missing-role" not found`), as since 1.32.
-    fn role_ref(&self, role_ref: &Value, namespace: &str, via: Lookup) -> ApiResult<&Object> {
+    fn role_ref(&self, role_ref: &Value, namespace: &str, via: Lookup) -> ApiResult<Value> {
         let name = str_at(role_ref, "name");
         let (info, ns) = match str_at(role_ref, "kind") {
             "Role" => (&ROLES, namespace),
@@ -126,6 +126,7 @@ impl Registry {
         };
         self.store()
             .get(&info.key(ns, name))
+            .map(Object::decode)
             .ok_or_else(|| match via {
                 Lookup::Registry(request) => ApiError::not_found(request, name),
                 Lookup::Lister => {
@@ -152,15 +153,16 @@ impl Registry {
         visit: &mut dyn FnMut(Visited<'_, '_>) -> bool,
     ) {
         // Only the bindings naming the user are collected (this runs for every request).
-        let bindings = |info: &ResourceInfo, ns: &str| -> Vec<Object> {
+        let bindings = |info: &ResourceInfo, ns: &str| -> Vec<Value> {
             let prefix = super::read::prefix(info, (!ns.is_empty()).then_some(ns));
             let rev = self.store().revision();
-            self.store()
-                .range(&prefix, None, rev, None, |b| {
-                    applies_to(user, &b["subjects"], ns).is_some()
-                })
-                .map(|p| p.items)
+            let all = self.store().range(&prefix, None, rev, None, |_| true);
+            all.map(|p| p.items)
                 .unwrap_or_default()
+                .iter()
+                .map(Object::decode)
+                .filter(|b| applies_to(user, &b["subjects"], ns).is_some())
+                .collect()
         };
         let mut sources = vec![(bindings(&CLUSTER_ROLE_BINDINGS, ""), "")];
         if !namespace.is_empty() {

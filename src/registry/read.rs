@@ -48,8 +48,14 @@ impl ListOptions {
         !self.label.is_empty() || !self.field.is_empty()
     }
 
-    /// Whether `obj` passes the label, field and shard selectors.
-    pub fn matches(&self, info: &ResourceInfo, obj: &Value) -> bool {
+    /// Whether `obj` passes the label, field and shard selectors (decoded only when one of
+    /// them looks at it).
+    pub fn matches(&self, info: &ResourceInfo, obj: &Object) -> bool {
+        (!self.filtering() && self.shard.is_none()) || self.matches_value(info, &obj.decode())
+    }
+
+    /// Whether the decoded `obj` passes the label, field and shard selectors.
+    pub fn matches_value(&self, info: &ResourceInfo, obj: &Value) -> bool {
         self.label
             .matches(meta(obj).get("labels").and_then(Value::as_object))
             && self.field.matches(&|l| info.field_value(obj, l))
@@ -83,12 +89,13 @@ pub fn prefix(info: &ResourceInfo, namespace: Option<&str>) -> String {
 }
 
 impl Registry {
-    /// The live objects of a kind (in `namespace`, or all), in key order.
-    pub(crate) fn live(&self, info: &ResourceInfo, namespace: Option<&str>) -> Vec<Object> {
+    /// The live objects of a kind (in `namespace`, or all), in key order, decoded (what the
+    /// controllers' listers hand them).
+    pub(crate) fn live(&self, info: &ResourceInfo, namespace: Option<&str>) -> Vec<Value> {
         let prefix = prefix(info, namespace);
         self.store()
             .range(&prefix, None, self.store().revision(), None, |_| true)
-            .map(|p| p.items)
+            .map(|p| p.items.iter().map(Object::decode).collect())
             .unwrap_or_default()
     }
 

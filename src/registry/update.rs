@@ -79,7 +79,7 @@ impl Registry {
         &mut self,
         info: &'static ResourceInfo,
         key: &str,
-        current: crate::codec::Object,
+        current: Value,
         obj: Map<String, Value>,
         w: &super::Write,
     ) -> ApiResult<Value> {

@@ -13,7 +13,9 @@ use futures_channel::mpsc::UnboundedReceiver;
 use super::read::prefix;
 use super::Registry;
 use crate::cache::planner::Semantic;
-use crate::cache::watchers::{deleted_at, send_initial, EventType, Filter, FrameEncoder, Watcher};
+use crate::cache::watchers::{
+    deleted_at, send_initial, EventType, Filter, FrameEncoder, Subject, Watcher,
+};
 use crate::resources::status::ApiError;
 use crate::resources::ResourceInfo;
 use crate::selectors::field::FieldSelector;
@@ -98,7 +100,9 @@ impl Registry {
                         continue;
                     }
                     w.last_rv = ev.rev;
-                    if let Some((kind, obj)) = w.convert(ev.value.as_ref(), ev.prev.as_ref()) {
+                    let cur = ev.value.as_ref().map(Subject::new);
+                    let prev = ev.prev.as_ref().map(Subject::new);
+                    if let Some((kind, obj)) = w.convert(cur.as_ref(), prev.as_ref()) {
                         if kind == EventType::Deleted {
                             w.send_event(kind, &deleted_at(obj, ev.rev), now);
                         } else {

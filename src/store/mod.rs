@@ -131,7 +131,11 @@ impl Store {
         self.rev += 1;
         let rev = self.rev;
         let value = Object::new(value);
-        let history = self.keys.entry(key.to_string()).or_default();
+        // Most keys hold one version between compactions: no room reserved for more.
+        let history = self
+            .keys
+            .entry(key.to_string())
+            .or_insert_with(|| Vec::with_capacity(1));
         let prev = history.last().and_then(|v| v.value.clone());
         history.push(Version {
             mod_rev: rev,
@@ -250,7 +254,7 @@ impl Store {
         start: Option<&str>,
         rev: u64,
         limit: Option<usize>,
-        mut keep: impl FnMut(&Value) -> bool,
+        mut keep: impl FnMut(&Object) -> bool,
     ) -> Result<RangePage, StoreError> {
         self.check_readable(rev)?;
         let lower = match start {
@@ -334,11 +338,18 @@ impl Store {
                 .partition_point(|v| v.mod_rev <= rev)
                 .saturating_sub(1);
             history.drain(..keep_from);
+            if history.capacity() > 2 * history.len() {
+                history.shrink_to_fit();
+            }
             // A key whose only remaining version is a compacted tombstone is gone for good.
             !(history.len() == 1 && history[0].value.is_none() && history[0].mod_rev <= rev)
         });
         let cut = self.events.partition_point(|e| e.rev <= rev);
         self.events.drain(..cut);
+        // The log's capacity after a burst would otherwise stay at its high-water mark.
+        if self.events.capacity() > 64 && self.events.len() < self.events.capacity() / 4 {
+            self.events.shrink_to_fit();
+        }
     }
 }
 
@@ -366,7 +377,7 @@ mod tests {
     fn names(p: &RangePage) -> Vec<String> {
         p.items
             .iter()
-            .map(|o| o["n"].as_str().unwrap().to_string())
+            .map(|o| o.decode()["n"].as_str().unwrap().to_string())
             .collect()
     }
 
@@ -378,9 +389,9 @@ mod tests {
         assert_eq!(s.put("/r/a", json!({"n": "a2"}), 0), 3);
         assert_eq!(s.delete("/r/b", 0), Some(4));
         assert_eq!(s.delete("/r/b", 0), None);
-        assert_eq!(s.get("/r/a").unwrap()["n"], "a2");
-        assert_eq!(s.get_at("/r/a", 2).unwrap().unwrap()["n"], "a1");
-        assert_eq!(s.get_at("/r/b", 3).unwrap().unwrap()["n"], "b1");
+        assert_eq!(s.get("/r/a").unwrap().decode()["n"], "a2");
+        assert_eq!(s.get_at("/r/a", 2).unwrap().unwrap().decode()["n"], "a1");
+        assert_eq!(s.get_at("/r/b", 3).unwrap().unwrap().decode()["n"], "b1");
         assert!(s.get_at("/r/b", 4).unwrap().is_none());
         assert_eq!(
             s.get_at("/r/a", 9).unwrap_err(),
@@ -424,7 +435,7 @@ mod tests {
             s.get_at("/r/a", 1),
             Err(StoreError::Compacted { .. })
         ));
-        assert_eq!(s.get_at("/r/a", 3).unwrap().unwrap()["n"], "a2");
+        assert_eq!(s.get_at("/r/a", 3).unwrap().unwrap().decode()["n"], "a2");
         assert_eq!(s.events_after(3).unwrap().len(), 1);
         assert!(s.events_after(2).is_err());
         s.compact(4);

@@ -20,7 +20,7 @@ impl Store {
                 let v = idx.checked_sub(1).map(|i| &h[i])?;
                 v.value
                     .as_ref()
-                    .map(|o| json!({"key": k, "rev": v.mod_rev, "value": **o}))
+                    .map(|o| json!({"key": k, "rev": v.mod_rev, "value": o.decode()}))
             })
             .collect();
         let events: Vec<Value> = self
@@ -31,7 +31,7 @@ impl Store {
                     "rev": e.rev,
                     "timeMs": e.time_ms,
                     "key": e.key,
-                    "value": e.value.as_deref(),
+                    "value": e.value.as_ref().map(Object::decode),
                 });
                 if e.corrupt_prev {
                     ev["corruptPrev"] = json!(true);
@@ -145,8 +145,8 @@ mod tests {
         s.compact(2);
         let t = Store::import(&s.export()).unwrap();
         assert_eq!(t.export(), s.export());
-        assert_eq!(t.get_at("/r/a", 2).unwrap().unwrap()["n"], 1);
-        assert_eq!(t.get_at("/r/b", 3).unwrap().unwrap()["n"], 2);
+        assert_eq!(t.get_at("/r/a", 2).unwrap().unwrap().decode()["n"], 1);
+        assert_eq!(t.get_at("/r/b", 3).unwrap().unwrap().decode()["n"], 2);
         assert!(t.get_at("/r/b", 4).unwrap().is_none());
         assert!(t.get_at("/r/a", 1).is_err());
         assert_eq!(t.events_after(2).unwrap().len(), 2);

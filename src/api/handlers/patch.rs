@@ -92,7 +92,7 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
         return Err(ApiError::not_found(info.group_resource(), name));
     };
     let patch = patch_body::decode(kind, req.body, opts.field_validation)?;
-    let mut patched = (*current).clone();
+    let mut patched = current.clone();
     match kind {
         PatchKind::Json => {
             let ops = json_patch::operations(&patch.value).map_err(map_err)?;

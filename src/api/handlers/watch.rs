@@ -173,7 +173,11 @@ impl FrameEncoder for Frames {
     }
 
     fn encode(&self, kind: EventType, obj: &Object, first: bool, now_ms: i64) -> Bytes {
-        match transform::watch_object(self.info, self.transform, obj, first, now_ms) {
+        let transformed = match self.transform {
+            WatchTransform::None => None,
+            t => transform::watch_object(self.info, t, &obj.decode(), first, now_ms),
+        };
+        match transformed {
             Some(t) => encode::watch_frame(kind, &t, self.encoding, &*self.kinds),
             None => encode::stored_watch_frame(kind, obj, self.encoding, &*self.kinds),
         }

@@ -19,7 +19,7 @@ fn group_version_document_with(
     path_key: &str,
     gates: &FeatureGates,
 ) -> Option<Value> {
-    document_with(kinds, path_key, gates).map(|(doc, _)| doc.value().clone())
+    document_with(kinds, path_key, gates).map(|(doc, _)| doc.decode())
 }
 
 /// The hash of `path_key`'s document under the default feature gates.

@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 
 use super::negotiation::{MetaVersion, Target};
 use super::{Reply, Request};
-use crate::codec::go_quote;
+use crate::codec::{go_quote, Object};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
 use table::TableSpec;
@@ -59,14 +59,11 @@ fn is_list(reply: &Reply) -> bool {
     reply.items.is_some() || reply.body.get("items").is_some()
 }
 
-/// The items of a list reply, whichever form it has.
-fn list_items(reply: &Reply) -> Vec<&Value> {
+/// The items of a list reply, whichever form it has (stored items decoded).
+fn list_items(reply: &Reply) -> Vec<Value> {
     match &reply.items {
-        Some(items) => items.iter().map(|o| o.as_ref()).collect(),
-        None => reply.body["items"]
-            .as_array()
-            .map(|a| a.iter().collect())
-            .unwrap_or_default(),
+        Some(items) => items.iter().map(Object::decode).collect(),
+        None => reply.body["items"].as_array().cloned().unwrap_or_default(),
     }
 }
 
@@ -89,8 +86,8 @@ pub fn apply(
         return Ok(reply);
     }
     // A GET's stored object is read where it is, not copied into the reply first.
-    let stored = reply.stored.take();
-    let object = stored.as_ref().map_or(&reply.body, |o| o.value());
+    let stored = reply.stored.take().map(|o| o.decode());
+    let object = stored.as_ref().unwrap_or(&reply.body);
     let list = is_list(&reply);
     let body = match target {
         Target::Table(version) => {
@@ -102,7 +99,7 @@ pub fn apply(
             };
             if list {
                 let items = list_items(&reply);
-                table::list_table(info, &reply.body["metadata"], items.into_iter(), &spec)
+                table::list_table(info, &reply.body["metadata"], items.iter(), &spec)
             } else {
                 table::object_table(info, object, &spec)
             }
@@ -124,7 +121,7 @@ pub fn apply(
                 )));
             }
             let items: Vec<Value> = list_items(&reply)
-                .into_iter()
+                .iter()
                 .map(|o| table::partial(o, version))
                 .collect();
             partial_list(&reply.body["metadata"], items, version)

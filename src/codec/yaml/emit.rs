@@ -19,7 +19,6 @@ use serde_json::Value;
 use super::float::format_g;
 use super::resolve::can_use_plain;
 use crate::codec::json::format_number;
-use crate::codec::Object;
 
 /// Indentation step and line width (go-yaml's defaults; `best_width` 80).
 const INDENT: i32 = 2;
@@ -35,7 +34,7 @@ pub enum Node<'a> {
     /// A mapping built by the caller (keys are sorted on output like any other mapping).
     Map(&'a [(&'a str, Node<'a>)]),
     /// The items of a typed list, each written as [`Node::Item`].
-    Items(&'a [Object]),
+    Items(&'a [Value]),
 }
 
 /// The YAML document for `v`.

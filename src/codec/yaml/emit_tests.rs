@@ -92,12 +92,8 @@ fn long_strings_fold_at_80_columns() {
 #[test]
 fn typed_list_items_are_written_without_type_meta() {
     let items = vec![
-        crate::codec::Object::new(
-            json!({"kind": "X", "apiVersion": "v1", "metadata": {"name": "a"}, "revision": 1}),
-        ),
-        crate::codec::Object::new(
-            json!({"kind": "X", "apiVersion": "v1", "metadata": {"name": "b"}, "revision": 2}),
-        ),
+        json!({"kind": "X", "apiVersion": "v1", "metadata": {"name": "a"}, "revision": 1}),
+        json!({"kind": "X", "apiVersion": "v1", "metadata": {"name": "b"}, "revision": 2}),
     ];
     let kind = json!("XList");
     let api = json!("v1");

@@ -26,6 +26,7 @@ mod workers;
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::codec::Object;
 use crate::registry::Registry;
 use graph::Graph;
 
@@ -111,7 +112,9 @@ impl GarbageCollector {
         match events {
             Some(Ok(events)) => {
                 for e in events {
-                    self.graph.change(e.prev.as_deref(), e.value.as_deref(), at);
+                    let prev = e.prev.as_ref().map(Object::decode);
+                    let cur = e.value.as_ref().map(Object::decode);
+                    self.graph.change(prev.as_ref(), cur.as_ref(), at);
                 }
             }
             _ => self.graph.relist(reg, at),

@@ -8,7 +8,6 @@ use serde_json::{json, Map, Value};
 
 use super::graph::{blocks, has_finalizer, owner_refs, Graph, Identity, Node};
 use super::{Item, Outcome};
-use crate::codec::Object;
 use crate::controllers::MANAGER;
 use crate::registry::{DeleteOptions, Registry, Write};
 use crate::resources::meta::{meta_mut, meta_str, set_finalizers, str_at, strings};
@@ -29,9 +28,9 @@ fn locate(reg: &Registry, id: &Identity) -> Option<(&'static ResourceInfo, Strin
 }
 
 /// The live object at `id`, if it is the one with `id`'s uid.
-fn live(reg: &Registry, id: &Identity) -> Option<(&'static ResourceInfo, String, Object)> {
+fn live(reg: &Registry, id: &Identity) -> Option<(&'static ResourceInfo, String, Value)> {
     let (info, key) = locate(reg, id)?;
-    let obj = reg.store().get(&key)?.clone();
+    let obj = reg.store().get(&key)?.decode();
     (meta_str(&obj, "uid") == id.uid).then_some((info, key, obj))
 }
 
@@ -83,8 +82,11 @@ fn classify(
     } else {
         ""
     };
-    let owner = reg.store().get(&info.key(ns, str_at(r, "name")));
-    match owner {
+    let owner = reg
+        .store()
+        .get(&info.key(ns, str_at(r, "name")))
+        .map(|o| o.decode());
+    match &owner {
         Some(o) if meta_str(o, "uid") == str_at(r, "uid") => {
             let waiting =
                 !meta_str(o, "deletionTimestamp").is_empty() && has_finalizer(o, FOREGROUND);
@@ -209,7 +211,7 @@ fn process_deleting_dependents(
     uid: &str,
     info: &'static ResourceInfo,
     key: &str,
-    latest: &Object,
+    latest: &Value,
     at: i64,
 ) -> bool {
     let blocking: Vec<String> = graph

@@ -40,24 +40,23 @@ pub fn timeline() -> Html {
     let x = |r: u64| LEFT + (r.saturating_sub(lo)) as f64 * slot;
     let now = e.clock().now_ms();
 
-    let events: Vec<(u64, &'static str, String, i64)> = e
-        .store()
-        .events_after(compacted)
-        .map(|evs| {
-            evs.iter()
-                .filter(|ev| ev.rev >= lo)
-                .map(|ev| {
-                    let terminating = ev
-                        .value
-                        .as_ref()
-                        .is_some_and(|v| !v["metadata"]["deletionTimestamp"].is_null());
-                    let kind = op(ev.prev.is_some(), ev.value.is_some(), terminating);
-                    let key = ev.key.trim_start_matches("/registry/").to_string();
-                    (ev.rev, kind, key, ev.time_ms)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let events: Vec<(u64, &'static str, String, i64)> =
+        e.store()
+            .events_after(compacted)
+            .map(|evs| {
+                evs.iter()
+                    .filter(|ev| ev.rev >= lo)
+                    .map(|ev| {
+                        let terminating = ev.value.as_ref().is_some_and(|v| {
+                            !v.decode()["metadata"]["deletionTimestamp"].is_null()
+                        });
+                        let kind = op(ev.prev.is_some(), ev.value.is_some(), terminating);
+                        let key = ev.key.trim_start_matches("/registry/").to_string();
+                        (ev.rev, kind, key, ev.time_ms)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
 
     let slot_rect = |r: u64, y: f64, h: f64, class: &'static str, title: String| {
         html! {
