@@ -2,9 +2,10 @@
 # `make bench`: the native server as a new user runs it (`kubesim serve`, HTTPS, the admin
 # token), loaded with wrk on loopback (2 threads, 16 connections): POST create with
 # generateName, GET one ControllerRevision, LIST a page of 500, LIST everything from the watch
-# cache (resourceVersion=0), and resident memory before and after loading N objects (RSS
-# keeps the history that compaction frees later, so benches/ratios.rs also reports live heap
-# per object, and sets these rows beside its in-process limits).
+# cache (resourceVersion=0), and resident memory before and after loading N objects, once
+# compaction has freed the history and the server has given that memory back
+# (benches/ratios.rs also reports live heap per object, and sets these rows beside its
+# in-process limits).
 #
 # Writes target/bench/server.tsv (row, value, unit) and prints it; without wrk it says so and
 # writes nothing. N defaults to 100000 (BENCH_OBJECTS to change), seconds per run to 5.
@@ -73,6 +74,8 @@ have=$(count)
 # History goes: compaction and the cache's 75 s window, on the simulated clock.
 curl -sk -o /dev/null -H "$AUTH" -X POST "$URL/kubesim/v1/clock/advance?ms=360000"
 curl -sk -o /dev/null -H "$AUTH" -X POST "$URL/kubesim/v1/compact"
+# The server gives the freed memory back on its next tick after a compaction.
+sleep 1
 rss1=$(rss_kb)
 one=$(curl -sk -H "$AUTH" "$COLL?limit=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["items"][0]["metadata"]["name"])')
 json_bytes=$(curl -sk -H "$AUTH" "$COLL/$one" | wc -c)

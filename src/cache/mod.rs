@@ -63,9 +63,9 @@ pub struct WatchCache {
     /// The newest revision applied.
     rv: u64,
     state: OrdIndex<Object>,
+    /// The applied events still in the window, oldest first; each keeps the value it
+    /// replaced, from which the state at any revision in the window is rebuilt.
     window: VecDeque<CachedEvent>,
-    /// `snapshots[i]` is the state right after `window[i]`.
-    snapshots: VecDeque<OrdIndex<Object>>,
     /// Watches may start from any revision >= this one.
     oldest_rv: u64,
 }
@@ -82,7 +82,6 @@ impl WatchCache {
             rv: store.revision(),
             state,
             window: VecDeque::new(),
-            snapshots: VecDeque::new(),
             oldest_rv: store.revision(),
         }
     }
@@ -107,33 +106,39 @@ impl WatchCache {
         self.config.lag_ms = lag_ms.max(0);
     }
 
-    /// Enables or disables per-revision snapshots.
-    pub fn set_snapshots(&mut self, on: bool) {
-        self.config.snapshots = on;
-        if !on {
-            self.snapshots.clear();
-        }
-    }
-
     /// The cache's current state.
     pub fn state(&self) -> &OrdIndex<Object> {
         &self.state
     }
 
-    /// The state at exactly `rev`, if a snapshot for it is retained.
-    pub fn snapshot_at(&self, rev: u64) -> Option<&OrdIndex<Object>> {
-        if !self.config.snapshots || self.snapshots.len() != self.window.len() {
+    /// The state at exactly `rev` (a snapshot, as the cacher's `ListFromCacheSnapshot`
+    /// keeps one per event), when `rev` is in the window and snapshots are on.
+    ///
+    /// The cacher clones its B-tree at every event; here the state at `rev` is rebuilt when a
+    /// read asks for it: the current state (shared, O(1)) with the window's newer events
+    /// undone, newest first. The answer is the same, and a write no longer pays for (nor
+    /// keeps, for the window's 75 s) a copy of its path through the index that most
+    /// revisions never have read from.
+    pub fn snapshot_at(&self, rev: u64) -> Option<OrdIndex<Object>> {
+        if !self.config.snapshots {
             return None;
         }
         if rev == self.rv {
-            return Some(&self.state);
+            return Some(self.state.clone());
         }
-        // The snapshot for `rev` is the one after the newest event at or before `rev`.
+        // The state after the newest event at or before `rev`.
         let idx = self.window.partition_point(|e| e.rev <= rev);
         if idx == 0 || rev < self.oldest_rv {
             return None;
         }
-        self.snapshots.get(idx - 1)
+        let mut snap = self.state.clone();
+        for ev in self.window.iter().skip(idx).rev() {
+            match &ev.prev {
+                Some(prev) => snap.insert(ev.key.clone(), prev.clone()),
+                None => snap.remove(&ev.key),
+            };
+        }
+        Some(snap)
     }
 
     /// The events with revision greater than `rev` (oldest first), or `None` when `rev` is
@@ -179,9 +184,6 @@ impl WatchCache {
             }
             self.rv = ev.rev;
             self.window.push_back(ev.clone());
-            if self.config.snapshots {
-                self.snapshots.push_back(self.state.clone());
-            }
             applied.push(ev);
         }
         self.prune(now_ms);
@@ -201,7 +203,7 @@ impl WatchCache {
             .map(|ev| ev.time_ms + self.config.lag_ms)
     }
 
-    /// Drops events (and their snapshots) beyond capacity or older than the window.
+    /// Drops events beyond capacity or older than the window.
     fn prune(&mut self, now_ms: i64) {
         while let Some(front) = self.window.front() {
             let too_many = self.window.len() > self.config.capacity;
@@ -211,18 +213,84 @@ impl WatchCache {
             }
             self.oldest_rv = front.rev;
             self.window.pop_front();
-            self.snapshots.pop_front();
         }
         // A burst leaves its capacity behind (72 B an event): give it back once the window
         // is a quarter of it, so memory follows the window and not its high-water mark.
         if self.window.capacity() > 64 && self.window.len() < self.window.capacity() / 4 {
             self.window.shrink_to_fit();
-            self.snapshots.shrink_to_fit();
         }
     }
 
     /// Time passing on its own also ages the window.
     pub fn expire(&mut self, now_ms: i64) {
         self.prune(now_ms);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The keys and values of a state, for comparison.
+    fn entries(state: &OrdIndex<Object>) -> Vec<(String, Vec<u8>)> {
+        state
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.json().to_vec()))
+            .collect()
+    }
+
+    /// The store's own state at `rev`.
+    fn store_at(store: &Store, rev: u64) -> Vec<(String, Vec<u8>)> {
+        let page = store.range("/r/", None, rev, None, |_| true).unwrap();
+        page.items
+            .iter()
+            .map(|o| {
+                let k = o.decode()["k"].as_str().unwrap().to_string();
+                (format!("/r/{k}"), o.json().to_vec())
+            })
+            .collect()
+    }
+
+    /// Every revision in the window reads as the store had it then: creates, updates and
+    /// deletes undone from the current state, newest first, and a recreated key.
+    #[test]
+    fn a_snapshot_is_the_state_at_its_revision() {
+        let mut store = Store::new();
+        store.put("/r/a", json!({"k": "a", "v": 0}), 0);
+        let mut cache = WatchCache::new(CacheConfig::default(), &store);
+        let steps: &[(&str, Option<i64>)] = &[
+            ("b", Some(1)),
+            ("a", Some(2)),
+            ("c", Some(3)),
+            ("b", None),
+            ("a", Some(4)),
+            ("b", Some(5)),
+            ("c", None),
+        ];
+        for (k, v) in steps {
+            let key = format!("/r/{k}");
+            match v {
+                Some(v) => {
+                    store.put(&key, json!({"k": k, "v": v}), 0);
+                }
+                None => {
+                    store.delete(&key, 0);
+                }
+            }
+            cache.catch_up(&store, 0);
+        }
+        for rev in 2..=store.revision() {
+            let snap = cache.snapshot_at(rev).expect("in the window");
+            assert_eq!(entries(&snap), store_at(&store, rev), "revision {rev}");
+        }
+        // Revision 1 came with the initial list, before the window's first event.
+        assert!(cache.snapshot_at(1).is_none(), "before the window");
+        let off = CacheConfig {
+            snapshots: false,
+            ..CacheConfig::default()
+        };
+        let cache = WatchCache::new(off, &store);
+        assert!(cache.snapshot_at(store.revision()).is_none());
     }
 }

@@ -306,7 +306,7 @@ impl<'a> Sources<'a> {
         }
         Ok(match self.cache.snapshot_at(rev) {
             Some(snap) => Plan {
-                view: View::Index(snap.clone()),
+                view: View::Index(snap),
                 rv: rev,
                 source: Source::CacheSnapshot,
                 waited_ms: self.waited_ms(),

@@ -116,6 +116,18 @@ async fn serve_connection<I>(
     let _ = watcher.watch(conn).await;
 }
 
+/// Returns the heap's free pages to the system. A compaction frees the history and the watch
+/// cache's window of everything written before it, which the allocator would otherwise keep
+/// resident at its high-water mark (Go's runtime returns such memory through its scavenger).
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases memory the allocator holds free; it takes its own
+    // locks and may be called from any thread at any time.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Serves `engine` on `listener` until `shutdown` resolves, then lets open connections
 /// finish (graceful Ctrl-C).
 pub async fn run(
@@ -131,9 +143,18 @@ pub async fn run(
         let engine = engine.clone();
         tokio::spawn(async move {
             let mut every = tokio::time::interval(std::time::Duration::from_millis(100));
+            let mut compacted = 0;
             loop {
                 every.tick().await;
-                engine.lock().unwrap_or_else(|p| p.into_inner()).tick();
+                let now = {
+                    let mut e = engine.lock().unwrap_or_else(|p| p.into_inner());
+                    e.tick();
+                    e.store().compacted_revision()
+                };
+                if now != compacted {
+                    compacted = now;
+                    give_back_freed_memory();
+                }
             }
         })
     };
