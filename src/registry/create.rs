@@ -169,7 +169,7 @@ impl Registry {
             return Ok(Value::Object(obj));
         }
         let obj = Value::Object(obj);
-        self.commit_put(&key, obj.clone());
+        self.commit_put(&key, &obj);
         self.keep_raw_text(info, &key, &obj, w);
         Ok(obj)
     }

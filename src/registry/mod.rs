@@ -202,8 +202,10 @@ impl Registry {
     }
 
     /// Writes `obj` under `key` at the next revision and feeds the change onward.
-    fn commit_put(&mut self, key: &str, obj: Value) -> u64 {
-        let rev = self.store.put(key, obj, self.clock.now_ms());
+    fn commit_put(&mut self, key: &str, obj: &Value) -> u64 {
+        let rev =
+            self.store
+                .put_object(key, crate::codec::Object::encode(obj), self.clock.now_ms());
         self.sync_cache();
         rev
     }

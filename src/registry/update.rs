@@ -179,13 +179,14 @@ impl Registry {
         let Some(field) = info.strategy.raw_field() else {
             return;
         };
-        let compact = written
-            .get(field)
-            .map(crate::codec::json::to_compact_string);
-        let text = w
-            .raw_text
-            .as_deref()
-            .filter(|t| Some(*t) != compact.as_deref());
+        // The field's compact JSON is written only to compare it with bytes the client sent.
+        let text = w.raw_text.as_deref().filter(|t| {
+            written
+                .get(field)
+                .map(crate::codec::json::to_compact_string)
+                .as_deref()
+                != Some(*t)
+        });
         self.store.set_raw_text(key, text);
     }
 
@@ -259,7 +260,7 @@ impl Registry {
         if let Some(m) = obj.as_object_mut() {
             meta_mut(m).insert("resourceVersion".into(), Value::String(rev.to_string()));
         }
-        self.commit_put(key, obj.clone());
+        self.commit_put(key, &obj);
         Ok(obj)
     }
 }

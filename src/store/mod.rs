@@ -128,9 +128,13 @@ impl Store {
     /// Writes `value` under `key` at the next revision. The caller has already stamped
     /// `metadata.resourceVersion` with [`Store::next_revision`].
     pub fn put(&mut self, key: &str, value: Value, time_ms: i64) -> u64 {
+        self.put_object(key, Object::new(value), time_ms)
+    }
+
+    /// [`Store::put`] of a value already encoded.
+    pub fn put_object(&mut self, key: &str, value: Object, time_ms: i64) -> u64 {
         self.rev += 1;
         let rev = self.rev;
-        let value = Object::new(value);
         // Most keys hold one version between compactions: no room reserved for more.
         let history = self
             .keys
