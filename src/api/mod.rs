@@ -102,6 +102,15 @@ impl Reply {
         }
     }
 
+    /// A create's reply: the stored version's JSON when it was stored, the value otherwise
+    /// (a dry run, a virtual kind's answer).
+    pub fn written(code: u16, w: crate::registry::Written) -> Self {
+        match w.stored {
+            Some(obj) => Reply::stored(code, obj),
+            None => Reply::new(code, w.value),
+        }
+    }
+
     /// A read that waits for the watch cache.
     pub fn waiting(wait: Wait) -> Self {
         Reply {

@@ -137,10 +137,31 @@ impl std::error::Error for DecodeError {}
 /// strict findings kube-apiserver's decoder produces (see the module docs).
 pub fn decode_bytes(bytes: &[u8], schema: &'static Struct) -> Result<StrictDecoded, DecodeError> {
     let raw = json::parse_raw(bytes).map_err(DecodeError::Syntax)?;
-    let result = decode_src(&raw, schema, false);
+    let result = decode_parsed(&raw, schema);
     json::drop_raw(raw);
-    let (object, strict) = result.map_err(DecodeError::Type)?;
+    result.map_err(DecodeError::Type)
+}
+
+/// [`decode_bytes`] of a document already parsed (a request body is parsed once, for its
+/// type meta and the typed decode both).
+pub(crate) fn decode_parsed(
+    raw: &json::Raw,
+    schema: &'static Struct,
+) -> Result<StrictDecoded, TypeError> {
+    let (object, strict) = decode_src(raw, schema, false)?;
     Ok(StrictDecoded { object, strict })
+}
+
+/// Sets an object's `kind` and `apiVersion` where the canonical form has them: first, in
+/// that order (Go's inline `TypeMeta` leads every top-level type), so a canonical object stays
+/// canonical without another pass.
+pub fn set_type_meta(obj: &mut Map<String, Value>, kind: &str, api_version: &str) {
+    obj.shift_insert(0, "kind".into(), Value::String(kind.to_string()));
+    obj.shift_insert(
+        1,
+        "apiVersion".into(),
+        Value::String(api_version.to_string()),
+    );
 }
 
 /// Decodes a parsed document into the canonical object for `schema`, reporting the unknown
@@ -164,7 +185,7 @@ pub fn canonicalize(obj: &Map<String, Value>, schema: &'static Struct) -> Map<St
     let members: Vec<(&str, &Value)> = obj.iter().map(|(k, v)| (k.as_str(), v)).collect();
     // Lenient walks never fail.
     let _ = w.members(members, schema, &mut slots);
-    emit_struct(schema, &slots)
+    emit_struct(schema, slots)
 }
 
 /// Go's `omitempty` test on a JSON value: `null`, `false`, `0`, `""`, `[]` and `{}` are empty.
@@ -570,7 +591,7 @@ fn decode_src<S: Src>(
     if let Some(message) = w.saved {
         return Err(TypeError { message });
     }
-    Ok((emit_struct(schema, &slots), w.strict))
+    Ok((emit_struct(schema, slots), w.strict))
 }
 
 #[path = "decode_emit.rs"]

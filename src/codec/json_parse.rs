@@ -174,29 +174,39 @@ fn build(b: &[u8]) -> Raw {
 /// one when repeated, as a decoder filling a struct ends with; `None` when there is none or
 /// `doc` is not an object. `doc` must be valid JSON (it was parsed before).
 pub(crate) fn top_level_member<'a>(doc: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    let mut found = None;
+    for_each_member(doc, |key, value| {
+        if key == name {
+            found = Some(value);
+        }
+    });
+    found
+}
+
+/// Calls `f` with each top-level member of `doc` (its key, decoded, and its value's bytes as
+/// written), in document order; nothing when `doc` is not an object. `doc` must be valid JSON.
+/// Values are skipped over, not parsed: reading a few members of a large object costs a scan.
+pub(crate) fn for_each_member<'a>(doc: &'a [u8], mut f: impl FnMut(&str, &'a [u8])) {
     let mut i = 0;
     skip_ws(doc, &mut i);
     if doc.get(i) != Some(&b'{') {
-        return None;
+        return;
     }
     i += 1;
-    let mut found = None;
     loop {
         skip_ws(doc, &mut i);
         if doc.get(i) != Some(&b'"') {
-            return found;
+            return;
         }
         let key = read_key(doc, &mut i);
         skip_ws(doc, &mut i);
         let start = i;
         skip_value(doc, &mut i);
-        if key == name {
-            found = Some(&doc[start..i]);
-        }
+        f(&key, &doc[start..i]);
         skip_ws(doc, &mut i);
         match doc.get(i) {
             Some(b',') => i += 1,
-            _ => return found,
+            _ => return,
         }
     }
 }

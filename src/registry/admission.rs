@@ -39,7 +39,7 @@ impl Registry {
         }
         match self.store().get(&NAMESPACES.key("", namespace)) {
             None => Err(ApiError::not_found(NAMESPACES.group_resource(), namespace)),
-            Some(ns) if !meta_str(&ns.decode(), "deletionTimestamp").is_empty() => {
+            Some(ns) if !meta_str(&ns.decode_members(&["metadata"]), "deletionTimestamp").is_empty() => {
                 Err(ApiError::forbidden(
                     info.group_resource(),
                     name,

@@ -32,6 +32,23 @@ fn answer_virtual(
     Ok(Value::Object(decode::canonicalize(&answer, info.schema)))
 }
 
+/// What a create leaves: the value written and, unless it was a dry run or a virtual kind's
+/// answer, the stored version, whose JSON (encoded once when stored) is what the reply sends.
+#[derive(Debug)]
+pub struct Written {
+    pub value: Value,
+    pub stored: Option<crate::codec::Object>,
+}
+
+impl Written {
+    fn answer(value: Value) -> Self {
+        Written {
+            value,
+            stored: None,
+        }
+    }
+}
+
 /// What `BeforeCreate` clears from a new object's metadata.
 const CLEARED_ON_CREATE: &[&str] = &[
     "deletionTimestamp",
@@ -55,12 +72,12 @@ impl Registry {
         obj: Map<String, Value>,
         raw: &Map<String, Value>,
         w: &super::Write,
-    ) -> ApiResult<Value> {
+    ) -> ApiResult<Written> {
         // The field manager sees the object as the client sent it (name not yet generated,
         // no defaults from the kind's preparation), as in kube-apiserver's create handler.
         let obj = self.track(info, None, obj, w);
         if !info.strategy.stored() {
-            return answer_virtual(self, info, obj, raw, w);
+            return answer_virtual(self, info, obj, raw, w).map(Written::answer);
         }
         let now = self.now_text();
         info.strategy
@@ -88,7 +105,7 @@ impl Registry {
         mut obj: Map<String, Value>,
         raw: &Map<String, Value>,
         w: &super::Write,
-    ) -> ApiResult<Value> {
+    ) -> ApiResult<Written> {
         let dry_run = w.dry_run;
         let now = self.now_text();
         // A client-set resourceVersion is refused by the storage layer with a plain error,
@@ -153,7 +170,7 @@ impl Registry {
             } else {
                 ApiError::already_exists(info.group_resource(), &name)
             };
-            if !meta_str(&existing.decode(), "deletionTimestamp").is_empty() {
+            if !meta_str(&existing.decode_members(&["metadata"]), "deletionTimestamp").is_empty() {
                 e.message = format!("object is being deleted: {}", e.message);
             }
             return Err(e);
@@ -166,11 +183,14 @@ impl Registry {
         let mut obj = decode::canonicalize(&obj, info.schema);
         if dry_run {
             meta_mut(&mut obj).shift_remove("resourceVersion");
-            return Ok(Value::Object(obj));
+            return Ok(Written::answer(Value::Object(obj)));
         }
         let obj = Value::Object(obj);
-        self.commit_put(&key, &obj);
+        let stored = self.commit_put(&key, &obj);
         self.keep_raw_text(info, &key, &obj, w);
-        Ok(obj)
+        Ok(Written {
+            value: obj,
+            stored: Some(stored),
+        })
     }
 }

@@ -22,6 +22,7 @@ mod watch;
 
 pub use crate::resources::rbac::Decision;
 pub use corrupt::GATE as UNSAFE_DELETION_GATE;
+pub use create::Written;
 pub use delete::{DeleteOptions, Deleted};
 pub use leases::Leases;
 pub use managed::Write;
@@ -201,13 +202,14 @@ impl Registry {
         self.cacher.reset(config, &self.store);
     }
 
-    /// Writes `obj` under `key` at the next revision and feeds the change onward.
-    fn commit_put(&mut self, key: &str, obj: &Value) -> u64 {
-        let rev =
-            self.store
-                .put_object(key, crate::codec::Object::encode(obj), self.clock.now_ms());
+    /// Writes `obj` at `key` at the next revision and feeds the change onward; the stored
+    /// version is returned for the reply to send.
+    fn commit_put(&mut self, key: &str, obj: &Value) -> crate::codec::Object {
+        let stored = crate::codec::Object::encode(obj);
+        self.store
+            .put_object(key, stored.clone(), self.clock.now_ms());
         self.sync_cache();
-        rev
+        stored
     }
 
     /// Deletes `key`, whose lease has ended, as etcd does: at the next revision, with no

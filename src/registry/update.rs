@@ -68,7 +68,7 @@ impl Registry {
                 }
                 let ns = crate::resources::meta::map_meta_str(&obj, "namespace").to_string();
                 self.admit_namespace_write(info, &ns, &name)?;
-                Ok((self.create(info, obj, raw, w)?, true))
+                Ok((self.create(info, obj, raw, w)?.value, true))
             }
             None => Err(ApiError::not_found(info.group_resource(), &name)),
         }

@@ -128,7 +128,7 @@ pub fn apply(
         reg.admit_namespace_write(info, namespace, name)?;
         // What the client sent is the applied configuration.
         let raw = config.value.as_object().cloned().unwrap_or_default();
-        Reply::new(201, reg.create(info, obj, &raw, &write)?)
+        Reply::written(201, reg.create(info, obj, &raw, &write)?)
     };
     reply.warnings = warnings;
     Ok(reply)

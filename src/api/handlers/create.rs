@@ -28,8 +28,7 @@ pub fn create(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     reg.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
     let mut write = opts.write(req, "", super::sent_managed_fields(&body.raw));
     write.raw_text = body.raw_text;
-    let created = reg.create(info, obj, &body.raw, &write)?;
-    let mut reply = Reply::new(201, created);
+    let mut reply = Reply::written(201, reg.create(info, obj, &body.raw, &write)?);
     reply.warnings = body.warnings;
     Ok(reply)
 }

@@ -207,26 +207,39 @@ pub fn decode_body(
     let body: &[u8] = &converted.json;
     // The serializer first reads apiVersion/kind (syntax errors surface here), then decodes
     // into the typed object.
-    let parsed = json::parse(body).map_err(|e| {
+    // One parse serves both: the document as sent (`raw`) and the typed decode.
+    let syntax = |e: json::SyntaxError| {
         unrecognized(
             info,
             &format!("{}{}", decode::TYPE_META_ERROR, e.message),
             original,
         )
-    })?;
-    let type_meta =
-        type_meta_of(&parsed.value, encoding).map_err(|m| unrecognized(info, &m, original))?;
-    check_group_version_kind(&req.kinds, &type_meta, info)?;
-    let raw = match parsed.value {
+    };
+    let doc = json::parse_raw(body).map_err(syntax)?;
+    let value = match json::raw_to_value(&doc, None) {
+        Ok(v) => v,
+        Err(e) => {
+            json::drop_raw(doc);
+            return Err(syntax(e));
+        }
+    };
+    let decoded = type_meta_of(&value, encoding)
+        .map_err(|m| unrecognized(info, &m, original))
+        .and_then(|type_meta| check_group_version_kind(&req.kinds, &type_meta, info))
+        .and_then(|()| {
+            decode::decode_parsed(&doc, info.schema).map_err(|e| {
+                ApiError::bad_request(format!(
+                    "{} in version \"{}\" cannot be handled as a {}: {}",
+                    info.kind, info.version, info.kind, e
+                ))
+            })
+        });
+    json::drop_raw(doc);
+    let decoded = decoded?;
+    let raw = match value {
         Value::Object(m) => m,
         _ => Map::new(),
     };
-    let decoded = decode::decode_bytes(body, info.schema).map_err(|e| {
-        ApiError::bad_request(format!(
-            "{} in version \"{}\" cannot be handled as a {}: {}",
-            info.kind, info.version, info.kind, e
-        ))
-    })?;
     // Strict findings in the serializer's order: the YAML pass's error, then the JSON ones.
     let mut errors: Vec<String> = converted.yaml_strict.iter().cloned().collect();
     match encoding {
@@ -267,11 +280,12 @@ pub fn decode_body(
             .map(|t| String::from_utf8_lossy(t).into_owned()),
         _ => None,
     };
+    // The typed decode's output is canonical, and stays so with the URL's type meta set.
     let mut object = decoded.object;
-    object.insert("kind".into(), Value::String(info.kind.to_string()));
-    object.insert("apiVersion".into(), Value::String(info.api_version()));
+    decode::set_type_meta(&mut object, info.kind, &info.api_version());
+    debug_assert_eq!(object, decode::canonicalize(&object, info.schema));
     Ok(DecodedBody {
-        object: decode::canonicalize(&object, info.schema),
+        object,
         raw,
         warnings,
         raw_text,

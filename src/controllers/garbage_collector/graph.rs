@@ -114,6 +114,67 @@ impl Node {
     }
 }
 
+/// What the graph builder reads of an object: its type and the metadata it tracks (the real
+/// one watches through metadata informers), read straight from the stored JSON with the rest
+/// skipped unbuilt (the spec, the data and managedFields never become values: a write's
+/// observation costs a scan, not a decode).
+pub(super) fn metadata_of(obj: &crate::codec::Object) -> Value {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Seen {
+        #[serde(default)]
+        kind: Option<String>,
+        #[serde(default)]
+        api_version: Option<String>,
+        #[serde(default)]
+        metadata: SeenMeta,
+    }
+    #[derive(serde::Deserialize, Default)]
+    #[serde(rename_all = "camelCase", default)]
+    struct SeenMeta {
+        name: Option<String>,
+        namespace: Option<String>,
+        uid: Option<String>,
+        deletion_timestamp: Option<String>,
+        finalizers: Option<Value>,
+        owner_references: Option<Value>,
+    }
+    // A value of another type than Go's (kept by a lenient canonicalization) or nesting
+    // beyond serde_json's limit: the whole metadata, decoded.
+    let Ok(seen) = serde_json::from_slice::<Seen>(obj.json()) else {
+        return obj.decode_members(&["kind", "apiVersion", "metadata"]);
+    };
+    let mut meta = serde_json::Map::new();
+    let m = seen.metadata;
+    let strings = [
+        ("name", m.name),
+        ("namespace", m.namespace),
+        ("uid", m.uid),
+        ("deletionTimestamp", m.deletion_timestamp),
+    ];
+    for (k, v) in strings {
+        if let Some(v) = v {
+            meta.insert(k.into(), Value::String(v));
+        }
+    }
+    for (k, v) in [
+        ("finalizers", m.finalizers),
+        ("ownerReferences", m.owner_references),
+    ] {
+        if let Some(v) = v {
+            meta.insert(k.into(), v);
+        }
+    }
+    let mut out = serde_json::Map::new();
+    for (k, v) in [("kind", seen.kind), ("apiVersion", seen.api_version)] {
+        if let Some(v) = v {
+            out.insert(k.into(), Value::String(v));
+        }
+    }
+    out.insert("metadata".into(), Value::Object(meta));
+    Value::Object(out)
+}
+
 pub(super) fn owner_refs(obj: &Value) -> Vec<Value> {
     obj["metadata"]["ownerReferences"]
         .as_array()

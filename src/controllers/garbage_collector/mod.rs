@@ -26,7 +26,6 @@ mod workers;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::codec::Object;
 use crate::registry::Registry;
 use graph::Graph;
 
@@ -112,8 +111,8 @@ impl GarbageCollector {
         match events {
             Some(Ok(events)) => {
                 for e in events {
-                    let prev = e.prev.as_ref().map(Object::decode);
-                    let cur = e.value.as_ref().map(Object::decode);
+                    let prev = e.prev.as_ref().map(graph::metadata_of);
+                    let cur = e.value.as_ref().map(graph::metadata_of);
                     self.graph.change(prev.as_ref(), cur.as_ref(), at);
                 }
             }
@@ -213,5 +212,51 @@ mod tests {
         assert_eq!(q.next_due(), Some(1_000));
         assert_eq!(q.pop_due(1_000), Some(item()));
         assert_eq!(q.pop_due(10_000), None);
+    }
+
+    /// The graph builder's view of an object is its decoded type and tracked metadata,
+    /// whether read from the JSON directly or (a mistyped field) from the decoded object.
+    #[test]
+    fn the_graph_sees_type_and_tracked_metadata() {
+        use serde_json::json;
+        let full = json!({
+            "kind": "ConfigMap", "apiVersion": "v1",
+            "metadata": {
+                "name": "a", "namespace": "ns", "uid": "u1",
+                "deletionTimestamp": "2026-01-01T00:00:00Z",
+                "finalizers": ["foregroundDeletion"],
+                "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "o",
+                    "uid": "u0", "blockOwnerDeletion": true}],
+                "managedFields": [{"manager": "m", "fieldsV1": {"f:data": {}}}],
+                "labels": {"x": "y"}
+            },
+            "data": {"k": "v"}
+        });
+        let mut want = full.clone();
+        want.as_object_mut().unwrap().remove("data");
+        let meta = want["metadata"].as_object_mut().unwrap();
+        meta.remove("managedFields");
+        meta.remove("labels");
+        let seen = graph::metadata_of(&crate::codec::Object::new(full));
+        assert_eq!(seen, want);
+        assert_eq!(
+            seen["metadata"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            want["metadata"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>()
+        );
+
+        let odd = json!({"kind": "ConfigMap", "metadata": {"name": 7, "uid": "u"}, "data": {}});
+        let seen = graph::metadata_of(&crate::codec::Object::new(odd));
+        assert_eq!(
+            seen,
+            json!({"kind": "ConfigMap", "metadata": {"name": 7, "uid": "u"}})
+        );
     }
 }

@@ -85,7 +85,7 @@ fn classify(
     let owner = reg
         .store()
         .get(&info.key(ns, str_at(r, "name")))
-        .map(|o| o.decode());
+        .map(super::graph::metadata_of);
     match &owner {
         Some(o) if meta_str(o, "uid") == str_at(r, "uid") => {
             let waiting =
