@@ -14,6 +14,7 @@
 
 use std::sync::Arc;
 
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::json;
@@ -97,6 +98,27 @@ impl Object {
             }
         });
         Value::Object(out)
+    }
+
+    /// The member `name` of the object's metadata, read from the JSON with everything else
+    /// skipped unbuilt (admission's look at a namespace's deletion, on every namespaced write).
+    pub fn metadata_member(&self, name: &str) -> Option<Value> {
+        #[derive(serde::Deserialize)]
+        struct Doc<'a> {
+            #[serde(borrow, default)]
+            metadata: Option<std::collections::BTreeMap<std::borrow::Cow<'a, str>, &'a RawValue>>,
+        }
+        if self.0.lossy.is_none() {
+            if let Ok(doc) = serde_json::from_slice::<Doc<'_>>(&self.0.bytes) {
+                let raw = doc.metadata?.remove(name)?;
+                return serde_json::from_str(raw.get()).ok();
+            }
+        }
+        // A tree kept for its floats, or nesting beyond serde_json's limit.
+        self.decode_members(&["metadata"])
+            .get("metadata")
+            .and_then(|m| m.get(name))
+            .cloned()
     }
 
     /// An identity for this version while a handle to it is alive (frame memo keys).
@@ -227,6 +249,10 @@ mod tests {
                 m.retain(|k, _| k == "kind" || k == "data");
             }
             assert_eq!(obj.decode_members(&["kind", "data"]), some);
+            assert_eq!(
+                obj.metadata_member("name"),
+                v.get("metadata").and_then(|m| m.get("name")).cloned()
+            );
         }
     }
 }

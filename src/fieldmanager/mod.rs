@@ -161,10 +161,10 @@ impl FieldManager {
         let id = self.id(manager, UPDATE);
         let mut owners = self.updater.update(live, new, managed.owners, SELF);
         if let Some(mut current) = owners.remove(SELF) {
-            current.set = current.set.difference(managed::strip_set());
+            current.set.subtract(managed::strip_set());
             if !current.set.is_empty() {
                 if let Some(previous) = owners.get(&id) {
-                    current.set = current.set.union(&previous.set);
+                    current.set.union_with(&previous.set);
                 }
                 owners.insert(id.clone(), current);
                 managed.times.insert(id, Some(now.to_string()));

@@ -84,6 +84,38 @@ impl Set {
         }
     }
 
+    /// Removes the paths of `other`, in place ([`Set::difference`] without a copy).
+    pub fn subtract(&mut self, other: &Set) {
+        if other.is_empty() || self.is_empty() {
+            return;
+        }
+        self.members.retain(|m| !other.members.contains(m));
+        self.children.retain(|pe, child| {
+            if let Some(theirs) = other.children.get(pe) {
+                child.subtract(theirs);
+            }
+            !child.is_empty()
+        });
+    }
+
+    /// Removes the paths that lie under (or at) a member of `other`, in place
+    /// ([`Set::recursive_difference`] without a copy).
+    pub fn subtract_recursive(&mut self, other: &Set) {
+        if other.is_empty() || self.is_empty() {
+            return;
+        }
+        self.members.retain(|m| !other.members.contains(m));
+        self.children.retain(|pe, child| {
+            if other.members.contains(pe) {
+                return false;
+            }
+            if let Some(theirs) = other.children.get(pe) {
+                child.subtract_recursive(theirs);
+            }
+            !child.is_empty()
+        });
+    }
+
     /// Paths in this set and not in `other`.
     pub fn difference(&self, other: &Set) -> Set {
         let mut out = Set {
@@ -278,6 +310,35 @@ mod tests {
         assert!(a.intersection(&Set::new()).is_empty());
         assert_eq!(a.union(&b), a);
         assert!(a.has(&[f("a"), f("b")]) && !a.has(&[f("a")]));
+    }
+
+    /// The in-place operations leave what their copying forms return.
+    #[test]
+    fn in_place_operations_equal_their_copying_forms() {
+        let set = |paths: &[&[&str]]| {
+            let mut s = Set::new();
+            for p in paths {
+                s.insert(&p.iter().map(|n| f(n)).collect::<Vec<_>>());
+            }
+            s
+        };
+        let a = set(&[&["a", "b"], &["a", "c"], &["a"], &["d"], &["e", "f", "g"]]);
+        let others = [
+            set(&[]),
+            set(&[&["a"]]),
+            set(&[&["a", "b"]]),
+            set(&[&["a", "b"], &["a", "c"], &["e", "f", "g"]]),
+            set(&[&["e"], &["d", "x"]]),
+            a.clone(),
+        ];
+        for b in &others {
+            let mut d = a.clone();
+            d.subtract(b);
+            assert_eq!(d, a.difference(b));
+            let mut r = a.clone();
+            r.subtract_recursive(b);
+            assert_eq!(r, a.recursive_difference(b));
+        }
     }
 
     #[test]

@@ -57,17 +57,20 @@ impl Updater {
         workflow: &str,
     ) -> (Owners, Comparison, Owners) {
         let mut cmp = compare(self.root, old, new);
-        cmp.added = cmp.added.recursive_difference(&self.ignored);
-        cmp.modified = cmp.modified.recursive_difference(&self.ignored);
-        cmp.removed = cmp.removed.recursive_difference(&self.ignored);
-        let changed = cmp.modified.union(&cmp.added);
+        cmp.added.subtract_recursive(&self.ignored);
+        cmp.modified.subtract_recursive(&self.ignored);
+        cmp.removed.subtract_recursive(&self.ignored);
+        // Built only when another manager may lose fields (never on a create).
+        let mut changed: Option<Set> = None;
         let mut conflicts = Owners::new();
         for (manager, owned) in owners.iter_mut() {
             if manager == workflow {
                 continue;
             }
-            let conflict = owned.set.intersection(&changed);
-            owned.set = owned.set.difference(&conflict).difference(&cmp.removed);
+            let changed = changed.get_or_insert_with(|| cmp.modified.union(&cmp.added));
+            let conflict = owned.set.intersection(changed);
+            owned.set.subtract(&conflict);
+            owned.set.subtract(&cmp.removed);
             if !conflict.is_empty() {
                 conflicts.insert(
                     manager.clone(),
@@ -86,11 +89,15 @@ impl Updater {
     /// After a non-apply write from `old` to `new`: `manager` owns what it changed.
     pub fn update(&self, old: &Value, new: &Value, owners: Owners, manager: &str) -> Owners {
         let (mut owners, cmp, _) = self.settle(old, new, self.current(owners), manager);
-        let mine = owners.remove(manager).map(|o| o.set).unwrap_or_default();
-        let mut set = mine.difference(&cmp.removed);
+        let mut set = owners.remove(manager).map(|o| o.set).unwrap_or_default();
+        set.subtract(&cmp.removed);
+        if set.is_empty() {
+            set = cmp.added;
+        } else {
+            set.union_with(&cmp.added);
+        }
         set.union_with(&cmp.modified);
-        set.union_with(&cmp.added);
-        let set = set.recursive_difference(&self.ignored);
+        set.subtract_recursive(&self.ignored);
         if !set.is_empty() {
             owners.insert(
                 manager.to_string(),

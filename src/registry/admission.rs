@@ -4,7 +4,6 @@
 //! Namespace kind, as the plugin is in kube-apiserver.
 
 use super::Registry;
-use crate::resources::meta::meta_str;
 use crate::resources::status::ApiError;
 use crate::resources::{ResourceInfo, NAMESPACES};
 
@@ -39,7 +38,7 @@ impl Registry {
         }
         match self.store().get(&NAMESPACES.key("", namespace)) {
             None => Err(ApiError::not_found(NAMESPACES.group_resource(), namespace)),
-            Some(ns) if !meta_str(&ns.decode_members(&["metadata"]), "deletionTimestamp").is_empty() => {
+            Some(ns) if terminating(ns) => {
                 Err(ApiError::forbidden(
                     info.group_resource(),
                     name,
@@ -51,4 +50,12 @@ impl Registry {
             Some(_) => Ok(()),
         }
     }
+}
+
+/// Whether a namespace is being deleted (its metadata says since when).
+fn terminating(ns: &crate::codec::Object) -> bool {
+    ns.metadata_member("deletionTimestamp")
+        .as_ref()
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|t| !t.is_empty())
 }

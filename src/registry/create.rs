@@ -180,7 +180,14 @@ impl Registry {
             let rev = self.store().next_revision();
             meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(rev.to_string()));
         }
+        // The field manager has just written managedFields in their canonical form, and they
+        // are ObjectMeta's last field: they are set aside rather than copied node by node.
+        let managed = meta_mut(&mut obj).shift_remove("managedFields");
         let mut obj = decode::canonicalize(&obj, info.schema);
+        if let Some(managed) = managed {
+            meta_mut(&mut obj).insert("managedFields".into(), managed);
+        }
+        debug_assert_eq!(obj, decode::canonicalize(&obj, info.schema));
         if dry_run {
             meta_mut(&mut obj).shift_remove("resourceVersion");
             return Ok(Written::answer(Value::Object(obj)));

@@ -56,12 +56,13 @@ pub fn map_has_finalizers(obj: &Map<String, Value>) -> bool {
         .is_some_and(|a| !a.is_empty())
 }
 
-/// A copy of an object map's `metadata` (empty when absent), as the validators take it.
-pub fn meta_map(obj: &Map<String, Value>) -> Map<String, Value> {
-    obj.get("metadata")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default()
+/// An object map's `metadata` (empty when absent), as the validators take it: borrowed, not
+/// copied (it holds managedFields).
+pub fn meta_map(obj: &Map<String, Value>) -> std::borrow::Cow<'_, Map<String, Value>> {
+    match obj.get("metadata").and_then(Value::as_object) {
+        Some(m) => std::borrow::Cow::Borrowed(m),
+        None => std::borrow::Cow::Owned(Map::new()),
+    }
 }
 
 /// The strings of a JSON array (other items skipped; empty when absent).
