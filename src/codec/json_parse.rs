@@ -452,6 +452,60 @@ pub(crate) fn raw_to_value(
     }
 }
 
+/// The error [`raw_to_value`] would give for `root`: its first number (in document order)
+/// that no `float64` holds. A body is checked so without being built as a value.
+pub(crate) fn check_numbers(root: &Raw) -> Result<(), SyntaxError> {
+    let mut stack = vec![root];
+    while let Some(r) = stack.pop() {
+        match r {
+            Raw::Number(text, end) if number_from_literal(text).is_none() => {
+                return Err(SyntaxError {
+                    message: float_range_message(text),
+                    offset: *end,
+                })
+            }
+            Raw::Array(items) => stack.extend(items.iter().rev()),
+            Raw::Object(members) => stack.extend(members.iter().rev().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// What `Interpret` reads of a document: an object's `apiVersion` and `kind` members (any
+/// case, duplicates merged as [`raw_to_value`] merges them), or the whole value when it is
+/// not an object (whose kind the error names). Its numbers must have passed
+/// [`check_numbers`].
+pub(crate) fn type_meta_members(root: &Raw) -> Value {
+    let Raw::Object(members) = root else {
+        return raw_to_value(root, None).unwrap_or(Value::Null);
+    };
+    let mut out = Map::new();
+    for (k, v) in members {
+        if k.eq_ignore_ascii_case("apiVersion") || k.eq_ignore_ascii_case("kind") {
+            out.insert(k.clone(), raw_to_value(v, None).unwrap_or(Value::Null));
+        }
+    }
+    Value::Object(out)
+}
+
+/// `metadata.managedFields` as a document sent them (the last of repeated members, as in
+/// [`raw_to_value`]). Its numbers must have passed [`check_numbers`].
+pub(crate) fn sent_managed_fields(root: &Raw) -> Option<Value> {
+    fn last<'a>(members: &'a [(String, Raw)], name: &str) -> Option<&'a Raw> {
+        members
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+    }
+    let Raw::Object(top) = root else { return None };
+    let Raw::Object(meta) = last(top, "metadata")? else {
+        return None;
+    };
+    raw_to_value(last(meta, "managedFields")?, None).ok()
+}
+
 /// Drops a [`Raw`] tree without recursion (the derived drop would recurse once per level).
 pub(crate) fn drop_raw(root: Raw) {
     let mut stack = vec![root];

@@ -209,3 +209,49 @@ fn member_text_as_written() {
     );
     assert_eq!(top_level_member(b"[1]", "data"), None);
 }
+
+/// What a request body is read for without building it as a value (its numbers' range, its
+/// type meta members, its managedFields) equals what the whole value gives.
+#[test]
+fn partial_reads_of_a_parse_tree_equal_the_whole_value() {
+    let docs = [
+        r#"{"kind":"ConfigMap","apiVersion":"v1","metadata":{"managedFields":[]}}"#,
+        r#"{"KIND":"a","kind":"b","apiversion":1,"data":{"x":1e400}}"#,
+        r#"{"a":[1,{"b":2e999}],"c":3e999}"#,
+        r#"{"metadata":{"managedFields":[{"manager":"m"}]},"metadata":{"name":"x"}}"#,
+        r#"{"metadata":{"managedFields":[1],"managedFields":[{}]}}"#,
+        r#"[1,2]"#,
+        r#""text""#,
+        r#"null"#,
+    ];
+    for doc in docs {
+        let raw = parse_raw(doc.as_bytes()).unwrap();
+        let whole = raw_to_value(&raw, None);
+        match (&whole, check_numbers(&raw)) {
+            (Err(w), Err(c)) => {
+                assert_eq!((&w.message, w.offset), (&c.message, c.offset), "{doc}");
+                continue;
+            }
+            (Ok(_), Ok(())) => {}
+            (w, c) => panic!("{doc}: {w:?} vs {c:?}"),
+        }
+        let whole = whole.unwrap();
+        let want = match &whole {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .filter(|(k, _)| {
+                        k.eq_ignore_ascii_case("kind") || k.eq_ignore_ascii_case("apiVersion")
+                    })
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
+        assert_eq!(type_meta_members(&raw), want, "{doc}");
+        assert_eq!(
+            sent_managed_fields(&raw).as_ref(),
+            whole.get("metadata").and_then(|m| m.get("managedFields")),
+            "{doc}"
+        );
+    }
+}

@@ -154,7 +154,7 @@ impl Engine {
                 .create(
                     &NAMESPACES,
                     obj,
-                    &Map::new(),
+                    &crate::resources::Sent::none(),
                     &Write::by("kube-apiserver", false),
                 )
                 .expect("initial namespaces are valid");
@@ -223,7 +223,12 @@ impl Engine {
                 .by_kind(s("apiVersion"), s("kind"))
                 .expect("the bootstrap policy holds RBAC kinds");
             self.registry
-                .create(info, obj, &Map::new(), &Write::by("kube-apiserver", false))
+                .create(
+                    info,
+                    obj,
+                    &crate::resources::Sent::none(),
+                    &Write::by("kube-apiserver", false),
+                )
                 .expect("the bootstrap policy is valid");
         }
         // A cluster is handed over settled: the aggregated roles already hold their rules.

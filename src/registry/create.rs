@@ -16,7 +16,7 @@ fn answer_virtual(
     reg: &Registry,
     info: &'static ResourceInfo,
     mut obj: Map<String, Value>,
-    raw: &Map<String, Value>,
+    sent: &crate::resources::Sent,
     w: &super::Write,
 ) -> ApiResult<Value> {
     obj.insert("kind".into(), Value::String(info.kind.to_string()));
@@ -28,7 +28,7 @@ fn answer_virtual(
     }
     let now = reg.now_text();
     let by = w.requester(reg, &obj, false, &now);
-    let answer = info.strategy.answer(info, obj.clone(), raw, &by)?;
+    let answer = info.strategy.answer(info, obj.clone(), sent, &by)?;
     Ok(Value::Object(decode::canonicalize(&answer, info.schema)))
 }
 
@@ -70,14 +70,14 @@ impl Registry {
         &mut self,
         info: &'static ResourceInfo,
         obj: Map<String, Value>,
-        raw: &Map<String, Value>,
+        sent: &crate::resources::Sent,
         w: &super::Write,
     ) -> ApiResult<Written> {
         // The field manager sees the object as the client sent it (name not yet generated,
         // no defaults from the kind's preparation), as in kube-apiserver's create handler.
         let obj = self.track(info, None, obj, w);
         if !info.strategy.stored() {
-            return answer_virtual(self, info, obj, raw, w).map(Written::answer);
+            return answer_virtual(self, info, obj, sent, w).map(Written::answer);
         }
         let now = self.now_text();
         info.strategy
@@ -85,13 +85,13 @@ impl Registry {
         let generates =
             !map_meta_str(&obj, "generateName").is_empty() && map_meta_str(&obj, "name").is_empty();
         if !generates {
-            return self.create_attempt(info, obj, raw, w);
+            return self.create_attempt(info, obj, sent, w);
         }
-        let mut result = self.create_attempt(info, obj.clone(), raw, w);
+        let mut result = self.create_attempt(info, obj.clone(), sent, w);
         for _ in 1..MAX_NAME_GENERATION_ATTEMPTS {
             match &result {
                 Err(e) if e.reason == "AlreadyExists" => {
-                    result = self.create_attempt(info, obj.clone(), raw, w);
+                    result = self.create_attempt(info, obj.clone(), sent, w);
                 }
                 _ => break,
             }
@@ -103,7 +103,7 @@ impl Registry {
         &mut self,
         info: &'static ResourceInfo,
         mut obj: Map<String, Value>,
-        raw: &Map<String, Value>,
+        sent: &crate::resources::Sent,
         w: &super::Write,
     ) -> ApiResult<Written> {
         let dry_run = w.dry_run;
@@ -141,7 +141,7 @@ impl Registry {
         obj.insert("kind".into(), Value::String(info.kind.to_string()));
         obj.insert("apiVersion".into(), Value::String(info.api_version()));
         info.strategy.prepare_for_create(&mut obj);
-        let mut errs = info.strategy.validate_create(&obj, raw);
+        let mut errs = info.strategy.validate_create(&obj, sent);
         if errs.is_empty() {
             // Generic ObjectMeta checks (path-segment names) run only after the kind's own.
             let empty = Map::new();

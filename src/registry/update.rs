@@ -33,14 +33,14 @@ impl Registry {
 
     /// A PUT (`Store.Update` with the request's object info): the storage precondition a uid
     /// in the body makes (`defaultUpdatedObjectInfo`), checked against the stored object (an
-    /// absent one has no uid); then create on update for the kinds that allow it (`raw` is the
-    /// body as sent, for create validation), else [`Registry::update`]. `true` when it created.
+    /// absent one has no uid); then create on update for the kinds that allow it (`sent`: what
+    /// the body set, for create validation), else [`Registry::update`]. `true` when it created.
     pub fn put(
         &mut self,
         info: &'static ResourceInfo,
         key: &str,
         mut obj: Map<String, Value>,
-        raw: &Map<String, Value>,
+        sent: &crate::resources::Sent,
         w: &super::Write,
     ) -> ApiResult<(Value, bool)> {
         let current = self.read_current(key)?;
@@ -68,7 +68,7 @@ impl Registry {
                 }
                 let ns = crate::resources::meta::map_meta_str(&obj, "namespace").to_string();
                 self.admit_namespace_write(info, &ns, &name)?;
-                Ok((self.create(info, obj, raw, w)?.value, true))
+                Ok((self.create(info, obj, sent, w)?.value, true))
             }
             None => Err(ApiError::not_found(info.group_resource(), &name)),
         }

@@ -159,7 +159,7 @@ impl Strategy for ConfigMapStrategy {
     fn validate_create(
         &self,
         obj: &Map<String, Value>,
-        _raw: &Map<String, Value>,
+        _sent: &crate::resources::Sent,
     ) -> Vec<FieldError> {
         validate(obj)
     }

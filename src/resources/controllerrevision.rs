@@ -138,7 +138,7 @@ impl Strategy for ControllerRevisionStrategy {
     fn validate_create(
         &self,
         obj: &Map<String, Value>,
-        raw: &Map<String, Value>,
+        sent: &crate::resources::Sent,
     ) -> Vec<FieldError> {
         // `ValidateControllerRevisionCreate`: then `data`, present and (since 1.31) a JSON
         // object.
@@ -156,7 +156,7 @@ impl Strategy for ControllerRevisionStrategy {
             Some(_) => {}
         }
         // The spec's rule (stricter than the real server): `revision` is required.
-        if raw.get("revision").is_none_or(Value::is_null) {
+        if !sent.has("revision") {
             errs.push(FieldError::required("revision", ""));
         }
         errs

@@ -15,6 +15,7 @@ pub(crate) mod namespace;
 pub mod rbac;
 pub mod review;
 pub mod schema;
+mod sent;
 pub(crate) mod status;
 pub(crate) mod validation;
 
@@ -45,12 +46,8 @@ pub trait Strategy: Sync {
     ) {
     }
     /// Kind-specific create validation, ObjectMeta included (as the real strategies do).
-    /// `raw` is the request body as sent, for rules about fields the client omitted.
-    fn validate_create(
-        &self,
-        obj: &Map<String, Value>,
-        raw: &Map<String, Value>,
-    ) -> Vec<FieldError>;
+    /// `sent` is what the request's body set, for rules about fields the client omitted.
+    fn validate_create(&self, obj: &Map<String, Value>, sent: &Sent) -> Vec<FieldError>;
     /// Whether a PUT of a missing object creates it (`AllowCreateOnUpdate`: the RBAC kinds,
     /// which `kubectl auth reconcile` relies on); otherwise it is a 404.
     fn allow_create_on_update(&self) -> bool {
@@ -91,17 +88,17 @@ pub trait Strategy: Sync {
     fn stored(&self) -> bool {
         true
     }
-    /// A virtual kind's (`info`) answer to a create of `obj` (`raw`: the body as sent) by
+    /// A virtual kind's (`info`) answer to a create of `obj` (`sent`: what the body set) by
     /// `by`: by default the object validated, then completed by
     /// [`Strategy::prepare_for_create`].
     fn answer(
         &self,
         info: &'static ResourceInfo,
         mut obj: Map<String, Value>,
-        raw: &Map<String, Value>,
+        sent: &Sent,
         _by: &Requester<'_>,
     ) -> ApiResult<Map<String, Value>> {
-        let errs = self.validate_create(&obj, raw);
+        let errs = self.validate_create(&obj, sent);
         if !errs.is_empty() {
             let name = meta::map_meta_str(&obj, "name");
             return Err(ApiError::invalid(info.group_kind(), name, &errs));
@@ -385,6 +382,7 @@ pub(crate) const CRUD_VERBS: &[&str] = &[
 pub use controllerrevision::CONTROLLER_REVISIONS;
 pub use event::EVENTS;
 pub use namespace::NAMESPACES;
+pub use sent::Sent;
 
 /// Every served resource, in discovery order (alphabetical within a group version).
 pub static ALL: &[&ResourceInfo] = &[

@@ -297,7 +297,7 @@ impl Strategy for NamespaceStrategy {
     fn validate_create(
         &self,
         obj: &Map<String, Value>,
-        _raw: &Map<String, Value>,
+        _sent: &crate::resources::Sent,
     ) -> Vec<FieldError> {
         let meta = obj
             .get("metadata")
@@ -337,7 +337,7 @@ impl Strategy for NamespaceStrategy {
             &meta_map(new),
             &meta_map(old),
         );
-        errs.extend(self.validate_create(new, &Map::new()));
+        errs.extend(self.validate_create(new, &crate::resources::Sent::none()));
         errs
     }
 }

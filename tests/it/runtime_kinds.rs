@@ -148,7 +148,7 @@ impl kubesim::resources::Strategy for EchoReview {
     fn validate_create(
         &self,
         obj: &serde_json::Map<String, serde_json::Value>,
-        _raw: &serde_json::Map<String, serde_json::Value>,
+        _sent: &kubesim::resources::Sent,
     ) -> Vec<kubesim::resources::field::FieldError> {
         match obj.get("data").and_then(|d| d.get("question")) {
             Some(_) => Vec::new(),
@@ -208,7 +208,7 @@ impl kubesim::resources::Strategy for Graceful {
     ) -> Option<i64> {
         Some(requested.unwrap_or(30))
     }
-    fn validate_create(&self, _obj: &Obj, _raw: &Obj) -> Vec<FieldError> {
+    fn validate_create(&self, _obj: &Obj, _sent: &kubesim::resources::Sent) -> Vec<FieldError> {
         NO_ERRORS()
     }
     fn validate_update(&self, _new: &Obj, _old: &Obj) -> Vec<FieldError> {

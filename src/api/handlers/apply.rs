@@ -127,8 +127,12 @@ pub fn apply(
     } else {
         reg.admit_namespace_write(info, namespace, name)?;
         // What the client sent is the applied configuration.
-        let raw = config.value.as_object().cloned().unwrap_or_default();
-        Reply::written(201, reg.create(info, obj, &raw, &write)?)
+        let sent = config
+            .value
+            .as_object()
+            .map(crate::resources::Sent::of)
+            .unwrap_or_default();
+        Reply::written(201, reg.create(info, obj, &sent, &write)?)
     };
     reply.warnings = warnings;
     Ok(reply)

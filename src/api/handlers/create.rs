@@ -26,9 +26,9 @@ pub fn create(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
         .unwrap_or("")
         .to_string();
     reg.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
-    let mut write = opts.write(req, "", super::sent_managed_fields(&body.raw));
+    let mut write = opts.write(req, "", body.managed_fields.as_ref());
     write.raw_text = body.raw_text;
-    let mut reply = Reply::written(201, reg.create(info, obj, &body.raw, &write)?);
+    let mut reply = Reply::written(201, reg.create(info, obj, &body.sent, &write)?);
     reply.warnings = body.warnings;
     Ok(reply)
 }

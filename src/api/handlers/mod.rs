@@ -169,8 +169,11 @@ pub fn validate_dry_run(values: &[&str], errs: &mut Vec<FieldError>) -> bool {
 #[derive(Debug)]
 pub struct DecodedBody {
     pub object: Map<String, Value>,
-    /// The body as sent (for rules about omitted fields).
-    pub raw: Map<String, Value>,
+    /// What the body set at its top level (for rules about omitted fields).
+    pub sent: crate::resources::Sent,
+    /// `metadata.managedFields` as the client sent them (a `[]` reset, which the decoded
+    /// object cannot show: Go's omitempty drops the empty list).
+    pub managed_fields: Option<Value>,
     pub warnings: Vec<String>,
     /// The bytes of the kind's raw field as a JSON body wrote them.
     pub raw_text: Option<String>,
@@ -207,7 +210,8 @@ pub fn decode_body(
     let body: &[u8] = &converted.json;
     // The serializer first reads apiVersion/kind (syntax errors surface here), then decodes
     // into the typed object.
-    // One parse serves both: the document as sent (`raw`) and the typed decode.
+    // One parse serves all: the type meta, what the body set and the typed decode read the
+    // same tree; the document is never built as a value of its own.
     let syntax = |e: json::SyntaxError| {
         unrecognized(
             info,
@@ -216,15 +220,12 @@ pub fn decode_body(
         )
     };
     let doc = json::parse_raw(body).map_err(syntax)?;
-    let value = match json::raw_to_value(&doc, None) {
-        Ok(v) => v,
-        Err(e) => {
-            json::drop_raw(doc);
-            return Err(syntax(e));
-        }
-    };
-    let decoded = type_meta_of(&value, encoding)
-        .map_err(|m| unrecognized(info, &m, original))
+    let read = json::check_numbers(&doc)
+        .map_err(syntax)
+        .and_then(|()| {
+            type_meta_of(&json::type_meta_members(&doc), encoding)
+                .map_err(|m| unrecognized(info, &m, original))
+        })
         .and_then(|type_meta| check_group_version_kind(&req.kinds, &type_meta, info))
         .and_then(|()| {
             decode::decode_parsed(&doc, info.schema).map_err(|e| {
@@ -233,13 +234,13 @@ pub fn decode_body(
                     info.kind, info.version, info.kind, e
                 ))
             })
+        })
+        .map(|decoded| {
+            let sent = crate::resources::Sent::of_raw(&doc);
+            (decoded, sent, json::sent_managed_fields(&doc))
         });
     json::drop_raw(doc);
-    let decoded = decoded?;
-    let raw = match value {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
+    let (decoded, sent, managed_fields) = read?;
     // Strict findings in the serializer's order: the YAML pass's error, then the JSON ones.
     let mut errors: Vec<String> = converted.yaml_strict.iter().cloned().collect();
     match encoding {
@@ -286,15 +287,11 @@ pub fn decode_body(
     debug_assert_eq!(object, decode::canonicalize(&object, info.schema));
     Ok(DecodedBody {
         object,
-        raw,
+        sent,
+        managed_fields,
         warnings,
         raw_text,
     })
-}
-
-/// `metadata.managedFields` of a body as the client sent it ([`DecodedBody::raw`]).
-pub fn sent_managed_fields(raw: &Map<String, Value>) -> Option<&Value> {
-    raw.get("metadata").and_then(|m| m.get("managedFields"))
 }
 
 /// `transformDecodeError` when the group/version/kind could not be read from the body.

@@ -22,11 +22,11 @@ pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     super::check_name(&obj, url_name)?;
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), url_name);
     let subresource = rr.subresource.as_deref().unwrap_or("");
-    let mut write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
+    let mut write = opts.write(req, subresource, body.managed_fields.as_ref());
     write.raw_text = body.raw_text;
     // A create on update is authorized by the URL's name (the RBAC kinds' escalate check).
     write.request_name = Some(url_name.to_string());
-    let (out, created) = reg.put(info, &key, obj, &body.raw, &write)?;
+    let (out, created) = reg.put(info, &key, obj, &body.sent, &write)?;
     let mut reply = Reply::new(if created { 201 } else { 200 }, out);
     reply.warnings = body.warnings;
     Ok(reply)
@@ -46,7 +46,7 @@ pub fn update_subresource(
     let body = decode_body(req, info, opts.field_validation)?;
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
-    let write = opts.write(req, subresource, super::sent_managed_fields(&body.raw));
+    let write = opts.write(req, subresource, body.managed_fields.as_ref());
     match reg.update_own_subresource(info, &key, name, subresource, body.object, &write)? {
         Some(out) => Ok(Reply::new(200, out)),
         None => update(reg, req, rr),

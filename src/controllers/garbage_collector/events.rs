@@ -62,5 +62,10 @@ pub(super) fn record(reg: &mut Registry, dependent: &Identity, r: &Value) {
     let Value::Object(obj) = event else {
         return;
     };
-    let _ = reg.create(&EVENTS, obj, &Map::new(), &Write::by(MANAGER, false));
+    let _ = reg.create(
+        &EVENTS,
+        obj,
+        &crate::resources::Sent::none(),
+        &Write::by(MANAGER, false),
+    );
 }

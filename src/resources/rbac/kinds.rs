@@ -120,7 +120,7 @@ impl Strategy for RoleStrategy {
     fn validate_create(
         &self,
         obj: &Map<String, Value>,
-        _raw: &Map<String, Value>,
+        _sent: &crate::resources::Sent,
     ) -> Vec<FieldError> {
         validate_role(obj, self.namespaced, false)
     }
@@ -162,7 +162,7 @@ impl Strategy for BindingStrategy {
     fn validate_create(
         &self,
         obj: &Map<String, Value>,
-        _raw: &Map<String, Value>,
+        _sent: &crate::resources::Sent,
     ) -> Vec<FieldError> {
         validate_binding(obj, self.namespaced)
     }

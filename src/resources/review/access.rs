@@ -130,7 +130,7 @@ impl Strategy for AccessReviewStrategy {
     fn validate_create(
         &self,
         obj: &Map<String, Value>,
-        _raw: &Map<String, Value>,
+        _sent: &crate::resources::Sent,
     ) -> Vec<FieldError> {
         validate(obj, self.review)
     }
@@ -151,7 +151,7 @@ impl Strategy for AccessReviewStrategy {
         &self,
         _info: &'static ResourceInfo,
         obj: Map<String, Value>,
-        _raw: &Map<String, Value>,
+        _sent: &crate::resources::Sent,
         by: &Requester<'_>,
     ) -> ApiResult<Map<String, Value>> {
         let errs = validate(&obj, self.review);

@@ -85,7 +85,11 @@ fn self_answer(info: &'static ResourceInfo, by: &Requester<'_>) -> ApiResult<Val
 }
 
 impl Strategy for IdentityReviewStrategy {
-    fn validate_create(&self, _: &Map<String, Value>, _: &Map<String, Value>) -> Vec<FieldError> {
+    fn validate_create(
+        &self,
+        _: &Map<String, Value>,
+        _: &crate::resources::Sent,
+    ) -> Vec<FieldError> {
         Vec::new()
     }
 
@@ -101,7 +105,7 @@ impl Strategy for IdentityReviewStrategy {
         &self,
         info: &'static ResourceInfo,
         obj: Map<String, Value>,
-        _raw: &Map<String, Value>,
+        _sent: &crate::resources::Sent,
         by: &Requester<'_>,
     ) -> ApiResult<Map<String, Value>> {
         let answer = match self {
