@@ -16,6 +16,8 @@ export PATH := $(CURDIR)/e2e/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 PORT ?= 8090
 WASM := --target wasm32-unknown-unknown
+# Where cargo builds: CARGO_TARGET_DIR when set (a shared or scratch folder), else target/.
+CARGO_OUT := $(or $(CARGO_TARGET_DIR),target)
 
 define section
 	@printf '\n\033[1m==> %s\033[0m\n' "$(1)"
@@ -99,7 +101,7 @@ test-node: pkg-node/package.json
 test-python:
 	$(call section,python: python-tests/run.py (the kubernetes Python client against kubesim serve))
 	cargo build --bin kubesim
-	target/pyenv/bin/python python-tests/run.py target/debug/kubesim
+	target/pyenv/bin/python python-tests/run.py $(CARGO_OUT)/debug/kubesim
 
 test-sw: pkg-sw/package.json
 	$(call section,browser: e2e/shim-sw.mjs (www/kubesim-sw.js in headless Chromium))

@@ -25,7 +25,7 @@ fi
 cargo build --quiet --release --bin kubesim
 PORT=$((20000 + RANDOM % 20000))
 KCFG="$OUT/kubeconfig"
-target/release/kubesim serve --port "$PORT" --kubeconfig "$KCFG" --clock manual >"$OUT/server.log" 2>&1 &
+"${CARGO_TARGET_DIR:-target}/release/kubesim" serve --port "$PORT" --kubeconfig "$KCFG" --clock manual >"$OUT/server.log" 2>&1 &
 PID=$!
 trap 'kill $PID 2>/dev/null || true' EXIT
 URL="https://127.0.0.1:$PORT"

@@ -21,6 +21,7 @@ pub mod resource_version;
 pub mod resources;
 pub mod rng;
 pub mod selectors;
+pub mod sort;
 pub mod store;
 
 #[cfg(not(target_arch = "wasm32"))]

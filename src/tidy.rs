@@ -1,7 +1,7 @@
 //! Repository checks that keep the layering true (as rust-analyzer's tidy tests do): every
 //! `crate::<module>` path in a module's source names a module of a lower layer, or itself.
 //!
-//! Layers, lowest first: the base (`clock`, `rng`, `features`, `resource_version`) → `codec`
+//! Layers, lowest first: the base (`clock`, `rng`, `features`, `resource_version`, `sort`) → `codec`
 //! → `resources` → `selectors`, `patch`, `fieldmanager` → `store` → `cache` → `registry` → `controllers` →
 //! `api` → `engine` → hosts (`server`, `shim`, `ui`, `cli`). Test-only code (files and folders
 //! whose name says `test`, and what follows `#[cfg(test)]` in a file) may reach any layer for
@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rng", 0),
     ("features", 0),
     ("resource_version", 0),
+    ("sort", 0),
     ("codec", 1),
     ("resources", 2),
     ("selectors", 3),

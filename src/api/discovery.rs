@@ -103,7 +103,7 @@ pub fn api_resource_list(kinds: &Kinds, group: &str, version: &str) -> Option<Va
             entries.push((name, Value::Object(m)));
         }
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
     let group_version = if group.is_empty() {
         version.to_string()
     } else {
@@ -137,7 +137,7 @@ pub fn aggregated_discovery(kinds: &Kinds, core: bool) -> Value {
                 .into_iter()
                 .map(|v| {
                     let mut rs = resources_in(kinds, g, v);
-                    rs.sort_by_key(|r| r.plural);
+                    crate::sort::sort_by_key(&mut rs, |r| r.plural);
                     let resources: Vec<Value> = rs.into_iter().map(resource_discovery).collect();
                     json!({"version": v, "resources": resources, "freshness": "Current"})
                 })
@@ -261,7 +261,7 @@ fn resource_discovery(r: &ResourceInfo) -> Value {
     }
     if !r.subresources.is_empty() {
         let mut subs: Vec<_> = r.subresources.iter().collect();
-        subs.sort_by_key(|s| s.name);
+        crate::sort::sort_by_key(&mut subs, |s| s.name);
         let subs: Vec<Value> = subs
             .into_iter()
             .map(|s| json!({"subresource": s.name, "responseKind": kind, "verbs": s.verbs}))

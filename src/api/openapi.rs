@@ -43,7 +43,7 @@ pub fn document_keys(kinds: &Kinds) -> Vec<String> {
         }
         keys.push(paths::prefix(r.group, r.version)[1..].to_string());
     }
-    keys.sort();
+    crate::sort::sort(&mut keys);
     keys.dedup();
     keys
 }

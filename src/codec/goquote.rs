@@ -62,7 +62,7 @@ pub fn go_sprint(v: &serde_json::Value) -> String {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            crate::sort::sort(&mut keys);
             let parts: Vec<String> = keys
                 .iter()
                 .map(|k| format!("{k}:{}", go_sprint(&m[*k])))

@@ -313,7 +313,7 @@ fn update_conditions(registry: &mut Registry, ns: &str, content: &Content) {
     if !content.errors.is_empty() {
         // `makeDeleteContentCondition`.
         let mut msgs = content.errors.clone();
-        msgs.sort();
+        crate::sort::sort(&mut msgs);
         let msg = format!(
             "Failed to delete all resource types, {} remaining: {}",
             msgs.len(),
@@ -330,7 +330,7 @@ fn update_conditions(registry: &mut Registry, ns: &str, content: &Content) {
             .iter()
             .map(|(r, n)| format!("{r} has {n} resource instances"))
             .collect();
-        parts.sort();
+        crate::sort::sort(&mut parts);
         let msg = format!("Some resources are remaining: {}", parts.join(", "));
         failing.insert("NamespaceContentRemaining", ("SomeResourcesRemain", msg));
     }
@@ -339,7 +339,7 @@ fn update_conditions(registry: &mut Registry, ns: &str, content: &Content) {
             .iter()
             .map(|(f, n)| format!("{f} in {n} resource instances"))
             .collect();
-        parts.sort();
+        crate::sort::sort(&mut parts);
         let msg = format!(
             "Some content in the namespace has finalizers remaining: {}",
             parts.join(", ")

@@ -155,7 +155,7 @@ pub fn encode(managed: &Managed) -> Vec<Value> {
             .and_then(|t| crate::codec::rfc3339::parse(t).ok())
             .unwrap_or(0)
     };
-    entries.sort_by(|(p, pt, _), (q, qt, _)| {
+    crate::sort::sort_by(&mut entries, |(p, pt, _), (q, qt, _)| {
         p.operation
             .cmp(&q.operation)
             .then_with(|| secs(pt).cmp(&secs(qt)))
@@ -251,7 +251,9 @@ pub fn cap_update_managers(managed: &mut Managed) {
             .and_then(|t| crate::codec::rfc3339::parse(t).ok())
             .unwrap_or(0)
     };
-    updaters.sort_by(|a, b| secs(a).cmp(&secs(b)).then_with(|| a.cmp(b)));
+    crate::sort::sort_by(&mut updaters, |a, b| {
+        secs(a).cmp(&secs(b)).then_with(|| a.cmp(b))
+    });
     let mut first_by_version: BTreeMap<String, String> = BTreeMap::new();
     let mut length = updaters.len();
     for id in &updaters {

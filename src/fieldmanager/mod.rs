@@ -409,7 +409,7 @@ fn sorted(v: &Value) -> Value {
     match v {
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
+            crate::sort::sort(&mut keys);
             Value::Object(
                 keys.into_iter()
                     .map(|k| (k.clone(), sorted(&m[k])))

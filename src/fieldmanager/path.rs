@@ -73,7 +73,7 @@ impl PathElement {
                 let map: Map<String, Value> =
                     serde_json::from_str(rest).map_err(|e| e.to_string())?;
                 let mut fields: Vec<(String, Value)> = map.into_iter().collect();
-                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                crate::sort::sort_by(&mut fields, |a, b| a.0.cmp(&b.0));
                 Ok(PathElement::Key(fields))
             }
             "i" => rest
@@ -200,8 +200,8 @@ pub fn compare_values(a: &Value, b: &Value) -> Ordering {
         (Value::Object(x), Value::Object(y)) => {
             let mut xs: Vec<_> = x.iter().collect();
             let mut ys: Vec<_> = y.iter().collect();
-            xs.sort_by(|p, q| p.0.cmp(q.0));
-            ys.sort_by(|p, q| p.0.cmp(q.0));
+            crate::sort::sort_by(&mut xs, |p, q| p.0.cmp(q.0));
+            crate::sort::sort_by(&mut ys, |p, q| p.0.cmp(q.0));
             for (p, q) in xs.iter().zip(&ys) {
                 let c = p.0.cmp(q.0).then_with(|| compare_values(p.1, q.1));
                 if c != Ordering::Equal {

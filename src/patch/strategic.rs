@@ -232,8 +232,8 @@ fn enforce_order(
     });
     let (mut from_patch, mut server_only): (Vec<_>, Vec<_>) =
         placed.partition(|(in_patch, _, _)| in_patch.is_some());
-    from_patch.sort_by_key(|(in_patch, _, _)| *in_patch);
-    server_only.sort_by_key(|(_, live, _)| live.unwrap_or(usize::MAX));
+    crate::sort::sort_by_key(&mut from_patch, |(in_patch, _, _)| *in_patch);
+    crate::sort::sort_by_key(&mut server_only, |(_, live, _)| live.unwrap_or(usize::MAX));
     let (mut left, mut right) = (
         server_only.into_iter().peekable(),
         from_patch.into_iter().peekable(),

@@ -88,7 +88,7 @@ fn map_of<'a>(obj: &'a Map<String, Value>, name: &str) -> Vec<(&'a String, &'a V
         .and_then(Value::as_object)
         .map(|m| m.iter().collect())
         .unwrap_or_default();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
     entries
 }
 

@@ -64,7 +64,7 @@ impl FieldSelector {
     /// whose field and value are both empty (`=`, `==`, `!=`) is dropped.
     pub fn parse(s: &str) -> Result<FieldSelector, String> {
         let mut parts = split_terms(s);
-        parts.sort();
+        crate::sort::sort(&mut parts);
         let mut terms = Vec::new();
         for part in parts {
             if part.is_empty() {

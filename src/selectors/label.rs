@@ -156,7 +156,7 @@ impl LabelSelector {
         let mut requirements = Parser { toks, pos: 0, path }.parse()?;
         // sort.Sort(ByKey): Go's sort is insertion-based (stable) below 13 elements; beyond
         // that the order of equal keys may differ from Go's, which only affects printing.
-        requirements.sort_by(|a, b| a.key.cmp(&b.key));
+        crate::sort::sort_by(&mut requirements, |a, b| a.key.cmp(&b.key));
         Ok(LabelSelector { requirements })
     }
 
@@ -183,7 +183,7 @@ impl LabelSelector {
             };
             // Sorted and unique, as `sets.String` leaves them.
             let mut values = crate::resources::meta::strings(e.get("values"));
-            values.sort();
+            crate::sort::sort(&mut values);
             values.dedup();
             requirements.push(Requirement {
                 key: e["key"].as_str()?.to_string(),
@@ -191,7 +191,7 @@ impl LabelSelector {
                 values,
             });
         }
-        requirements.sort_by(|a, b| a.key.cmp(&b.key));
+        crate::sort::sort_by(&mut requirements, |a, b| a.key.cmp(&b.key));
         Some(LabelSelector { requirements })
     }
 
@@ -414,7 +414,7 @@ impl Parser<'_> {
             Operator::In | Operator::NotIn => self.set_values()?,
             _ => self.exact_value()?,
         };
-        values.sort();
+        crate::sort::sort(&mut values);
         values.dedup();
         self.validate(key, op, values)
     }

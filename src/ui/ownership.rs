@@ -82,7 +82,7 @@ impl Ownership {
         }
         // Sorting by path (then entry) puts a map before its fields and the owners of one
         // field side by side.
-        fields.sort();
+        crate::sort::sort(&mut fields);
         let rows = fields
             .chunk_by(|a, b| a.0 == b.0)
             .map(|group| Row {

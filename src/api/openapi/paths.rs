@@ -180,7 +180,7 @@ impl Ctx<'_> {
                 .position(|x| *x == m)
                 .unwrap_or(9)
         };
-        ops.sort_by_key(|o| method_rank(o.method));
+        crate::sort::sort_by_key(&mut ops, |o| method_rank(o.method));
         let mut item = Map::new();
         for op in ops {
             let mut own: Vec<Param> = op
@@ -189,7 +189,7 @@ impl Ctx<'_> {
                 .copied()
                 .filter(|p| !common.contains(p))
                 .collect();
-            own.sort_by_key(|p| (p.name, p.location));
+            crate::sort::sort_by_key(&mut own, |p| (p.name, p.location));
             let mut m = Map::new();
             m.insert("tags".into(), json!([self.tag]));
             m.insert("description".into(), json!(op.description));
@@ -207,7 +207,7 @@ impl Ctx<'_> {
             item.insert(op.method.into(), Value::Object(m));
         }
         let mut common = common;
-        common.sort_by_key(|p| (p.name, p.location));
+        crate::sort::sort_by_key(&mut common, |p| (p.name, p.location));
         let common: Vec<Value> = common.iter().map(|p| self.param_json(*p)).collect();
         item.insert("parameters".into(), Value::Array(common));
         Value::Object(item)

@@ -105,7 +105,7 @@ impl Wanted {
             .map(|k| k.as_str())
             .filter(|k| k.starts_with(EXTRA_PREFIX))
             .collect();
-        names.sort_unstable();
+        crate::sort::sort(&mut names);
         for name in names {
             let values = header_values(headers, name).into_iter().map(String::from);
             let key = unescape_extra_key(&name[EXTRA_PREFIX.len()..]);

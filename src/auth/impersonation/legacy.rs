@@ -106,7 +106,7 @@ fn requested_parts(headers: &HeaderMap) -> Result<Vec<Part>, ApiError> {
         .map(|k| k.as_str())
         .filter(|k| k.starts_with(EXTRA_PREFIX))
         .collect();
-    extra_names.sort_unstable();
+    crate::sort::sort(&mut extra_names);
     for name in &extra_names {
         let key = unescape_extra_key(&name[EXTRA_PREFIX.len()..]);
         for value in header_values(headers, name) {

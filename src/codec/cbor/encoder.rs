@@ -161,7 +161,7 @@ pub(super) fn write_value(root: &Value, hint: Hint, out: &mut Vec<u8>) {
                         (key, v, hint.member(k))
                     })
                     .collect();
-                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
                 stack.push(Frame::Map(entries.into_iter()));
             }
             Some((Value::String(s), Hint::Bytes)) => write_byte_slice(s, out),

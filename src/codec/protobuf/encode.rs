@@ -44,7 +44,7 @@ fn sorted_entries<'a>(
         return Err(type_error(at, "object", v));
     };
     let mut entries: Vec<(&String, &Value)> = o.iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
     Ok(entries)
 }
 

@@ -102,7 +102,7 @@ impl Msg {
     /// Fields in ascending field-number order: the order gogo writes them.
     pub fn wire_order(&self) -> Vec<&'static Field> {
         let mut v: Vec<&'static Field> = self.fields.iter().collect();
-        v.sort_by_key(|f| f.num);
+        crate::sort::sort_by_key(&mut v, |f| f.num);
         v
     }
 }

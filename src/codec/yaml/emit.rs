@@ -336,7 +336,7 @@ impl Emitter {
         if entries.is_empty() {
             return self.empty_flow("{", "}");
         }
-        entries.sort_by(|a, b| super::sort::compare_keys(a.0, b.0));
+        crate::sort::sort_by(&mut entries, |a, b| super::sort::compare_keys(a.0, b.0));
         self.increase_indent(false, false);
         for (key, value) in entries {
             self.write_indent();

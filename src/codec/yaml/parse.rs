@@ -257,7 +257,7 @@ impl Converter {
                 let mut entries: Vec<(String, &Node)> = Vec::new();
                 self.collect(node, &mut entries)?;
                 // `json.Marshal` of a Go map: keys in byte order.
-                entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                crate::sort::sort_by(&mut entries, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
                 self.out.push(b'{');
                 for (i, (k, v)) in entries.iter().enumerate() {
                     if i > 0 {

@@ -78,7 +78,7 @@ fn confirm_no_escalation(
         .iter()
         .map(PolicyRule::compact_string)
         .collect();
-    lines.sort();
+    crate::sort::sort(&mut lines);
     lines.dedup();
     let mut msg = format!(
         "user {} (groups={}) is attempting to grant RBAC permissions not currently held:\n{}",

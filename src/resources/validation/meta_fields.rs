@@ -228,7 +228,7 @@ pub fn validate_no_new_finalizers(
         .into_iter()
         .filter(|f| !old.contains(f))
         .collect();
-    extra.sort_unstable();
+    crate::sort::sort(&mut extra);
     extra.dedup();
     if extra.is_empty() {
         return Vec::new();
