@@ -38,7 +38,7 @@ impl Registry {
         }
         match self.store().get(&NAMESPACES.key("", namespace)) {
             None => Err(ApiError::not_found(NAMESPACES.group_resource(), namespace)),
-            Some(ns) if terminating(ns) => {
+            Some(ns) if being_deleted(ns) => {
                 Err(ApiError::forbidden(
                     info.group_resource(),
                     name,
@@ -52,9 +52,10 @@ impl Registry {
     }
 }
 
-/// Whether a namespace is being deleted (its metadata says since when).
-fn terminating(ns: &crate::codec::Object) -> bool {
-    ns.metadata_member("deletionTimestamp")
+/// Whether a stored object is being deleted (its metadata says since when), read without
+/// decoding it: a terminating namespace, or the object a create collides with.
+pub(super) fn being_deleted(obj: &crate::codec::Object) -> bool {
+    obj.metadata_member("deletionTimestamp")
         .as_ref()
         .and_then(serde_json::Value::as_str)
         .is_some_and(|t| !t.is_empty())

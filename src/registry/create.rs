@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::Registry;
 use crate::codec::decode;
-use crate::resources::meta::{map_meta_str, meta_mut, meta_str};
+use crate::resources::meta::{map_meta_str, meta_mut};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
 
@@ -170,7 +170,7 @@ impl Registry {
             } else {
                 ApiError::already_exists(info.group_resource(), &name)
             };
-            if !meta_str(&existing.decode_members(&["metadata"]), "deletionTimestamp").is_empty() {
+            if super::admission::being_deleted(existing) {
                 e.message = format!("object is being deleted: {}", e.message);
             }
             return Err(e);

@@ -119,60 +119,38 @@ impl Node {
 /// skipped unbuilt (the spec, the data and managedFields never become values: a write's
 /// observation costs a scan, not a decode).
 pub(super) fn metadata_of(obj: &crate::codec::Object) -> Value {
-    #[derive(serde::Deserialize)]
+    #[derive(serde::Deserialize, serde::Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Seen {
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         kind: Option<String>,
-        #[serde(default)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         api_version: Option<String>,
         #[serde(default)]
         metadata: SeenMeta,
     }
-    #[derive(serde::Deserialize, Default)]
+    #[derive(serde::Deserialize, serde::Serialize, Default)]
     #[serde(rename_all = "camelCase", default)]
     struct SeenMeta {
+        #[serde(skip_serializing_if = "Option::is_none")]
         name: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         namespace: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         uid: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         deletion_timestamp: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         finalizers: Option<Value>,
+        #[serde(skip_serializing_if = "Option::is_none")]
         owner_references: Option<Value>,
     }
     // A value of another type than Go's (kept by a lenient canonicalization) or nesting
     // beyond serde_json's limit: the whole metadata, decoded.
-    let Ok(seen) = serde_json::from_slice::<Seen>(obj.json()) else {
-        return obj.decode_members(&["kind", "apiVersion", "metadata"]);
-    };
-    let mut meta = serde_json::Map::new();
-    let m = seen.metadata;
-    let strings = [
-        ("name", m.name),
-        ("namespace", m.namespace),
-        ("uid", m.uid),
-        ("deletionTimestamp", m.deletion_timestamp),
-    ];
-    for (k, v) in strings {
-        if let Some(v) = v {
-            meta.insert(k.into(), Value::String(v));
-        }
-    }
-    for (k, v) in [
-        ("finalizers", m.finalizers),
-        ("ownerReferences", m.owner_references),
-    ] {
-        if let Some(v) = v {
-            meta.insert(k.into(), v);
-        }
-    }
-    let mut out = serde_json::Map::new();
-    for (k, v) in [("kind", seen.kind), ("apiVersion", seen.api_version)] {
-        if let Some(v) = v {
-            out.insert(k.into(), Value::String(v));
-        }
-    }
-    out.insert("metadata".into(), Value::Object(meta));
-    Value::Object(out)
+    serde_json::from_slice::<Seen>(obj.json())
+        .ok()
+        .and_then(|seen| serde_json::to_value(seen).ok())
+        .unwrap_or_else(|| obj.decode_members(&["kind", "apiVersion", "metadata"]))
 }
 
 pub(super) fn owner_refs(obj: &Value) -> Vec<Value> {
