@@ -288,7 +288,7 @@ impl FieldManager {
             self.updater
                 .apply(live, config, managed.owners, &id, force)?;
         if let Some(mine) = owners.get_mut(&id) {
-            mine.set = mine.set.difference(managed::strip_set());
+            mine.set.subtract(managed::strip_set());
             if mine.set.is_empty() {
                 owners.remove(&id);
             }

@@ -123,7 +123,8 @@ impl Updater {
     ) -> Result<(Option<Value>, Owners), Conflicts> {
         let mut owners = self.current(owners);
         let merged = merge(self.root, Some(live), Some(config)).unwrap_or(Value::Null);
-        let set = to_field_set(self.root, config).recursive_difference(&self.ignored);
+        let mut set = to_field_set(self.root, config);
+        set.subtract_recursive(&self.ignored);
         let last = owners.insert(
             manager.to_string(),
             Owned {
