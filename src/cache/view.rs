@@ -80,32 +80,27 @@ impl View<'_> {
                 })
             }
             View::Index(idx) => {
+                // The range's size is known in O(log n) up front, so the walk compares no keys
+                // and `remainingItemCount` is what the walk did not reach.
                 let from = start.unwrap_or(prefix);
-                let mut items = Vec::new();
+                let in_range = idx.count_range(Some(from), Some(&prefix_end(prefix)));
+                let mut items = Vec::with_capacity(limit.unwrap_or(in_range).min(in_range));
+                let mut walk = idx.iter_from(Some(from)).take(in_range);
                 let mut last: Option<&str> = None;
-                let mut more = false;
-                for (key, obj) in idx.iter_from(Some(from)) {
-                    if !key.starts_with(prefix) {
-                        break;
-                    }
-                    if limit.is_some_and(|l| items.len() >= l) {
-                        more = true;
-                        break;
-                    }
+                let mut examined = 0;
+                while limit.is_none_or(|l| items.len() < l) {
+                    let Some((key, obj)) = walk.next() else { break };
+                    examined += 1;
                     last = Some(key);
                     if keep(obj) {
                         items.push(obj.clone());
                     }
                 }
-                let last_key = if more { last.map(str::to_string) } else { None };
-                let remaining = last_key.as_ref().map(|k| {
-                    let after = format!("{k}\u{0}");
-                    idx.count_range(Some(&after), Some(&prefix_end(prefix)))
-                });
+                let more = examined < in_range;
                 Ok(Page {
                     items,
-                    last_key,
-                    remaining,
+                    last_key: if more { last.map(str::to_string) } else { None },
+                    remaining: more.then_some(in_range - examined),
                 })
             }
         }
