@@ -8,6 +8,12 @@ use super::PatchError;
 /// kube-apiserver's cap on operations in one JSON patch.
 pub const MAX_OPERATIONS: usize = 10_000;
 
+/// kube-apiserver's `JSONPatchMaxCopyBytes` (3 MiB), which it sets as json-patch's
+/// `AccumulatedCopySizeLimit`: the bytes all `copy` operations of one patch may add, each
+/// counted as its value's JSON encoding, so that a few kilobytes of patch cannot double a
+/// document over and over.
+pub const MAX_COPY_BYTES: usize = 3 * 1024 * 1024;
+
 fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
@@ -128,6 +134,7 @@ pub fn operations(patch: &Value) -> Result<&[Value], PatchError> {
 /// Applies the operations to `doc` (all or nothing: on error `doc` is unspecified; apply to a
 /// copy).
 pub fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), PatchError> {
+    let mut copied = 0;
     for op in ops {
         let kind = op.get("op").and_then(Value::as_str).unwrap_or("");
         let path = op.get("path").and_then(Value::as_str).unwrap_or("");
@@ -156,7 +163,15 @@ pub fn apply(doc: &mut Value, ops: &[Value]) -> Result<(), PatchError> {
                 add(doc, path, v)?;
             }
             "copy" => {
-                let v = get(doc, from)?.clone();
+                let v = get(doc, from)?;
+                copied += crate::codec::json::to_compact_string(v).len();
+                if copied > MAX_COPY_BYTES {
+                    return Err(PatchError::Unprocessable(format!(
+                        "Unable to complete the copy, the accumulated size increase of copy is \
+                         {copied}, exceeding the limit {MAX_COPY_BYTES}"
+                    )));
+                }
+                let v = v.clone();
                 add(doc, path, v)?;
             }
             "test" => {
@@ -271,5 +286,31 @@ mod tests {
             operations(&Value::Array(many)),
             Err(PatchError::TooLarge(_))
         ));
+    }
+
+    /// Each copy adds its value's JSON encoding to the patch's total; past 3 MiB the patch fails.
+    #[test]
+    fn copies_are_capped_in_accumulated_bytes() {
+        let mut doc = json!({"a": "x".repeat(1 << 20)});
+        let ok =
+            json!([{"op":"copy","from":"/a","path":"/b"},{"op":"copy","from":"/a","path":"/c"}]);
+        apply(&mut doc, ok.as_array().unwrap()).unwrap();
+        let too_much = json!([
+            {"op":"copy","from":"/a","path":"/d"},
+            {"op":"copy","from":"/a","path":"/e"},
+            {"op":"copy","from":"/a","path":"/f"}
+        ]);
+        let copy = (1 << 20) + 2;
+        match apply(&mut doc, too_much.as_array().unwrap()) {
+            Err(PatchError::Unprocessable(m)) => assert_eq!(
+                m,
+                format!(
+                    "Unable to complete the copy, the accumulated size increase of copy is {}, \
+                     exceeding the limit 3145728",
+                    3 * copy
+                )
+            ),
+            other => panic!("{other:?}"),
+        }
     }
 }

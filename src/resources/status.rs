@@ -206,6 +206,15 @@ impl ApiError {
         e
     }
 
+    /// 413 `NewRequestEntityTooLargeError`: `Request entity too large: <msg>`.
+    pub fn request_entity_too_large(message: &str) -> Self {
+        Self::new(
+            413,
+            "RequestEntityTooLarge",
+            format!("Request entity too large: {message}"),
+        )
+    }
+
     /// 400 with the message verbatim.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(400, "BadRequest", message)

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
-use hyper::body::Incoming;
+use hyper::body::{Body as _, Incoming};
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
@@ -64,10 +64,7 @@ pub async fn serve_one(
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<ServerBody>, Infallible> {
     let (parts, body) = req.into_parts();
-    let bytes = match body.collect().await {
-        Ok(b) => b.to_bytes(),
-        Err(_) => Bytes::new(),
-    };
+    let bytes = read_body(body, crate::api::handlers::MAX_REQUEST_BODY_BYTES + 1).await;
     let request = http::Request::from_parts(parts, bytes);
     let answer = engine
         .lock()
@@ -79,6 +76,28 @@ pub async fn serve_one(
     };
     let (parts, body) = response.into_parts();
     Ok(hyper::Response::from_parts(parts, ServerBody(body)))
+}
+
+/// Reads a request body, stopping once it has `cap` bytes, as `limitedReadBody` reads one
+/// byte past the limit: a handler that reads the body then answers 413 without the rest
+/// having been taken in (hyper closes a connection whose request body was left unread).
+async fn read_body(mut body: Incoming, cap: usize) -> Bytes {
+    let mut out = bytes::BytesMut::new();
+    while out.len() < cap {
+        match body.frame().await {
+            Some(Ok(frame)) => {
+                if let Ok(data) = frame.into_data() {
+                    let take = data.len().min(cap - out.len());
+                    if out.is_empty() && take == data.len() && body.is_end_stream() {
+                        return data;
+                    }
+                    out.extend_from_slice(&data[..take]);
+                }
+            }
+            Some(Err(_)) | None => break,
+        }
+    }
+    out.freeze()
 }
 
 /// Waits, in real time, for a read parked until the watch cache is fresh enough. A timer

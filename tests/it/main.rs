@@ -34,6 +34,7 @@ mod kubectl_delete;
 mod kubectl_reads;
 mod kubectl_session;
 mod kubectl_tables;
+mod limits;
 mod model;
 mod namespaces;
 mod negotiation;

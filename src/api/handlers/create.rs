@@ -16,6 +16,7 @@ use crate::resources::status::ApiResult;
 /// POST to a collection.
 pub fn create(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
+    super::body_within_limit(req)?;
     let opts = write_options(req, "CreateOptions")?;
     let body = decode_body(req, info, opts.field_validation)?;
     let mut obj = body.object;

@@ -108,7 +108,10 @@ fn delete_options(req: &Request<'_>, unsafe_deletion: bool) -> ApiResult<Options
     // Any body at all is decoded (`len(body) > 0`); only an empty one defers to the query.
     let body = match req.body.is_empty() {
         true => options_from_query(&req.query)?,
-        false => options_from_body(req)?,
+        false => {
+            super::body_within_limit(req)?;
+            options_from_body(req)?
+        }
     };
     let mut errs = Vec::new();
     let dry_values = strings(body.get("dryRun"));

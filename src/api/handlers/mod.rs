@@ -165,6 +165,21 @@ pub fn validate_dry_run(values: &[&str], errs: &mut Vec<FieldError>) -> bool {
     true
 }
 
+/// kube-apiserver's default `MaxRequestBodyBytes` (3 MiB): a write handler reads at most this
+/// much of a body (`limitedReadBody`).
+pub const MAX_REQUEST_BODY_BYTES: usize = 3 * 1024 * 1024;
+
+/// `limitedReadBody`'s check, where each write handler reads its body: 413 above
+/// [`MAX_REQUEST_BODY_BYTES`]. (The native server stops reading a body one byte past it.)
+pub fn body_within_limit(req: &Request<'_>) -> ApiResult<()> {
+    if req.body.len() > MAX_REQUEST_BODY_BYTES {
+        return Err(ApiError::request_entity_too_large(&format!(
+            "limit is {MAX_REQUEST_BODY_BYTES}"
+        )));
+    }
+    Ok(())
+}
+
 /// A request body decoded into the kind's canonical form.
 #[derive(Debug)]
 pub struct DecodedBody {

@@ -34,11 +34,7 @@ fn map_err(e: PatchError) -> ApiError {
     match e {
         PatchError::BadRequest(m) => ApiError::bad_request(m),
         PatchError::Unprocessable(_) => unprocessable(),
-        PatchError::TooLarge(m) => {
-            let mut e = ApiError::untyped(413, format!("Request entity too large: {m}"));
-            e.reason = "RequestEntityTooLarge";
-            e
-        }
+        PatchError::TooLarge(m) => ApiError::request_entity_too_large(&m),
         PatchError::Internal(m) => ApiError::untyped(500, m),
     }
 }
@@ -72,11 +68,18 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
         "application/json-patch+json" => PatchKind::Json,
         "application/merge-patch+json" => PatchKind::Merge,
         "application/strategic-merge-patch+json" => PatchKind::Strategic,
-        "application/apply-patch+yaml" => return super::apply::apply(reg, req, rr, false),
-        APPLY_CBOR if cbor => return super::apply::apply(reg, req, rr, true),
+        "application/apply-patch+yaml" => {
+            super::body_within_limit(req)?;
+            return super::apply::apply(reg, req, rr, false);
+        }
+        APPLY_CBOR if cbor => {
+            super::body_within_limit(req)?;
+            return super::apply::apply(reg, req, rr, true);
+        }
         // The PATCH route consumes only the patch types: go-restful answers the rest.
         _ => return Err(ApiError::unsupported_media_type_route()),
     };
+    super::body_within_limit(req)?;
     // `ValidatePatchOptions`: `force` (even `false`) is only for apply patches.
     let mut first = Vec::new();
     if req.query.has("force") {

@@ -14,6 +14,7 @@ use crate::resources::status::ApiResult;
 /// PUT to an object.
 pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     let info = rr.resource;
+    super::body_within_limit(req)?;
     let opts = write_options(req, "UpdateOptions")?;
     let body = decode_body(req, info, opts.field_validation)?;
     let mut obj = body.object;
@@ -42,6 +43,7 @@ pub fn update_subresource(
     subresource: &str,
 ) -> ApiResult<Reply> {
     let info = rr.resource;
+    super::body_within_limit(req)?;
     let opts = write_options(req, "UpdateOptions")?;
     let body = decode_body(req, info, opts.field_validation)?;
     let name = rr.name.as_deref().unwrap_or("");

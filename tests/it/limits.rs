@@ -1,0 +1,200 @@
+//! Input an attacker would send: each gets the real server's answer, with nothing lost or
+//! changed and the server still serving. (Order 12's probe of `kubesim serve`.)
+
+use crate::common::server::Server;
+use crate::common::*;
+use serde_json::{json, Value};
+
+/// A request's extra headers.
+type Headers<'a> = &'a [(&'a str, &'a str)];
+
+/// kube-apiserver's default `MaxRequestBodyBytes`.
+const LIMIT: usize = 3 * 1024 * 1024;
+
+/// A ControllerRevision body of exactly `len` bytes (padded in a label-free annotation).
+fn body_of_len(name: &str, len: usize) -> String {
+    let head = format!(
+        r#"{{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{{"name":"{name}","annotations":{{"pad":""#
+    );
+    let tail = r#""}},"data":{},"revision":1}"#;
+    let pad = len - head.len() - tail.len();
+    format!("{head}{}{tail}", "x".repeat(pad))
+}
+
+fn assert_too_large(r: &Resp) {
+    assert_eq!(r.code, 413, "{}", r.text);
+    assert_eq!(r.reason(), "RequestEntityTooLarge");
+    assert_eq!(r.message(), "Request entity too large: limit is 3145728");
+    assert_eq!(r.json["kind"], "Status");
+}
+
+/// Every verb that reads a body reads at most 3 MiB of it (`limitedReadBody`); a body of
+/// exactly the limit is read, and a read verb never looks at its body.
+#[test]
+fn bodies_over_three_mebibytes_are_413_for_every_verb_that_reads_one() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("r1", 1));
+    let big = body_of_len("big", LIMIT + 1);
+    let json = [("content-type", "application/json")];
+    let rows: &[(&str, String, Headers)] = &[
+        ("POST", crs("default"), &json),
+        ("PUT", cr("default", "r1"), &json),
+        (
+            "PATCH",
+            cr("default", "r1"),
+            &[("content-type", "application/merge-patch+json")],
+        ),
+        (
+            "PATCH",
+            cr("default", "r1"),
+            &[("content-type", "application/json-patch+json")],
+        ),
+        (
+            "PATCH",
+            cr("default", "r1"),
+            &[("content-type", "application/strategic-merge-patch+json")],
+        ),
+        (
+            "PATCH",
+            format!("{}?fieldManager=m", cr("default", "r1")),
+            &[("content-type", "application/apply-patch+yaml")],
+        ),
+        ("DELETE", cr("default", "r1"), &json),
+        ("DELETE", crs("default"), &json),
+    ];
+    for (method, uri, headers) in rows {
+        let r = send(&mut e, method, uri, Some(&big), headers);
+        assert_too_large(&r);
+    }
+    // Nothing was written or deleted.
+    let list = get(&mut e, &crs("default"));
+    assert_eq!(list.names(), ["r1"]);
+    assert_eq!(
+        get(&mut e, &cr("default", "r1")).json["metadata"]["annotations"],
+        Value::Null
+    );
+    // A GET's body is not read.
+    assert_eq!(
+        send(&mut e, "GET", &cr("default", "r1"), Some(&big), &[]).code,
+        200
+    );
+    // At the limit the body is read (and decoded: a 3 MiB annotation is then invalid).
+    let at = send(
+        &mut e,
+        "POST",
+        &crs("default"),
+        Some(&body_of_len("at", LIMIT)),
+        &json,
+    );
+    assert_ne!(at.code, 413, "{}", at.message());
+}
+
+/// The limit comes before the write's options, as the handler reads its body first.
+#[test]
+fn the_body_limit_is_checked_before_the_options() {
+    let mut e = engine();
+    let big = body_of_len("big", LIMIT + 1);
+    let r = send(
+        &mut e,
+        "POST",
+        &format!("{}?fieldValidation=Bogus&dryRun=Maybe", crs("default")),
+        Some(&big),
+        &[("content-type", "application/json")],
+    );
+    assert_too_large(&r);
+}
+
+/// The native server stops reading a body past the limit: a client announcing 50 MB gets its
+/// 413 after sending a little over 3 MiB, and the server goes on serving.
+#[test]
+fn the_server_answers_413_without_reading_the_rest_of_the_body() {
+    use std::io::{Read, Write};
+    let s = Server::start(&["--tls", "false"]);
+    let addr = s.url.strip_prefix("http://").unwrap().to_string();
+    let mut conn = std::net::TcpStream::connect(&addr).unwrap();
+    let head = format!(
+        "POST /apis/apps/v1/namespaces/default/controllerrevisions HTTP/1.1\r\nHost: {addr}\r\n\
+         Authorization: Bearer {}\r\nContent-Type: application/json\r\n\
+         Content-Length: 50000000\r\n\r\n",
+        kubesim::auth::ADMIN_TOKEN
+    );
+    conn.write_all(head.as_bytes()).unwrap();
+    let chunk = vec![b' '; 64 * 1024];
+    let mut sent = 0;
+    while sent <= LIMIT + chunk.len() {
+        conn.write_all(&chunk).unwrap();
+        sent += chunk.len();
+    }
+    conn.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .unwrap();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&raw).contains("limit is 3145728") {
+        let n = conn.read(&mut buf).expect("an answer before the body ends");
+        assert!(n > 0, "closed without an answer");
+        raw.extend_from_slice(&buf[..n]);
+    }
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.starts_with("HTTP/1.1 413 "), "{text}");
+    assert!(
+        text.contains(r#""reason":"RequestEntityTooLarge""#),
+        "{text}"
+    );
+    drop(conn);
+    // Still serving, and nothing was created.
+    let mut conn = std::net::TcpStream::connect(&addr).unwrap();
+    let get = format!(
+        "GET /apis/apps/v1/namespaces/default/controllerrevisions HTTP/1.1\r\nHost: {addr}\r\n\
+         Connection: close\r\nAuthorization: Bearer {}\r\n\r\n",
+        kubesim::auth::ADMIN_TOKEN
+    );
+    conn.write_all(get.as_bytes()).unwrap();
+    let mut list = String::new();
+    conn.read_to_string(&mut list).unwrap();
+    assert!(list.starts_with("HTTP/1.1 200 "), "{list}");
+    assert!(list.contains(r#""items":[]"#), "{list}");
+}
+
+/// Repeated `copy` operations double a document with each one: a patch of a few hundred
+/// bytes stops at the 3 MiB the copies may add (`JSONPatchMaxCopyBytes`), with the patch
+/// handler's generic 422, and the object is left as it was.
+#[test]
+fn json_patch_copies_stop_at_three_mebibytes() {
+    let mut e = engine();
+    let mut body = cr_body("r1", 1);
+    body["metadata"]["annotations"] = json!({"a": "x".repeat(1000)});
+    create_cr(&mut e, "default", &body);
+    let before = get(&mut e, &cr("default", "r1")).json;
+    let ops: Vec<Value> = (0..40)
+        .map(|i| json!({"op": "copy", "from": "/metadata/annotations", "path": format!("/metadata/annotations/c{i}")}))
+        .collect();
+    let patch = Value::Array(ops).to_string();
+    assert!(patch.len() < 4096);
+    let r = send(
+        &mut e,
+        "PATCH",
+        &cr("default", "r1"),
+        Some(&patch),
+        &[("content-type", "application/json-patch+json")],
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(r.reason(), "Invalid");
+    assert_eq!(
+        r.message(),
+        "the server rejected our request due to an error in our request"
+    );
+    assert_eq!(get(&mut e, &cr("default", "r1")).json, before);
+    // Copies within the limit apply.
+    let few = json!([{"op": "copy", "from": "/metadata/annotations/a", "path": "/metadata/annotations/b"}]);
+    let few = few.to_string();
+    let r = send(
+        &mut e,
+        "PATCH",
+        &cr("default", "r1"),
+        Some(&few),
+        &[("content-type", "application/json-patch+json")],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    let annotations = &r.json["metadata"]["annotations"];
+    assert_eq!(annotations["b"], annotations["a"]);
+}
