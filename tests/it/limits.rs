@@ -198,3 +198,38 @@ fn json_patch_copies_stop_at_three_mebibytes() {
     let annotations = &r.json["metadata"]["annotations"];
     assert_eq!(annotations["b"], annotations["a"]);
 }
+
+/// A YAML alias bomb (each level nine aliases of the one before) fails as go-yaml v2 fails it,
+/// before it is expanded; a document that uses aliases modestly still converts.
+#[test]
+fn yaml_alias_bombs_are_refused_as_excessive_aliasing() {
+    let mut e = engine();
+    let mut bomb = String::from(
+        "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: bomb}\nrevision: 1\n\
+         data:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    for (prev, level) in ('a'..='h').zip('b'..='i') {
+        let refs = vec![format!("*{prev}"); 9].join(", ");
+        bomb.push_str(&format!("  {level}: &{level} [{refs}]\n"));
+    }
+    assert!(bomb.len() < 600, "{}", bomb.len());
+    let yaml = [("content-type", "application/yaml")];
+    let r = send(&mut e, "POST", &crs("default"), Some(&bomb), &yaml);
+    assert_eq!(r.code, 400, "{}", r.text);
+    assert!(
+        r.message().starts_with(
+            "the object provided is unrecognized (must be of type ControllerRevision): \
+             yaml: document contains excessive aliasing ("
+        ),
+        "{}",
+        r.message()
+    );
+    let modest = "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: ok}\n\
+                  revision: 1\ndata:\n  a: &a [x, z]\n  b: [*a, *a, *a]\n";
+    let r = send(&mut e, "POST", &crs("default"), Some(modest), &yaml);
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(
+        r.json["data"]["b"],
+        json!([["x", "z"], ["x", "z"], ["x", "z"]])
+    );
+}

@@ -85,11 +85,52 @@ enum Open {
     Map(Vec<(Node, Node)>, Option<Node>, usize, usize),
 }
 
+/// go-yaml v2's guard against alias bombs: it counts each node it decodes (`decodeCount`),
+/// and those decoded through an alias (`aliasCount`), and fails once aliases make up more
+/// than the allowed share of a document of any size.
+#[derive(Default)]
+struct AliasBudget {
+    decoded: u64,
+    aliased: u64,
+}
+
+impl AliasBudget {
+    /// go-yaml's `allowedAliasRatio`: 99% of up to 400,000 decodes may come from aliases,
+    /// scaling down to 10% at 4,000,000.
+    fn allowed_ratio(decoded: u64) -> f64 {
+        const LOW: u64 = 400_000;
+        const HIGH: u64 = 4_000_000;
+        match decoded {
+            d if d <= LOW => 0.99,
+            d if d >= HIGH => 0.10,
+            d => 0.99 - 0.89 * ((d - LOW) as f64 / (HIGH - LOW) as f64),
+        }
+    }
+
+    /// Counts the alias node and the `target` nodes its expansion decodes, before the
+    /// expansion is built. (The share only grows while an alias is expanded, so checking
+    /// after it is the same as go-yaml's check at each node.)
+    fn expand(&mut self, target: u64) -> Result<(), String> {
+        self.decoded += 1 + target;
+        self.aliased += target;
+        if self.aliased > 100
+            && self.decoded > 1000
+            && self.aliased as f64 / self.decoded as f64 > Self::allowed_ratio(self.decoded)
+        {
+            return Err("yaml: document contains excessive aliasing".into());
+        }
+        Ok(())
+    }
+}
+
 /// Builds the first document's tree from the event stream (aliases expanded).
 fn parse_first_document(text: &str) -> Result<Option<Node>, String> {
     let mut parser = Parser::new_from_str(text);
-    let mut anchors: HashMap<usize, Node> = HashMap::new();
-    let mut stack: Vec<Open> = Vec::new();
+    // Each anchored node with the number of nodes decoding it takes (itself, its children
+    // and their aliases' expansions), and the same running count for each open collection.
+    let mut anchors: HashMap<usize, (Node, u64)> = HashMap::new();
+    let mut budget = AliasBudget::default();
+    let mut stack: Vec<(Open, u64)> = Vec::new();
     let mut root: Option<Node> = None;
     let mut in_document = false;
     while let Some(ev) = parser.next_event() {
@@ -117,40 +158,49 @@ fn parse_first_document(text: &str) -> Result<Option<Node>, String> {
                     tag: tag.map(|t| t.into_owned()),
                     line,
                 };
+                budget.decoded += 1;
                 if anchor > 0 {
-                    anchors.insert(anchor, node.clone());
+                    anchors.insert(anchor, (node.clone(), 1));
                 }
-                Some(node)
+                Some((node, 1))
             }
-            Event::Alias(id) => Some(
-                anchors
+            Event::Alias(id) => {
+                let (node, count) = anchors
                     .get(&id)
-                    .cloned()
-                    .ok_or_else(|| format!("yaml: line {line}: unknown anchor referenced"))?,
-            ),
+                    .ok_or_else(|| format!("yaml: line {line}: unknown anchor referenced"))?;
+                budget.expand(*count)?;
+                Some((node.clone(), 1 + count))
+            }
             Event::SequenceStart(anchor, _) => {
-                stack.push(Open::Seq(Vec::new(), anchor, line));
+                budget.decoded += 1;
+                stack.push((Open::Seq(Vec::new(), anchor, line), 1));
                 None
             }
             Event::MappingStart(anchor, _) => {
-                stack.push(Open::Map(Vec::new(), None, anchor, line));
+                budget.decoded += 1;
+                stack.push((Open::Map(Vec::new(), None, anchor, line), 1));
                 None
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let (node, anchor) = match stack.pop() {
-                    Some(Open::Seq(items, anchor, l)) => (Node::Seq(items, l), anchor),
-                    Some(Open::Map(entries, _, anchor, l)) => (Node::Map(entries, l), anchor),
+                let (node, anchor, count) = match stack.pop() {
+                    Some((Open::Seq(items, anchor, l), n)) => (Node::Seq(items, l), anchor, n),
+                    Some((Open::Map(entries, _, anchor, l), n)) => {
+                        (Node::Map(entries, l), anchor, n)
+                    }
                     None => return Err("yaml: unbalanced collection".into()),
                 };
                 if anchor > 0 {
-                    anchors.insert(anchor, node.clone());
+                    anchors.insert(anchor, (node.clone(), count));
                 }
-                Some(node)
+                Some((node, count))
             }
             Event::StreamStart | Event::Nothing => None,
         };
-        if let Some(node) = done {
-            match stack.last_mut() {
+        if let Some((node, count)) = done {
+            if let Some((_, open)) = stack.last_mut() {
+                *open += count;
+            }
+            match stack.last_mut().map(|(open, _)| open) {
                 None => root = Some(node),
                 Some(Open::Seq(items, ..)) => items.push(node),
                 Some(Open::Map(entries, key, ..)) => match key.take() {
