@@ -9,6 +9,7 @@ pub mod encode;
 pub mod handlers;
 pub mod negotiation;
 pub(crate) mod openapi;
+pub(crate) mod path;
 pub(crate) mod query;
 pub(crate) mod response;
 pub(crate) mod route;
@@ -124,6 +125,11 @@ use crate::auth::impersonation::Memory;
 use crate::cache::planner::Wait;
 use response::CacheWait;
 
+/// The answer to a request whose path has a malformed percent-escape.
+pub fn bad_request_line() -> Response<Body> {
+    response::bad_request_line()
+}
+
 /// Serves one request against the engine: kube-apiserver's filters first (request info,
 /// authentication, impersonation, authorization: 500/401/400/403 before routing), then the
 /// route. `resume`: a read that waited for the watch cache, served now as the user the
@@ -157,7 +163,9 @@ fn serve_authenticated(
     resume: Option<&CacheWait>,
 ) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
-    let path = req.uri().path();
+    // The engine answered a malformed escape before serving (`Engine::respond`).
+    let decoded = path::unescape(req.uri().path()).unwrap_or_default();
+    let path: &str = &decoded;
     let uri = req.uri().path_and_query().map_or(path, |p| p.as_str());
     let info_query =
         crate::auth::request_info::InfoQuery::new(query.flag("watch").unwrap_or(false), |k| {
@@ -175,7 +183,7 @@ fn serve_authenticated(
         };
     let mut request = Request {
         method: req.method(),
-        path: req.uri().path(),
+        path,
         query,
         headers: req.headers(),
         body: req.body(),

@@ -245,6 +245,21 @@ pub fn page_not_found() -> Response<Body> {
     resp
 }
 
+/// Go's `net/http` answer to a request line whose target does not parse (a malformed
+/// percent-escape): written by the server itself before any handler, and the connection
+/// closed.
+pub fn bad_request_line() -> Response<Body> {
+    let mut resp = Response::new(Body::Full(Bytes::from_static(b"400 Bad Request")));
+    *resp.status_mut() = http::StatusCode::BAD_REQUEST;
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    resp
+}
+
 /// `299 - "<text>"` with `"` and `\` escaped (`net.NewWarningHeader`).
 pub fn warning_header(text: &str) -> String {
     let escaped = text.replace('\\', "\\\\").replace('"', "\\\"");

@@ -174,7 +174,10 @@ impl Engine {
         req: &Request<Bytes>,
         resume: Option<&crate::api::response::CacheWait>,
     ) -> Response<Body> {
-        match control::path(req.uri().path()) {
+        let Some(path) = crate::api::path::unescape(req.uri().path()) else {
+            return crate::api::bad_request_line();
+        };
+        match control::path(&path) {
             Some(rest) => control::serve(self, req, &rest),
             None => crate::api::serve(
                 &mut self.registry,

@@ -233,3 +233,32 @@ fn yaml_alias_bombs_are_refused_as_excessive_aliasing() {
         json!([["x", "z"], ["x", "z"], ["x", "z"]])
     );
 }
+
+/// Routes read the percent-decoded path, as Go's `URL.Path` is; a malformed escape is
+/// net/http's own plain 400.
+#[test]
+fn percent_encoded_paths_are_decoded_before_routing() {
+    let mut e = engine();
+    create_cr(&mut e, "default", &cr_body("r1", 1));
+    let r = get(&mut e, "/api/v1/namespaces/%64efault");
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["metadata"]["name"], "default");
+    let r = get(
+        &mut e,
+        "/apis/apps/v1/namespaces/def%61ult/controllerrevisions/%72%31",
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["metadata"]["name"], "r1");
+    let r = get(
+        &mut e,
+        "/apis/apps/v1/namespaces/default/controllerrevisions/n%6fne",
+    );
+    assert_eq!(r.code, 404);
+    assert_eq!(r.message(), r#"controllerrevisions.apps "none" not found"#);
+    for bad in ["/api/v1/namespaces/%zz", "/api/v1/namespaces/default%"] {
+        let r = get(&mut e, bad);
+        assert_eq!(r.code, 400, "{bad}");
+        assert_eq!(r.text, "400 Bad Request");
+        assert_eq!(r.header("content-type"), "text/plain; charset=utf-8");
+    }
+}
