@@ -142,6 +142,7 @@ fn serve(args: ServeArgs) -> i32 {
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(kubesim::server::ENGINE_STACK_BYTES)
         .build()
     {
         Ok(r) => r,

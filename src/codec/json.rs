@@ -225,7 +225,7 @@ pub fn write_string(s: &str, out: &mut Vec<u8>) {
 // The reader lives in its own module (one concept per file); callers keep using `json::parse`.
 
 pub(crate) use super::json_parse::{
-    check_numbers, child_path, drop_raw, for_each_member, parse_raw, raw_to_value,
+    check_numbers, child_path, drop_raw, for_each_member, parse_raw, parse_written, raw_to_value,
     sent_managed_fields, top_level_member, type_meta_members, Raw, MAX_STRICT_ERRORS,
 };
 pub use super::json_parse::{parse, SyntaxError};

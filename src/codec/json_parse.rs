@@ -50,6 +50,16 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, SyntaxError> {
     })
 }
 
+/// Reads JSON this process wrote itself (a stored object): no syntax check and no depth limit,
+/// as Go's decoders' 10,000 levels bound what clients send, not what the server keeps (an
+/// object's managedFields nest a few levels deeper than its own fields).
+pub(crate) fn parse_written(bytes: &[u8]) -> Option<Value> {
+    let raw = build(bytes);
+    let value = raw_to_value(&raw, None);
+    drop_raw(raw);
+    value.ok()
+}
+
 /// A parsed document that keeps everything Go's decoder sees: every member of an object in
 /// order (duplicates included) and each number's literal text. The typed decoder walks this so
 /// that type errors quote the literal (`number 1.0`) and duplicate members merge as in Go.

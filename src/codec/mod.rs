@@ -14,7 +14,7 @@ pub(crate) mod json;
 mod json_parse;
 pub mod protobuf;
 pub(crate) mod rfc3339;
-mod scanner;
+pub(crate) mod scanner;
 pub mod schema;
 mod source;
 mod stored;

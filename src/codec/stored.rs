@@ -69,10 +69,10 @@ impl Object {
         if let Some(v) = &self.0.lossy {
             return (**v).clone();
         }
-        // serde_json stops at 128 levels; the project's own reader has no such limit (Go
-        // accepts 10 000) and reads what the writer wrote just the same.
+        // serde_json stops at 128 levels; the project's own reader has no limit and reads
+        // what the writer wrote just the same.
         serde_json::from_slice(&self.0.bytes)
-            .unwrap_or_else(|_| json::parse(&self.0.bytes).map_or(Value::Null, |p| p.value))
+            .unwrap_or_else(|_| json::parse_written(&self.0.bytes).unwrap_or(Value::Null))
     }
 
     /// The object with only its top-level members named in `names` (in stored order), the
@@ -93,7 +93,7 @@ impl Object {
         json::for_each_member(&self.0.bytes, |key, bytes| {
             if names.contains(&key) {
                 let value = serde_json::from_slice(bytes)
-                    .unwrap_or_else(|_| json::parse(bytes).map_or(Value::Null, |p| p.value));
+                    .unwrap_or_else(|_| json::parse_written(bytes).unwrap_or(Value::Null));
                 out.insert(key.to_string(), value);
             }
         });

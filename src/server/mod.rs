@@ -19,6 +19,13 @@ use tokio::net::TcpListener;
 
 use crate::engine::{Answer, Body, Engine, Waiting};
 
+/// The stack of each thread that runs the engine. Bodies may nest as deep as Go's decoders
+/// allow (10,000 levels of JSON), and the engine's decoding, validation, patching and
+/// encoding walk such trees recursively, as the real server's do on goroutine stacks that
+/// grow to 1 GB: a few hundred bytes a level in an optimized build, a few kilobytes in a
+/// debug one. The reservation is virtual; only the depth a request reaches is ever touched.
+pub const ENGINE_STACK_BYTES: usize = 256 << 20;
+
 /// The engine as the server shares it between connections.
 pub type SharedEngine = Arc<Mutex<Engine>>;
 

@@ -262,3 +262,122 @@ fn percent_encoded_paths_are_decoded_before_routing() {
         assert_eq!(r.header("content-type"), "text/plain; charset=utf-8");
     }
 }
+
+/// One HTTP/1.1 exchange on its own connection: status code and body (chunks left in).
+fn exchange(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(addr).expect("connect");
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Authorization: Bearer {}\r\nContent-Length: {}\r\n",
+        kubesim::auth::ADMIN_TOKEN,
+        body.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    conn.write_all(req.as_bytes()).expect("send head");
+    conn.write_all(body.as_bytes()).expect("send body");
+    let mut raw = Vec::new();
+    conn.read_to_end(&mut raw).expect("receive");
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let code = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (code, body.to_string())
+}
+
+/// Go's decoders take 10,000 levels of JSON, and a ControllerRevision's `data` keeps them:
+/// the server stores such an object and serves it in every encoding, a body one level deeper
+/// is the decoder's 400, and a patch that would make the object deeper is the patch's 422.
+/// (A 19 KB body nested 9,500 levels deep used to overflow the stack and abort the server.)
+#[test]
+fn the_server_takes_json_as_deep_as_go_does_and_survives_deeper() {
+    let s = Server::start(&["--tls", "false"]);
+    let addr = s.url.strip_prefix("http://").unwrap().to_string();
+    let coll = "/apis/apps/v1/namespaces/default/controllerrevisions";
+    let json = [("Content-Type", "application/json")];
+    let deep = |name: &str, depth: usize| {
+        format!(
+            r#"{{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{{"name":"{name}"}},"revision":1,"data":{}1{}}}"#,
+            r#"{"a":"#.repeat(depth - 1),
+            "}".repeat(depth - 1)
+        )
+    };
+    // `deep(name, n)` nests the whole body `n` levels deep.
+    let (code, text) = exchange(&addr, "POST", coll, &json, &deep("deep", 9_500));
+    assert_eq!(code, 201, "{}", &text[..text.len().min(300)]);
+    let one = format!("{coll}/deep");
+    let accepts = [
+        "application/json",
+        "application/yaml",
+        "application/vnd.kubernetes.protobuf",
+        "application/json;as=Table;v=v1;g=meta.k8s.io",
+        "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io",
+    ];
+    for accept in accepts {
+        let (code, _) = exchange(&addr, "GET", &one, &[("Accept", accept)], "");
+        assert_eq!(code, 200, "{accept}");
+    }
+    let (code, list) = exchange(&addr, "GET", coll, &[], "");
+    assert_eq!(code, 200);
+    assert!(list.contains(r#""name":"deep""#));
+    let (code, events) = exchange(
+        &addr,
+        "GET",
+        &format!("{coll}?watch=1&resourceVersion=0&timeoutSeconds=1"),
+        &[],
+        "",
+    );
+    assert_eq!(code, 200);
+    assert!(events.contains(r#"{"type":"ADDED","object":{"kind":"ControllerRevision""#));
+
+    // Go's limit itself is taken (its managedFields nest deeper still), one level more is not.
+    let (code, _) = exchange(&addr, "POST", coll, &json, &deep("limit", 10_000));
+    assert_eq!(code, 201);
+    let (code, text) = exchange(&addr, "GET", &format!("{coll}/limit"), &[], "");
+    assert_eq!(code, 200);
+    assert!(text.contains(r#""name":"limit""#));
+    let (code, text) = exchange(&addr, "POST", coll, &json, &deep("deeper", 10_001));
+    assert_eq!(code, 400);
+    let status: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        status["message"],
+        "the object provided is unrecognized (must be of type ControllerRevision): couldn't get \
+         version/kind; json parse error: invalid character '{' exceeded max depth \
+         ({\"apiVersion\":\"apps/v1\",\"kind\" ...)"
+    );
+
+    // A copy under 600 more levels would nest the object 10,100 deep.
+    let path = "/a".repeat(600);
+    let patch = format!(r#"[{{"op":"copy","from":"/data","path":"/data{path}/z"}}]"#);
+    let (code, text) = exchange(
+        &addr,
+        "PATCH",
+        &one,
+        &[("Content-Type", "application/json-patch+json")],
+        &patch,
+    );
+    assert_eq!(code, 422);
+    let status: Value = serde_json::from_str(&text).unwrap();
+    let cause = status["details"]["causes"][0]["message"].as_str().unwrap();
+    assert!(
+        cause.ends_with(
+            "couldn't get version/kind; json parse error: invalid character '{' exceeded max depth"
+        ),
+        "{}",
+        &cause[cause.len() - 200..]
+    );
+    let (code, _) = exchange(&addr, "GET", "/readyz", &[], "");
+    assert_eq!(code, 200);
+}

@@ -112,9 +112,18 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
             detail,
         )
     };
+    let bytes = gojson::to_vec(&patched);
     // JSON and merge patches decode the patched JSON, kind and version included; a strategic
     // merge fills the typed object from the map, whose kind it ignores.
     if kind != PatchKind::Strategic {
+        // The serializer's `Interpret` reads the bytes first: a patch that made the object
+        // deeper than the decoder's 10,000 levels fails there.
+        if let Err(e) = crate::codec::scanner::check_valid(&bytes) {
+            return Err(invalid(&format!(
+                "couldn't get version/kind; json parse error: {}",
+                e.message
+            )));
+        }
         let type_meta = super::type_meta_of(&patched, crate::api::negotiation::Encoding::Json)
             .map_err(|e| invalid(&e))?;
         let mismatch = super::group_version_kind_mismatch(&req.kinds, &type_meta, info);
@@ -123,7 +132,6 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
         }
     }
     // Decode the patched object as the typed object it must be (unknown fields per level).
-    let bytes = gojson::to_vec(&patched);
     let decoded = decode::decode_bytes(&bytes, info.schema).map_err(|e| invalid(&e.to_string()))?;
     let mut findings = patch.strict;
     findings.extend(decoded.strict.iter().map(|s| s.message()));
