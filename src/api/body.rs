@@ -2,6 +2,8 @@
 
 use bytes::Bytes;
 
+use crate::cache::frames::Next;
+
 /// A response body: complete bytes, or a watch stream the engine keeps feeding.
 #[derive(Debug)]
 pub enum Body {
@@ -27,11 +29,11 @@ impl Body {
 /// Dropping it ends the watch inside the engine.
 #[derive(Debug)]
 pub struct WatchStream {
-    receiver: futures_channel::mpsc::UnboundedReceiver<Bytes>,
+    receiver: crate::cache::frames::FrameReceiver,
 }
 
 impl WatchStream {
-    pub fn new(receiver: futures_channel::mpsc::UnboundedReceiver<Bytes>) -> Self {
+    pub fn new(receiver: crate::cache::frames::FrameReceiver) -> Self {
         WatchStream { receiver }
     }
 
@@ -39,10 +41,10 @@ impl WatchStream {
     pub fn drain(&mut self) -> (Vec<Bytes>, bool) {
         let mut out = Vec::new();
         loop {
-            match self.receiver.try_recv() {
-                Ok(b) => out.push(b),
-                Err(e) if e.is_closed() => return (out, true),
-                Err(_) => return (out, false),
+            match self.receiver.try_next() {
+                Next::Frame(b) => out.push(b),
+                Next::Empty => return (out, false),
+                Next::Ended => return (out, true),
             }
         }
     }

@@ -8,6 +8,7 @@
 //! costs O(1) and a page read from one costs O(log n + page).
 
 pub(crate) mod cacher;
+pub mod frames;
 pub(crate) mod planner;
 pub(crate) mod view;
 pub(crate) mod watchers;
@@ -30,6 +31,9 @@ pub struct CacheConfig {
     pub capacity: usize,
     /// Keep a snapshot per revision (gate `ListFromCacheSnapshot`).
     pub snapshots: bool,
+    /// The bytes a watcher may have queued for a client that does not read them; the write
+    /// that would pass this closes the watch, as the real cacher closes a blocked watcher.
+    pub watcher_buffer_bytes: usize,
 }
 
 impl Default for CacheConfig {
@@ -39,6 +43,7 @@ impl Default for CacheConfig {
             window_ms: 75_000,
             capacity: 100_000,
             snapshots: true,
+            watcher_buffer_bytes: frames::DEFAULT_WATCHER_BUFFER_BYTES,
         }
     }
 }

@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::frames::{frame_queue, FrameReceiver, FrameSender};
 use bytes::Bytes;
-use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use serde_json::{json, Map, Value};
 
 use super::CachedEvent;
@@ -204,7 +204,7 @@ pub struct Watcher {
     pub output: Arc<dyn FrameEncoder>,
     /// Whether the next Table frame carries `columnDefinitions` (only the first does).
     pub table_headers: bool,
-    sender: UnboundedSender<Bytes>,
+    sender: FrameSender,
     /// Events at or below this revision were already delivered (or are covered by the
     /// initial state).
     pub last_rv: u64,
@@ -231,8 +231,9 @@ impl Watcher {
         deadline_ms: i64,
         bookmarks: bool,
         now_ms: i64,
-    ) -> (Watcher, UnboundedReceiver<Bytes>) {
-        let (sender, receiver) = futures_channel::mpsc::unbounded();
+        buffer_bytes: usize,
+    ) -> (Watcher, FrameReceiver) {
+        let (sender, receiver) = frame_queue(buffer_bytes);
         (
             Watcher {
                 id,
@@ -256,9 +257,10 @@ impl Watcher {
         self
     }
 
-    /// Queues a frame; false when the client has gone.
+    /// Queues a frame (initial events, replays, bookmarks, errors; live events are bounded
+    /// in [`dispatch`], see [`super::frames`]); false when the client has gone.
     pub fn send(&self, bytes: Bytes) -> bool {
-        self.sender.unbounded_send(bytes).is_ok()
+        self.sender.send(bytes)
     }
 
     /// Encodes one event for this watcher and queues it.
@@ -278,7 +280,7 @@ impl Watcher {
 
     /// Whether the client is still there.
     pub fn is_open(&self) -> bool {
-        !self.sender.is_closed()
+        self.sender.is_open()
     }
 
     /// The type this watcher sees for a change from `prev` to `cur`, and which object.
@@ -397,7 +399,7 @@ pub fn dispatch(watchers: &mut Vec<Watcher>, ev: &CachedEvent) -> usize {
             Some((kind, obj)) => {
                 let bytes = memo.get(kind, obj, ev.rev, w, ev.applied_ms);
                 w.frame_sent();
-                w.send(bytes)
+                w.sender.send_live(bytes)
             }
             None => w.is_open(),
         }

@@ -7,8 +7,7 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-use futures_channel::mpsc::UnboundedReceiver;
+use crate::cache::frames::FrameReceiver;
 
 use super::read::prefix;
 use super::Registry;
@@ -53,7 +52,7 @@ impl Registry {
         info: &'static ResourceInfo,
         namespace: Option<&str>,
         opts: WatchOptions,
-    ) -> (UnboundedReceiver<Bytes>, String) {
+    ) -> (FrameReceiver, String) {
         let now = self.clock().now_ms();
         let filter = Filter {
             resource: info,
@@ -63,7 +62,9 @@ impl Registry {
             shard: opts.shard,
         };
         let id = self.cacher_mut().next_watch_id();
-        let (w, receiver) = Watcher::new(id, filter, 0, opts.deadline_ms, opts.bookmarks, now);
+        let buffer = self.cache().config().watcher_buffer_bytes;
+        let (w, receiver) =
+            Watcher::new(id, filter, 0, opts.deadline_ms, opts.bookmarks, now, buffer);
         let mut w = w.with_output(opts.output);
         let sources = self.sources();
         let cache_rv = self.cache().revision();

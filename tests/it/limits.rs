@@ -381,3 +381,43 @@ fn the_server_takes_json_as_deep_as_go_does_and_survives_deeper() {
     let (code, _) = exchange(&addr, "GET", "/readyz", &[], "");
     assert_eq!(code, 200);
 }
+
+/// A watcher whose client leaves its frames unread is closed once they pass its buffer, as
+/// the real cacher closes a blocked watcher: what was queued is delivered, then the stream
+/// ends with no error event, and nothing more is kept for it. A client that reads keeps its
+/// watch.
+#[test]
+fn a_watcher_that_never_reads_is_closed_when_its_buffer_fills() {
+    let mut config = kubesim::Config::default();
+    config.cache.watcher_buffer_bytes = 16 * 1024;
+    let mut e = kubesim::Engine::new(config);
+    let uri = format!("{}?watch=1&resourceVersion=0", crs("default"));
+    let mut slow = watch(&mut e, &uri);
+    let mut reader = watch(&mut e, &uri);
+    let mut read = 0;
+    for i in 0..100 {
+        let mut body = cr_body(&format!("r{i:03}"), 1);
+        body["metadata"]["annotations"] = json!({"pad": "x".repeat(500)});
+        create_cr(&mut e, "default", &body);
+        let (events, ended) = reader.events();
+        assert!(!ended);
+        read += events.len();
+    }
+    assert_eq!(read, 100);
+    let (events, ended) = slow.events();
+    assert!(ended, "the slow watcher is closed");
+    assert!(!events.is_empty() && events.len() < 100, "{}", events.len());
+    // In order, without gaps, and no ERROR event: a client resumes from the last one.
+    for (i, ev) in events.iter().enumerate() {
+        assert_eq!(ev["type"], "ADDED");
+        assert_eq!(ev["object"]["metadata"]["name"], format!("r{i:03}"));
+    }
+    let last = rv_of(&events[events.len() - 1]["object"]);
+    let mut resumed = watch(
+        &mut e,
+        &format!("{}?watch=1&resourceVersion={last}", crs("default")),
+    );
+    let (rest, ended) = resumed.events();
+    assert!(!ended);
+    assert_eq!(events.len() + rest.len(), 100);
+}

@@ -235,7 +235,7 @@ fn validate(
 }
 
 fn stream_response(
-    receiver: futures_channel::mpsc::UnboundedReceiver<bytes::Bytes>,
+    receiver: crate::cache::frames::FrameReceiver,
     explain: &str,
     content_type: &'static str,
 ) -> Response<Body> {
