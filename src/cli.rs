@@ -200,7 +200,11 @@ fn serve(args: ServeArgs) -> i32 {
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        match kubesim::server::run(engine, listener, tls.map(|t| t.acceptor), shutdown).await {
+        let mut limits = kubesim::server::Limits::default();
+        limits.max_connections =
+            kubesim::server::limits::raise_open_files_limit(limits.max_connections);
+        let acceptor = tls.map(|t| t.acceptor);
+        match kubesim::server::run_with(engine, listener, acceptor, limits, shutdown).await {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("Error: {e}");

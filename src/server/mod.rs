@@ -4,7 +4,10 @@
 //! only moves bytes, so native behaviour is exactly the engine's.
 
 pub mod kubeconfig;
+pub mod limits;
 pub mod tls;
+
+pub use limits::Limits;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -70,8 +73,21 @@ pub async fn serve_one(
     engine: SharedEngine,
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<ServerBody>, Infallible> {
+    serve_within(engine, req, Limits::default().request).await
+}
+
+/// [`serve_one`], answering 504 when the request's body has not arrived within `timeout`.
+async fn serve_within(
+    engine: SharedEngine,
+    req: hyper::Request<Incoming>,
+    timeout: std::time::Duration,
+) -> Result<hyper::Response<ServerBody>, Infallible> {
     let (parts, body) = req.into_parts();
-    let bytes = read_body(body, crate::api::handlers::MAX_REQUEST_BODY_BYTES + 1).await;
+    let cap = crate::api::handlers::MAX_REQUEST_BODY_BYTES + 1;
+    let Ok(bytes) = tokio::time::timeout(timeout, read_body(body, cap)).await else {
+        let (parts, body) = limits::timed_out().into_parts();
+        return Ok(hyper::Response::from_parts(parts, ServerBody(body)));
+    };
     let request = http::Request::from_parts(parts, bytes);
     let answer = engine
         .lock()
@@ -133,12 +149,18 @@ async fn serve_connection<I>(
     io: I,
     engine: SharedEngine,
     watcher: hyper_util::server::graceful::Watcher,
+    limits: &Limits,
 ) where
     I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
-    let service = service_fn(move |req| serve_one(engine.clone(), req));
-    let conn =
-        hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(io), service);
+    let request = limits.request;
+    let service = service_fn(move |req| serve_within(engine.clone(), req, request));
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(limits.read_header)
+        // Go's `MaxHeaderBytes` (1 MiB) plus the 4 KiB it allows over it.
+        .max_buf_size((1 << 20) + 4096)
+        .serve_connection(TokioIo::new(io), service);
     let _ = watcher.watch(conn).await;
 }
 
@@ -155,13 +177,27 @@ fn give_back_freed_memory() {
 }
 
 /// Serves `engine` on `listener` until `shutdown` resolves, then lets open connections
-/// finish (graceful Ctrl-C).
+/// finish (graceful Ctrl-C), with kube-apiserver's [`Limits`].
 pub async fn run(
     engine: SharedEngine,
     listener: TcpListener,
     tls: Option<tokio_rustls::TlsAcceptor>,
     shutdown: impl std::future::Future<Output = ()>,
 ) -> std::io::Result<()> {
+    run_with(engine, listener, tls, Limits::default(), shutdown).await
+}
+
+/// [`run`] with other limits.
+pub async fn run_with(
+    engine: SharedEngine,
+    listener: TcpListener,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    limits: Limits,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let limits = Arc::new(limits);
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let mut backoff = limits::AcceptBackoff::default();
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     tokio::pin!(shutdown);
     // Time-driven work (cache lag, bookmarks, watch timeouts, compaction) follows the clock.
@@ -185,24 +221,40 @@ pub async fn run(
         })
     };
     loop {
+        // At the connection cap, wait for one to close before accepting another.
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => slot,
+            _ = &mut shutdown => break,
+        };
+        let Ok(slot) = slot else { break };
         tokio::select! {
             accepted = listener.accept() => {
-                let (stream, _) = match accepted {
-                    Ok(s) => s,
-                    Err(_) => continue,
+                let stream = match accepted {
+                    Ok((s, _)) => s,
+                    Err(_) => {
+                        tokio::time::sleep(backoff.failed()).await;
+                        continue;
+                    }
                 };
+                backoff.succeeded();
                 let _ = stream.set_nodelay(true);
                 let engine = engine.clone();
                 let watcher = graceful.watcher();
                 let tls = tls.clone();
+                let limits = limits.clone();
                 tokio::spawn(async move {
+                    let _slot = slot;
                     match tls {
                         Some(acceptor) => {
-                            if let Ok(stream) = acceptor.accept(stream).await {
-                                serve_connection(stream, engine, watcher).await;
+                            let handshake = acceptor.accept(stream);
+                            // Go bounds the TLS handshake by the header timeout.
+                            if let Ok(Ok(stream)) =
+                                tokio::time::timeout(limits.read_header, handshake).await
+                            {
+                                serve_connection(stream, engine, watcher, &limits).await;
                             }
                         }
-                        None => serve_connection(stream, engine, watcher).await,
+                        None => serve_connection(stream, engine, watcher, &limits).await,
                     }
                 });
             }

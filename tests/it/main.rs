@@ -15,6 +15,7 @@ mod binary_encodings;
 mod cache_wait;
 mod compression;
 mod configmaps;
+mod connections;
 mod control;
 mod corrupt_objects;
 mod crud;
