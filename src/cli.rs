@@ -74,6 +74,13 @@ struct ServeArgs {
     /// How long after a namespace's deletion the namespace controller empties it (ms).
     #[arg(long, default_value_t = 5000)]
     namespace_delay_ms: i64,
+    /// Keep the cluster in FILE: loaded at start (when it exists), saved atomically while it
+    /// changes and on shutdown. The format of the shim's exportState.
+    #[arg(long, value_name = "FILE")]
+    state: Option<std::path::PathBuf>,
+    /// How often a changed cluster is saved to --state (ms).
+    #[arg(long, default_value_t = 10_000)]
+    state_interval_ms: u64,
 }
 
 #[allow(clippy::upper_case_acronyms)]
@@ -186,7 +193,14 @@ fn serve(args: ServeArgs) -> i32 {
             namespace_delay_ms: args.namespace_delay_ms,
             ..Config::default()
         };
-        let engine = Arc::new(Mutex::new(Engine::new(config)));
+        let mut engine = Engine::new(config);
+        if let Some(path) = &args.state {
+            if let Err(e) = kubesim::server::state_file::load(path, &mut engine) {
+                eprintln!("Error: {e}");
+                return 1;
+            }
+        }
+        let engine = Arc::new(Mutex::new(engine));
         if let Some(path) = &args.kubeconfig {
             if let Err(e) = std::fs::write(
                 path,
@@ -197,19 +211,56 @@ fn serve(args: ServeArgs) -> i32 {
             }
         }
         println!("kubesim serving on {url}");
-        let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
+        let state_file = args
+            .state
+            .clone()
+            .map(|path| Arc::new(kubesim::server::state_file::StateFile::new(path)));
+        let saver = state_file.clone().map(|file| {
+            let every = std::time::Duration::from_millis(args.state_interval_ms.max(1));
+            tokio::spawn(kubesim::server::state_file::keep_saved(
+                engine.clone(),
+                file,
+                every,
+            ))
+        });
+        let shutdown = stop_signal();
         let mut limits = kubesim::server::Limits::default();
         limits.max_connections =
             kubesim::server::limits::raise_open_files_limit(limits.max_connections);
         let acceptor = tls.map(|t| t.acceptor);
-        match kubesim::server::run_with(engine, listener, acceptor, limits, shutdown).await {
+        let served =
+            kubesim::server::run_with(engine.clone(), listener, acceptor, limits, shutdown);
+        let code = match served.await {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("Error: {e}");
                 1
             }
+        };
+        if let (Some(saver), Some(file)) = (saver, state_file) {
+            saver.abort();
+            let taken = file.take(&engine.lock().unwrap_or_else(|p| p.into_inner()));
+            if let Err(e) = file.write(taken) {
+                eprintln!("Error: cannot save state to {}: {e}", file.path().display());
+                return 1;
+            }
         }
+        code
     })
+}
+
+/// Resolves on Ctrl-C or, on Unix, SIGTERM (how service managers stop a server).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

@@ -344,6 +344,12 @@ impl Engine {
         self.tick();
     }
 
+    /// What a saved state must be newer than: the store's revision and the random
+    /// generator's state (a dry-run create draws names and uids without writing).
+    pub fn state_fingerprint(&self) -> (u64, u64) {
+        (self.store().revision(), self.registry.rng_state())
+    }
+
     /// The persistence layer (read-only: writes go through requests).
     pub fn store(&self) -> &Store {
         self.registry.store()

@@ -5,6 +5,7 @@
 
 pub mod kubeconfig;
 pub mod limits;
+pub mod state_file;
 pub mod tls;
 
 pub use limits::Limits;

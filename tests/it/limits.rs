@@ -1,7 +1,7 @@
 //! Input an attacker would send: each gets the real server's answer, with nothing lost or
 //! changed and the server still serving. (Order 12's probe of `kubesim serve`.)
 
-use crate::common::server::Server;
+use crate::common::server::{exchange, Server};
 use crate::common::*;
 use serde_json::{json, Value};
 
@@ -261,40 +261,6 @@ fn percent_encoded_paths_are_decoded_before_routing() {
         assert_eq!(r.text, "400 Bad Request");
         assert_eq!(r.header("content-type"), "text/plain; charset=utf-8");
     }
-}
-
-/// One HTTP/1.1 exchange on its own connection: status code and body (chunks left in).
-fn exchange(
-    addr: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut conn = std::net::TcpStream::connect(addr).expect("connect");
-    let mut req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Authorization: Bearer {}\r\nContent-Length: {}\r\n",
-        kubesim::auth::ADMIN_TOKEN,
-        body.len()
-    );
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    req.push_str("\r\n");
-    conn.write_all(req.as_bytes()).expect("send head");
-    conn.write_all(body.as_bytes()).expect("send body");
-    let mut raw = Vec::new();
-    conn.read_to_end(&mut raw).expect("receive");
-    let raw = String::from_utf8_lossy(&raw).into_owned();
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let code = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (code, body.to_string())
 }
 
 /// Go's decoders take 10,000 levels of JSON, and a ControllerRevision's `data` keeps them:

@@ -20,6 +20,7 @@ mod control;
 mod corrupt_objects;
 mod crud;
 mod discovery;
+mod durable_state;
 mod events;
 mod force_delete;
 mod garbage_collection;

@@ -97,3 +97,37 @@ impl Drop for Server {
         let _ = self.child.wait();
     }
 }
+
+/// One HTTP/1.1 exchange on its own connection: status code and body (chunks left in).
+pub fn exchange(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut conn = std::net::TcpStream::connect(addr).expect("connect");
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Authorization: Bearer {}\r\nContent-Length: {}\r\n",
+        kubesim::auth::ADMIN_TOKEN,
+        body.len()
+    );
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    conn.write_all(req.as_bytes()).expect("send head");
+    conn.write_all(body.as_bytes()).expect("send body");
+    let mut raw = Vec::new();
+    conn.read_to_end(&mut raw).expect("receive");
+    let raw = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let code = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (code, body.to_string())
+}
