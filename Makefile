@@ -9,7 +9,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 .PHONY: help tools tools-play play build test test-native test-web e2e bench fmt format lint clippy
-.PHONY: shim-pkg test-node test-python test-sw
+.PHONY: shim-pkg test-node test-python test-sw fuzz
 
 # binaryen 132's wasm-opt must win over any Debian wasm-opt (toolchain.md P1/P2).
 export PATH := $(CURDIR)/e2e/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -27,6 +27,7 @@ help:
 	@echo "make play   build the in-browser playground and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test   native tests, browser tests (headless Chromium) and the playground e2e"
 	@echo "make bench  cargo bench, the playground and shim sizes, kubesim serve under wrk, then one table of ratios"
+	@echo "make fuzz   run each cargo-fuzz target for FUZZ_SECONDS (default 60; nightly + cargo-fuzz)"
 	@echo "make shim-pkg  build the fetch shim's packages: pkg-node/ (Node), pkg-web/ (ES module), pkg-sw/ (Service Worker)"
 	@echo "make lint   rustfmt check + clippy (native and wasm32), warnings are errors"
 	@echo "make format apply rustfmt"
@@ -120,6 +121,21 @@ bench: tools build shim-pkg
 	scripts/bench-server.sh
 	$(call section,bench: the table (benches/ratios.rs))
 	cargo bench --bench ratios
+
+# Every fuzz target (fuzz/fuzz_targets, the functions of src/fuzz.rs) for FUZZ_SECONDS each.
+# New corpus entries land in fuzz/corpus/<target>/ and crashes in fuzz/artifacts/<target>/;
+# a crash, once fixed, goes to fuzz/regressions/<target>/, which `make test` replays
+# (tests/it/fuzz_corpus.rs) without a fuzzer.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = $(basename $(notdir $(wildcard fuzz/fuzz_targets/*.rs)))
+fuzz:
+	@rustup toolchain list | grep -q '^nightly' || { echo "make fuzz needs the nightly toolchain (libFuzzer's sanitizer flags); it is not installed"; exit 1; }
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	cd fuzz && cargo +nightly fuzz build
+	for t in $(FUZZ_TARGETS); do \
+		printf '\n\033[1m==> fuzz: %s (%ss)\033[0m\n' "$$t" "$(FUZZ_SECONDS)"; \
+		(cd fuzz && cargo +nightly fuzz run "$$t" -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=4096) || exit 1; \
+	done
 
 fmt:
 	$(call section,fmt: cargo fmt --check)

@@ -15,6 +15,8 @@ pub(crate) mod controllers;
 pub mod engine;
 pub mod features;
 pub mod fieldmanager;
+#[doc(hidden)]
+pub mod fuzz;
 pub mod patch;
 pub(crate) mod registry;
 pub mod resource_version;

@@ -32,6 +32,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("shim", 10),
     ("ui", 10),
     ("cli", 10),
+    ("fuzz", 10),
     ("main", 10),
 ];
 

@@ -23,6 +23,7 @@ mod discovery;
 mod durable_state;
 mod events;
 mod force_delete;
+mod fuzz_corpus;
 mod garbage_collection;
 mod generate_name;
 mod impersonation;
