@@ -122,8 +122,9 @@ bench: tools build shim-pkg
 	$(call section,bench: the table (benches/ratios.rs))
 	cargo bench --bench ratios
 
-# Every fuzz target (fuzz/fuzz_targets, the functions of src/fuzz.rs) for FUZZ_SECONDS each.
-# New corpus entries land in fuzz/corpus/<target>/ and crashes in fuzz/artifacts/<target>/;
+# Every fuzz target (fuzz/fuzz_targets, the functions of src/fuzz.rs) for FUZZ_SECONDS each,
+# from the seeds in fuzz/corpus/<target>/. What the fuzzer finds interesting lands in
+# fuzz/work/<target>/ (not kept in git) and crashes in fuzz/artifacts/<target>/;
 # a crash, once fixed, goes to fuzz/regressions/<target>/, which `make test` replays
 # (tests/it/fuzz_corpus.rs) without a fuzzer.
 FUZZ_SECONDS ?= 60
@@ -134,7 +135,8 @@ fuzz:
 	cd fuzz && cargo +nightly fuzz build
 	for t in $(FUZZ_TARGETS); do \
 		printf '\n\033[1m==> fuzz: %s (%ss)\033[0m\n' "$$t" "$(FUZZ_SECONDS)"; \
-		(cd fuzz && cargo +nightly fuzz run "$$t" -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=4096) || exit 1; \
+		mkdir -p "fuzz/work/$$t"; \
+		(cd fuzz && cargo +nightly fuzz run "$$t" "work/$$t" "corpus/$$t" -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -rss_limit_mb=4096) || exit 1; \
 	done
 
 fmt:
