@@ -9,7 +9,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 .PHONY: help tools tools-play play build test test-native test-web e2e bench fmt format lint clippy
-.PHONY: shim-pkg test-node test-python test-sw fuzz
+.PHONY: shim-pkg test-node test-python test-sw fuzz soak
 
 # binaryen 132's wasm-opt must win over any Debian wasm-opt (toolchain.md P1/P2).
 export PATH := $(CURDIR)/e2e/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -27,6 +27,7 @@ help:
 	@echo "make play   build the in-browser playground and serve it on http://127.0.0.1:$(PORT)/ (PORT=... to change)"
 	@echo "make test   native tests, browser tests (headless Chromium) and the playground e2e"
 	@echo "make bench  cargo bench, the playground and shim sizes, kubesim serve under wrk, then one table of ratios"
+	@echo "make soak   kubesim serve under 64 clients and 1,000 watchers for SOAK_SECONDS (default 60), every event checked"
 	@echo "make fuzz   run each cargo-fuzz target for FUZZ_SECONDS (default 60; nightly + cargo-fuzz)"
 	@echo "make shim-pkg  build the fetch shim's packages: pkg-node/ (Node), pkg-web/ (ES module), pkg-sw/ (Service Worker)"
 	@echo "make lint   rustfmt check + clippy (native and wasm32), warnings are errors"
@@ -121,6 +122,12 @@ bench: tools build shim-pkg
 	scripts/bench-server.sh
 	$(call section,bench: the table (benches/ratios.rs))
 	cargo bench --bench ratios
+
+# The load-and-soak run (tests/it/soak.rs, soak_full) on an optimized build: 64 clients, 1,000
+# watchers, SOAK_SECONDS (default 60); prints rates, latency percentiles and the server's RSS.
+SOAK_SECONDS ?= 60
+soak:
+	SOAK_SECONDS=$(SOAK_SECONDS) cargo test --release --test it soak::soak_full -- --ignored --nocapture
 
 # Every fuzz target (fuzz/fuzz_targets, the functions of src/fuzz.rs) for FUZZ_SECONDS each,
 # from the seeds in fuzz/corpus/<target>/. What the fuzzer finds interesting lands in

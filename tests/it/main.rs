@@ -57,6 +57,7 @@ mod runtime_kinds;
 mod selectors;
 mod server;
 mod sharding;
+mod soak;
 mod state;
 mod tables;
 mod validation;

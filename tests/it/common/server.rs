@@ -44,6 +44,11 @@ impl Server {
         }
     }
 
+    /// The server's process id (for its memory use).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends SIGINT (Ctrl-C) and waits up to `secs` for the process to exit; its status.
     pub fn interrupt(&mut self, secs: u64) -> Option<std::process::ExitStatus> {
         let pid = self.child.id().to_string();
