@@ -269,7 +269,7 @@ pub fn run(plan: &Plan) -> String {
     for i in 0..plan.watchers {
         let namespace = (i % 3 != 0).then_some(NAMESPACES[i % NAMESPACES.len()]);
         let group = (i % 2 == 0).then_some(GROUPS[(i / 2) % GROUPS.len()]);
-        let drop_every = [0, 7, 25][i % 3];
+        let drop_every = [0, 0, 0, 0, 0, 0, 0, 0, 50, 200][i % 10];
         let (addr, until) = (addr.clone(), until.clone());
         let spawned = std::thread::Builder::new()
             .stack_size(256 * 1024)
@@ -297,6 +297,8 @@ pub fn run(plan: &Plan) -> String {
         c.join().expect("client");
     }
     let elapsed = start.elapsed().as_secs_f64();
+    // The server closes a connection idle for its header timeout (32 s): a new one.
+    let mut admin = Conn::open(&addr);
     // A sentinel in every namespace and group ends every watcher's stream.
     let mut last = 0;
     for ns in NAMESPACES {
