@@ -145,6 +145,8 @@ struct Seen {
     namespace: Option<&'static str>,
     group: Option<&'static str>,
     start_rv: u64,
+    /// A streaming list's initial ADDED events (the state at `start_rv`).
+    initial: Option<Vec<Event>>,
     events: Vec<Event>,
     resumes: usize,
 }
@@ -175,24 +177,41 @@ fn watcher(
         namespace,
         group,
         start_rv,
+        initial: None,
         events: Vec::new(),
         resumes: 0,
     };
     let mut rv = start_rv;
+    // `start_rv` 0: a streaming list first (sendInitialEvents), its state then its changes.
+    let mut initial = (start_rv == 0).then(Vec::new);
     loop {
         let mut c = Conn::open(&addr);
-        let path = watch_path(
-            namespace,
-            group,
-            &format!("resourceVersion={rv}&timeoutSeconds=600"),
-        );
+        let query = match initial {
+            Some(_) => "sendInitialEvents=true&resourceVersionMatch=NotOlderThan".to_string(),
+            None => format!("resourceVersion={rv}"),
+        };
+        let path = watch_path(namespace, group, &format!("{query}&timeoutSeconds=600"));
         c.send_head("GET", &path, "application/json", "");
         let (code, _) = c.read_head();
         assert_eq!(code, 200, "watch {path}");
         let mut in_this = 0;
         while let Some(frame) = c.next_frame() {
             let ev = event_of(&frame);
+            let end_of_initial =
+                frame["object"]["metadata"]["annotations"]["k8s.io/initial-events-end"] == "true";
+            if let Some(state) = initial.as_mut() {
+                if ev.0 == "BOOKMARK" && end_of_initial {
+                    seen.start_rv = ev.2;
+                    rv = ev.2;
+                    seen.initial = initial.take();
+                } else {
+                    assert_eq!(ev.0, "ADDED", "{frame}");
+                    state.push(ev);
+                }
+                continue;
+            }
             if ev.0 == "BOOKMARK" {
+                assert!(!end_of_initial, "a second initial-events-end: {frame}");
                 rv = ev.2;
             } else {
                 assert_ne!(ev.0, "ERROR", "{frame}");
@@ -288,9 +307,25 @@ pub fn run(plan: &Plan) -> String {
             std::thread::spawn(move || client(&addr, c, &tally, &stop))
         })
         .collect();
+    // A tenth more watchers start halfway, as streaming lists (their initial state is the
+    // history's state at the revision their initial-events-end bookmark names).
+    let mut streaming_started = false;
     while start.elapsed().as_secs_f64() < plan.seconds {
         std::thread::sleep(Duration::from_millis(100));
         peak = peak.max(rss_kib(server.pid()));
+        if !streaming_started && start.elapsed().as_secs_f64() >= plan.seconds / 2.0 {
+            streaming_started = true;
+            for i in 0..plan.watchers.div_ceil(10) {
+                let namespace = (i % 2 == 0).then_some(NAMESPACES[i % NAMESPACES.len()]);
+                let group = (i % 3 == 0).then_some(GROUPS[i % GROUPS.len()]);
+                let (addr, until) = (addr.clone(), until.clone());
+                let spawned = std::thread::Builder::new()
+                    .stack_size(256 * 1024)
+                    .spawn(move || watcher(addr, namespace, group, 0, 0, until))
+                    .expect("spawn watcher");
+                watchers.push(spawned);
+            }
+        }
     }
     stop.store(true, Ordering::Release);
     for c in clients {
@@ -351,16 +386,23 @@ pub fn run(plan: &Plan) -> String {
     );
     check_history(&history.events, &tally.writes, last);
     let resumes: usize = seen.iter().map(|s| s.resumes).sum();
+    let streams: Vec<usize> = seen
+        .iter()
+        .filter_map(|s| s.initial.as_ref().map(Vec::len))
+        .collect();
+    assert!(!streams.is_empty(), "no streaming list ran");
     for s in &seen {
         check_watcher(s, &history.events, last);
     }
     let mut lat = tally.latencies_us.clone();
     lat.sort_unstable();
     format!(
-        "soak: {:.0} s, {} clients, {} watchers ({} resumes after forced disconnects)\n\
+        "soak: {:.0} s, {} clients, {} watchers ({} resumes after forced disconnects), \
+         {} streaming lists ({} initial events)\n\
          requests: {} ({:.0}/s), latency p50 {} us, p99 {} us, max {} us; writes {}; history {} events\n\
          server RSS: start {} KiB, peak {} KiB, end {} KiB\n",
-        elapsed, plan.clients, plan.watchers, resumes, lat.len(), lat.len() as f64 / elapsed,
+        elapsed, plan.clients, plan.watchers, resumes, streams.len(),
+        streams.iter().sum::<usize>(), lat.len(), lat.len() as f64 / elapsed,
         percentile(&lat, 0.5), percentile(&lat, 0.99), lat.last().copied().unwrap_or(0),
         tally.writes.len(), history.events.len(), rss_start, peak, rss_end
     )
@@ -479,6 +521,9 @@ fn check_watcher(s: &Seen, history: &[Event], last: u64) {
         })
         .filter(|e| s.group.is_none_or(|g| e.3 == g))
         .collect();
+    if let Some(initial) = &s.initial {
+        check_initial(s, initial, history);
+    }
     let got: Vec<&Event> = s.events.iter().filter(|e| e.2 <= last).collect();
     let first_difference = got.iter().zip(&want).position(|(a, b)| a != b);
     assert!(
@@ -489,6 +534,35 @@ fn check_watcher(s: &Seen, history: &[Event], last: u64) {
         got.len(),
         want.len(),
         first_difference.map(|i| (got[i], want[i]))
+    );
+}
+
+/// A streaming list's initial events are the history's state at the revision it names:
+/// each live object once, at its latest version by then.
+fn check_initial(s: &Seen, initial: &[Event], history: &[Event]) {
+    let mut state: std::collections::BTreeMap<&str, &Event> = Default::default();
+    for e in history.iter().take_while(|e| e.2 <= s.start_rv) {
+        match e.0.as_str() {
+            "DELETED" => state.remove(e.1.as_str()),
+            _ => state.insert(e.1.as_str(), e),
+        };
+    }
+    let mut want: Vec<(&str, u64)> = state
+        .values()
+        .filter(|e| {
+            s.namespace
+                .is_none_or(|ns| e.1.starts_with(&format!("{ns}/")))
+        })
+        .filter(|e| s.group.is_none_or(|g| e.3 == g))
+        .map(|e| (e.1.as_str(), e.2))
+        .collect();
+    let mut got: Vec<(&str, u64)> = initial.iter().map(|e| (e.1.as_str(), e.2)).collect();
+    want.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(
+        got, want,
+        "streaming list ns={:?} group={:?} at {}: initial events differ from the state",
+        s.namespace, s.group, s.start_rv
     );
 }
 
