@@ -96,6 +96,11 @@ pub const INITIAL_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public
 
 /// The simulated API server: the registry (store, watch cache, watches) behind the HTTP
 /// handlers, the controllers that run on every tick, and kubesim's own control endpoints.
+///
+/// Bodies may nest as deep as Go's decoders allow (10,000 levels of JSON), and the engine
+/// walks such trees recursively: a host that takes them from untrusted clients runs the
+/// engine on a deep stack, as `kubesim serve` does (`server::ENGINE_STACK_BYTES`); a few
+/// hundred bytes a level in an optimized build, a few kilobytes in a debug one.
 #[derive(Debug)]
 pub struct Engine {
     registry: Registry,
