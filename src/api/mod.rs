@@ -132,7 +132,8 @@ pub fn bad_request_line() -> Response<Body> {
 
 /// Serves one request against the engine: kube-apiserver's filters first (request info,
 /// authentication, impersonation, authorization: 500/401/400/403 before routing), then the
-/// route. `resume`: a read that waited for the watch cache, served now as the user the
+/// route. `path`: the request's path with its escapes decoded ([`path::unescape`], once, by
+/// the engine). `resume`: a read that waited for the watch cache, served now as the user the
 /// filters admitted then and as of its arrival (the filters do not run again).
 pub fn serve(
     reg: &mut Registry,
@@ -140,10 +141,11 @@ pub fn serve(
     memory: &mut Memory,
     server_address: &str,
     req: &http::Request<Bytes>,
+    path: &str,
     resume: Option<&CacheWait>,
 ) -> Response<Body> {
     reg.set_arrival(resume.map(|r| r.wait.arrival));
-    let mut resp = serve_authenticated(reg, auth, memory, server_address, req, resume);
+    let mut resp = serve_authenticated(reg, auth, memory, server_address, req, path, resume);
     reg.set_arrival(None);
     // Warnings the filters recorded go on whatever answer the request gets.
     if let Some(text) = crate::auth::credential_warning(req.headers()) {
@@ -160,12 +162,10 @@ fn serve_authenticated(
     memory: &mut Memory,
     server_address: &str,
     req: &http::Request<Bytes>,
+    path: &str,
     resume: Option<&CacheWait>,
 ) -> Response<Body> {
     let query = Query::parse(req.uri().query().unwrap_or(""));
-    // The engine answered a malformed escape before serving (`Engine::respond`).
-    let decoded = path::unescape(req.uri().path()).unwrap_or_default();
-    let path: &str = &decoded;
     let uri = req.uri().path_and_query().map_or(path, |p| p.as_str());
     let info_query =
         crate::auth::request_info::InfoQuery::new(query.flag("watch").unwrap_or(false), |k| {

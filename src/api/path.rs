@@ -5,33 +5,23 @@
 
 use std::borrow::Cow;
 
+use percent_encoding::percent_decode_str;
+
 /// `url.PathUnescape`'s decoding of a request path: `None` for a `%` not followed by two hex
-/// digits. Bytes that do not form UTF-8 are replaced, as no route or name can hold them.
+/// digits (Go refuses those where `percent_decode_str` would pass them through). Bytes that do
+/// not form UTF-8 are replaced, as no route or name can hold them.
 pub fn unescape(raw: &str) -> Option<Cow<'_, str>> {
-    if !raw.contains('%') {
-        return Some(Cow::Borrowed(raw));
-    }
     let bytes = raw.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes.get(i + 1..i + 3)?;
-            if !hex.iter().all(u8::is_ascii_hexdigit) {
-                return None;
-            }
-            let digit = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
-            out.push(digit(hex[0]) << 4 | digit(hex[1]));
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    let malformed = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'%'
+            && !bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+    });
+    if malformed {
+        return None;
     }
-    Some(match String::from_utf8(out) {
-        Ok(s) => Cow::Owned(s),
-        Err(e) => Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-    })
+    Some(percent_decode_str(raw).decode_utf8_lossy())
 }
 
 #[cfg(test)]

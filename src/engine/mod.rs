@@ -190,6 +190,7 @@ impl Engine {
                 &mut self.impersonation,
                 &self.server_address,
                 req,
+                &path,
                 resume,
             ),
         }
