@@ -331,11 +331,9 @@ impl<'a> Sources<'a> {
 /// `retry_seconds` as `NewTooLargeResourceVersionError` takes it: the watch cache asks for a
 /// retry after 1 s, etcd for none (0: no `retryAfterSeconds`, no `Retry-After`).
 pub fn too_large_resource_version(requested: u64, current: u64, retry_seconds: i32) -> ApiError {
-    let mut e = ApiError::untyped(
-        504,
-        format!("Timeout: Too large resource version: {requested}, current: {current}"),
-    );
-    e.reason = "Timeout";
+    let mut e = ApiError::timeout(format_args!(
+        "Too large resource version: {requested}, current: {current}"
+    ));
     e.details = Some(Box::new(Details {
         causes: vec![Cause {
             reason: "ResourceVersionTooLarge".into(),

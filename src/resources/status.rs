@@ -254,6 +254,14 @@ impl ApiError {
         e
     }
 
+    /// `NewTimeoutError`: 504 `Timeout`, "Timeout: " and what took too long, empty details
+    /// (a caller with a retry hint or causes fills them).
+    pub fn timeout(message: impl std::fmt::Display) -> Self {
+        let mut e = Self::new(504, "Timeout", format!("Timeout: {message}"));
+        e.details = Some(Box::new(Details::default()));
+        e
+    }
+
     /// 415 from the router: a PATCH whose Content-Type its route does not consume.
     pub fn unsupported_media_type_route() -> Self {
         let mut e = Self::new(415, "UnsupportedMediaType", "415: Unsupported Media Type");

@@ -8,6 +8,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use crate::engine::Body;
+use crate::resources::status::ApiError;
 
 /// The server's limits; [`Limits::default`] is kube-apiserver's.
 #[derive(Debug, Clone)]
@@ -60,12 +61,16 @@ impl AcceptBackoff {
 /// with a plain `json.Encoder`, so without kind and apiVersion, under the content type Go
 /// sniffs for it.
 pub(super) fn timed_out() -> http::Response<Body> {
-    let text = concat!(
-        r#"{"metadata":{},"status":"Failure","message":"Timeout: request did not complete "#,
-        r#"within the allotted timeout","reason":"Timeout","details":{},"code":504}"#,
-        "\n"
-    );
-    let mut resp = http::Response::new(Body::Full(Bytes::from_static(text.as_bytes())));
+    let mut status =
+        ApiError::timeout("request did not complete within the allotted timeout").to_status();
+    // The timeout filter writes its Status without kind or apiVersion.
+    if let serde_json::Value::Object(m) = &mut status {
+        // `shift_remove` keeps the order of the rest (`remove` swaps the last field in).
+        m.shift_remove("kind");
+        m.shift_remove("apiVersion");
+    }
+    let text = crate::codec::json::to_vec(&status);
+    let mut resp = http::Response::new(Body::Full(Bytes::from(text)));
     *resp.status_mut() = http::StatusCode::GATEWAY_TIMEOUT;
     resp.headers_mut().insert(
         http::header::CONTENT_TYPE,
@@ -114,5 +119,22 @@ mod tests {
         assert_eq!(waits, [5, 10, 20, 40, 80, 160, 320, 640, 1000, 1000]);
         b.succeeded();
         assert_eq!(b.failed(), Duration::from_millis(5));
+    }
+
+    #[test]
+    fn the_timeout_answer_is_the_filters_status_without_type_meta() {
+        let resp = timed_out();
+        assert_eq!(resp.status(), 504);
+        let Body::Full(body) = resp.into_body() else {
+            panic!("a full body")
+        };
+        assert_eq!(
+            std::str::from_utf8(&body).unwrap(),
+            concat!(
+                r#"{"metadata":{},"status":"Failure","message":"Timeout: request did not "#,
+                r#"complete within the allotted timeout","reason":"Timeout","details":{},"#,
+                "\"code\":504}\n"
+            )
+        );
     }
 }

@@ -64,22 +64,20 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let cbor = req
         .served
         .contains(&crate::api::negotiation::Encoding::Cbor);
+    // The route's media-type check (415) comes before the body is read (413).
     let kind = match media.as_str() {
-        "application/json-patch+json" => PatchKind::Json,
-        "application/merge-patch+json" => PatchKind::Merge,
-        "application/strategic-merge-patch+json" => PatchKind::Strategic,
-        "application/apply-patch+yaml" => {
-            super::body_within_limit(req)?;
-            return super::apply::apply(reg, req, rr, false);
-        }
-        APPLY_CBOR if cbor => {
-            super::body_within_limit(req)?;
-            return super::apply::apply(reg, req, rr, true);
-        }
+        "application/json-patch+json" => Some(PatchKind::Json),
+        "application/merge-patch+json" => Some(PatchKind::Merge),
+        "application/strategic-merge-patch+json" => Some(PatchKind::Strategic),
+        "application/apply-patch+yaml" => None,
+        APPLY_CBOR if cbor => None,
         // The PATCH route consumes only the patch types: go-restful answers the rest.
         _ => return Err(ApiError::unsupported_media_type_route()),
     };
     super::body_within_limit(req)?;
+    let Some(kind) = kind else {
+        return super::apply::apply(reg, req, rr, media == APPLY_CBOR);
+    };
     // `ValidatePatchOptions`: `force` (even `false`) is only for apply patches.
     let mut first = Vec::new();
     if req.query.has("force") {
