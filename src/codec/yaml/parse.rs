@@ -197,16 +197,18 @@ fn parse_first_document(text: &str) -> Result<Option<Node>, String> {
             Event::StreamStart | Event::Nothing => None,
         };
         if let Some((node, count)) = done {
-            if let Some((_, open)) = stack.last_mut() {
-                *open += count;
-            }
-            match stack.last_mut().map(|(open, _)| open) {
+            match stack.last_mut() {
                 None => root = Some(node),
-                Some(Open::Seq(items, ..)) => items.push(node),
-                Some(Open::Map(entries, key, ..)) => match key.take() {
-                    None => *key = Some(node),
-                    Some(k) => entries.push((k, node)),
-                },
+                Some((open, nodes)) => {
+                    *nodes += count;
+                    match open {
+                        Open::Seq(items, ..) => items.push(node),
+                        Open::Map(entries, key, ..) => match key.take() {
+                            None => *key = Some(node),
+                            Some(k) => entries.push((k, node)),
+                        },
+                    }
+                }
             }
         }
     }
