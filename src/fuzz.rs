@@ -286,7 +286,9 @@ const PATHS: &[&str] = &[
     "/apis",
     "/openapi/v3",
 ];
-const PARAMS: &[&str] = &[
+/// The query parameters the request generators (this engine target and the proptest over
+/// requests in `tests/it/robustness.rs`) choose among: every one a handler reads.
+pub const QUERY_PARAMETERS: &[&str] = &[
     "watch",
     "resourceVersion",
     "resourceVersionMatch",
@@ -303,8 +305,10 @@ const PARAMS: &[&str] = &[
     "pretty",
     "propagationPolicy",
     "gracePeriodSeconds",
-    "force",
+    "shardSelector",
     "ms",
+    "includeObject",
+    "force",
 ];
 const CONTENT_TYPES: &[&str] = &[
     "application/json",
@@ -338,7 +342,7 @@ pub fn requests(data: &[u8]) -> Vec<Generated> {
         let mut uri = c.pick(PATHS).to_string();
         for i in 0..c.byte() % 4 {
             uri.push(if i == 0 { '?' } else { '&' });
-            uri.push_str(c.pick(PARAMS));
+            uri.push_str(c.pick(QUERY_PARAMETERS));
             uri.push('=');
             let value = c.text(16);
             uri.extend(percent_encoding::utf8_percent_encode(

@@ -29,28 +29,7 @@ const PATHS: &[&str] = &[
     "/apis/apps/v1/namespaces/default/controllerrevisions/r1/%2e%2e",
     "/apis/x/y/z",
 ];
-const PARAMS: &[&str] = &[
-    "watch",
-    "resourceVersion",
-    "resourceVersionMatch",
-    "limit",
-    "continue",
-    "labelSelector",
-    "fieldSelector",
-    "timeoutSeconds",
-    "allowWatchBookmarks",
-    "sendInitialEvents",
-    "dryRun",
-    "fieldValidation",
-    "fieldManager",
-    "pretty",
-    "propagationPolicy",
-    "gracePeriodSeconds",
-    "shardSelector",
-    "ms",
-    "includeObject",
-    "force",
-];
+use kubesim::fuzz::QUERY_PARAMETERS as PARAMS;
 const VALUES: &[&str] = &[
     "",
     "0",
