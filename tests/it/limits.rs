@@ -170,13 +170,11 @@ fn json_patch_copies_stop_at_three_mebibytes() {
         .collect();
     let patch = Value::Array(ops).to_string();
     assert!(patch.len() < 4096);
-    let r = send(
-        &mut e,
-        "PATCH",
-        &cr("default", "r1"),
-        Some(&patch),
-        &[("content-type", "application/json-patch+json")],
-    );
+    let json_patch = |e: &mut kubesim::Engine, patch: &str| {
+        let ct = [("content-type", "application/json-patch+json")];
+        send(e, "PATCH", &cr("default", "r1"), Some(patch), &ct)
+    };
+    let r = json_patch(&mut e, &patch);
     assert_eq!(r.code, 422, "{}", r.text);
     assert_eq!(r.reason(), "Invalid");
     assert_eq!(
@@ -186,14 +184,7 @@ fn json_patch_copies_stop_at_three_mebibytes() {
     assert_eq!(get(&mut e, &cr("default", "r1")).json, before);
     // Copies within the limit apply.
     let few = json!([{"op": "copy", "from": "/metadata/annotations/a", "path": "/metadata/annotations/b"}]);
-    let few = few.to_string();
-    let r = send(
-        &mut e,
-        "PATCH",
-        &cr("default", "r1"),
-        Some(&few),
-        &[("content-type", "application/json-patch+json")],
-    );
+    let r = json_patch(&mut e, &few.to_string());
     assert_eq!(r.code, 200, "{}", r.text);
     let annotations = &r.json["metadata"]["annotations"];
     assert_eq!(annotations["b"], annotations["a"]);

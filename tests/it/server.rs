@@ -1,6 +1,6 @@
 //! The native host: `kubesim serve` flags, the kubeconfig it writes, and graceful Ctrl-C.
 
-use crate::common::server::Server;
+use crate::common::server::{exchange_with_head, Server};
 use std::process::Command;
 
 #[test]
@@ -50,30 +50,14 @@ fn ctrl_c_stops_the_server_gracefully() {
 
 /// One HTTP/1.1 exchange on its own connection: status code, `x-kubesim-read`, body.
 fn exchange(addr: &str, method: &str, path: &str, body: &str) -> (u16, String, String) {
-    use std::io::{Read, Write};
-    let mut conn = std::net::TcpStream::connect(addr).expect("connect");
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Authorization: Bearer {}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{body}",
-        kubesim::auth::ADMIN_TOKEN,
-        body.len()
-    );
-    conn.write_all(req.as_bytes()).expect("send");
-    let mut raw = String::new();
-    conn.read_to_string(&mut raw).expect("receive");
-    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let code = head
-        .split(' ')
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
+    let headers = [("Content-Type", "application/json")];
+    let (code, head, body) = exchange_with_head(addr, method, path, &headers, body);
     let read = head
         .lines()
         .find_map(|l| l.strip_prefix("x-kubesim-read: "))
         .unwrap_or("")
         .to_string();
-    (code, read, body.to_string())
+    (code, read, body)
 }
 
 /// On a wall clock a read that waits for the watch cache holds only its own connection:

@@ -103,14 +103,15 @@ impl Drop for Server {
     }
 }
 
-/// One HTTP/1.1 exchange on its own connection: status code and body (chunks left in).
-pub fn exchange(
+/// One HTTP/1.1 exchange on its own connection: status code, response head and body (chunks
+/// left in).
+pub fn exchange_with_head(
     addr: &str,
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
     body: &str,
-) -> (u16, String) {
+) -> (u16, String, String) {
     use std::io::{Read, Write};
     let mut conn = std::net::TcpStream::connect(addr).expect("connect");
     let mut req = format!(
@@ -134,5 +135,17 @@ pub fn exchange(
         .nth(1)
         .and_then(|c| c.parse().ok())
         .unwrap_or(0);
-    (code, body.to_string())
+    (code, head.to_string(), body.to_string())
+}
+
+/// [`exchange_with_head`]'s status code and body.
+pub fn exchange(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    let (code, _, body) = exchange_with_head(addr, method, path, headers, body);
+    (code, body)
 }
