@@ -8,6 +8,7 @@
 //! requests on the same clock and seed give byte-identical responses.
 
 mod control;
+mod stack;
 mod state;
 mod waiting;
 
@@ -98,9 +99,8 @@ pub const INITIAL_NAMESPACES: &[&str] = &["default", "kube-system", "kube-public
 /// handlers, the controllers that run on every tick, and kubesim's own control endpoints.
 ///
 /// Bodies may nest as deep as Go's decoders allow (10,000 levels of JSON), and the engine
-/// walks such trees recursively: a host that takes them from untrusted clients runs the
-/// engine on a deep stack, as `kubesim serve` does (`server::ENGINE_STACK_BYTES`); a few
-/// hundred bytes a level in an optimized build, a few kilobytes in a debug one.
+/// walks such trees recursively: its entry points switch to a stack of their own when the
+/// caller's is too short for that (`stack.rs`), so any thread may call them.
 #[derive(Debug)]
 pub struct Engine {
     registry: Registry,
@@ -200,6 +200,10 @@ impl Engine {
     /// cache's lagged feed, bookmarks and watch timeouts, and the controllers. Hosts following
     /// wall time call it periodically; simulated time calls it on every `advance`.
     pub fn tick(&mut self) {
+        stack::with_room(|| self.tick_here())
+    }
+
+    fn tick_here(&mut self) {
         let now = self.registry.clock().now_ms();
         // Leases first: they read the writes since the last tick before compaction.
         self.leases.run(&mut self.registry);

@@ -13,6 +13,10 @@ impl Engine {
     /// The whole simulated cluster as JSON (clock, RNG, store history, cache lag, gates), so
     /// a reload answers every request exactly as before. Open watches are not part of it.
     pub fn export_state(&self) -> Value {
+        super::stack::with_room(|| self.export_state_here())
+    }
+
+    fn export_state_here(&self) -> Value {
         let gates: Map<String, Value> = self
             .feature_gates()
             .iter()
@@ -36,6 +40,10 @@ impl Engine {
     /// jumps to the exported time; a wall clock keeps following the host. The watch cache is
     /// rebuilt from the store (as after an apiserver restart) and open watches end.
     pub fn import_state(&mut self, state: &Value) -> Result<(), String> {
+        super::stack::with_room(|| self.import_state_here(state))
+    }
+
+    fn import_state_here(&mut self, state: &Value) -> Result<(), String> {
         if state["kind"] != "KubesimState" || state["version"] != 1 {
             return Err("not a kubesim state (kind KubesimState, version 1)".into());
         }

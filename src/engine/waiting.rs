@@ -94,6 +94,10 @@ impl Engine {
     /// or — for a read that waits for the watch cache — a [`Waiting`] the engine answers
     /// on the tick at or after its due time.
     pub fn serve(&mut self, req: Request<Bytes>) -> Answer {
+        super::stack::with_room(|| self.serve_here(req))
+    }
+
+    fn serve_here(&mut self, req: Request<Bytes>) -> Answer {
         // The cache is as fresh as the clock allows before the read is planned.
         self.registry.sync_cache();
         let resp = self.respond(&req, None);
