@@ -10,6 +10,7 @@ pub mod handlers;
 pub mod negotiation;
 pub(crate) mod openapi;
 pub(crate) mod path;
+pub mod predecode;
 pub(crate) mod query;
 pub(crate) mod response;
 pub(crate) mod route;
@@ -48,6 +49,8 @@ pub struct Request<'a> {
     pub kinds: Arc<Kinds>,
     /// The user the request runs as (after impersonation); `None` until authenticated.
     pub user: Option<UserInfo>,
+    /// The body as the host decoded it before entering the engine, if it did.
+    pub predecoded: Option<predecode::Predecoded>,
 }
 
 impl Request<'_> {
@@ -191,6 +194,7 @@ fn serve_authenticated(
         output: Negotiated::JSON,
         kinds: reg.kinds().clone(),
         user: None,
+        predecoded: req.extensions().get::<predecode::Predecoded>().cloned(),
     };
     let pretty = response::wants_pretty(&request);
     let admitted = match resume.and_then(|r| r.user.clone()) {

@@ -8,6 +8,7 @@
 //! requests on the same clock and seed give byte-identical responses.
 
 mod control;
+mod predecoder;
 mod stack;
 mod state;
 mod waiting;
@@ -26,6 +27,7 @@ use crate::resources::rbac::UserInfo;
 use crate::resources::NAMESPACES;
 use crate::rng::Rng;
 use crate::store::Store;
+pub use predecoder::Predecoder;
 pub use waiting::{abandoned, Answer, Waiting};
 
 /// How to build an engine.

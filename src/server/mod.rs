@@ -21,7 +21,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpListener;
 
-use crate::engine::{Answer, Body, Engine, Waiting};
+use crate::engine::{Answer, Body, Engine, Predecoder, Waiting};
 
 /// The stack of each thread that runs the engine. Bodies may nest as deep as Go's decoders
 /// allow (10,000 levels of JSON), and the engine's decoding, validation, patching and
@@ -90,7 +90,15 @@ async fn serve_within(
         let (parts, body) = limits::timed_out().into_parts();
         return Ok(hyper::Response::from_parts(parts, ServerBody(body)));
     };
-    let request = http::Request::from_parts(parts, bytes);
+    let mut request = http::Request::from_parts(parts, bytes);
+    // A write's body is decoded here, in parallel with other requests, not under the lock.
+    if Predecoder::wants(&request) {
+        let predecoder = engine
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .predecoder();
+        predecoder.predecode(&mut request);
+    }
     let answer = engine
         .lock()
         .unwrap_or_else(|p| p.into_inner())

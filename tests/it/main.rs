@@ -44,6 +44,7 @@ mod negotiation;
 mod paging;
 mod partial_metadata;
 mod patch;
+mod predecode;
 mod protobuf_k8s_pb;
 mod rbac;
 mod rbac_bootstrap;

@@ -213,6 +213,13 @@ pub fn decode_body(
     info: &ResourceInfo,
     level: FieldValidation,
 ) -> ApiResult<DecodedBody> {
+    if let Some(ahead) = req
+        .predecoded
+        .as_ref()
+        .and_then(|p| p.take(req, info, level))
+    {
+        return ahead;
+    }
     let original = req.body.as_ref();
     let encoding = super::negotiation::input_encoding(req.header("content-type"), &req.served)?;
     let converted = super::encode::body_to_json(

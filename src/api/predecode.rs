@@ -1,0 +1,127 @@
+//! A write's body, decoded before the engine is entered.
+//!
+//! kube-apiserver decodes each request's body on the request's own goroutine; only the
+//! storage transaction is serialized. kubesim's engine is one deterministic state machine
+//! behind one lock, so a host that serves requests concurrently decodes create and update
+//! bodies first, outside that lock ([`predecode`]): a 3 MiB body's parse, typed decode and
+//! strict field checks then hold up no other request. The result rides on the request (an
+//! `http` extension) and the handler takes it where it would have decoded: the same function
+//! on the same inputs, so the answer is the same either way, errors and their order
+//! included. A result made for other kinds or encodings than the engine serves by the time
+//! the request reaches it is not used.
+
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use http::Method;
+
+use super::handlers::{self, DecodedBody, FieldValidation};
+use super::negotiation::{Encoding, Negotiated};
+use super::query::Query;
+use super::route::{self, Route, Verb};
+use super::Request;
+use crate::resources::status::ApiResult;
+use crate::resources::{Kinds, ResourceInfo};
+
+/// A body decoded ahead, for the resource, field validation level, kinds and encodings it was
+/// decoded with; taken once.
+#[derive(Clone)]
+pub struct Predecoded(Arc<Ahead>);
+
+struct Ahead {
+    kinds: Arc<Kinds>,
+    served: Vec<Encoding>,
+    kind: (&'static str, &'static str, &'static str),
+    level: FieldValidation,
+    result: Mutex<Option<ApiResult<DecodedBody>>>,
+}
+
+impl std::fmt::Debug for Predecoded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Predecoded")
+            .field("kind", &self.0.kind)
+            .field("level", &self.0.level)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Identifies the kind a body is decoded as.
+fn kind_of(info: &ResourceInfo) -> (&'static str, &'static str, &'static str) {
+    (info.group, info.version, info.kind)
+}
+
+impl Predecoded {
+    /// The decoded body for `req`'s decode as `info` at `level`, if it was decoded ahead with
+    /// exactly these (and not taken already).
+    pub(super) fn take(
+        &self,
+        req: &Request<'_>,
+        info: &ResourceInfo,
+        level: FieldValidation,
+    ) -> Option<ApiResult<DecodedBody>> {
+        let ahead = &self.0;
+        let same = Arc::ptr_eq(&ahead.kinds, &req.kinds)
+            && ahead.served == req.served
+            && ahead.kind == kind_of(info)
+            && ahead.level == level;
+        if !same {
+            return None;
+        }
+        ahead
+            .result
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+    }
+}
+
+/// Whether [`predecode`] may decode `req`'s body: a POST or PUT with one.
+pub fn applies(req: &http::Request<Bytes>) -> bool {
+    matches!(*req.method(), Method::POST | Method::PUT) && !req.body().is_empty()
+}
+
+/// Decodes the body of a create (POST to a collection) or update (PUT) as its handler will,
+/// given the kinds and encodings the engine serves; `None` for any other request, or one
+/// whose options or size its handler refuses before decoding.
+pub fn predecode(
+    kinds: &Arc<Kinds>,
+    served: &[Encoding],
+    req: &http::Request<Bytes>,
+) -> Option<Predecoded> {
+    if !applies(req) {
+        return None;
+    }
+    let path = super::path::unescape(req.uri().path())?;
+    let Route::Resource(rr) = route::route(kinds, req.method().as_str(), &path, false) else {
+        return None;
+    };
+    let options_kind = match rr.verb {
+        Verb::Create => "CreateOptions",
+        Verb::Update => "UpdateOptions",
+        _ => return None,
+    };
+    let request = Request {
+        method: req.method(),
+        path: &path,
+        query: Query::parse(req.uri().query().unwrap_or("")),
+        headers: req.headers(),
+        body: req.body(),
+        served: served.to_vec(),
+        output: Negotiated::JSON,
+        kinds: kinds.clone(),
+        user: None,
+        predecoded: None,
+    };
+    handlers::body_within_limit(&request).ok()?;
+    let level = handlers::write_options(&request, options_kind)
+        .ok()?
+        .field_validation;
+    let result = handlers::decode_body(&request, rr.resource, level);
+    Some(Predecoded(Arc::new(Ahead {
+        kinds: kinds.clone(),
+        served: request.served,
+        kind: kind_of(rr.resource),
+        level,
+        result: Mutex::new(Some(result)),
+    })))
+}

@@ -1,0 +1,125 @@
+//! Bodies decoded before the engine is entered (`Engine::predecoder`): the native server
+//! decodes creates and updates outside the engine's lock. The answer must be the one the
+//! engine gives when it decodes the body itself, for every outcome of the decode.
+
+use crate::common::*;
+use bytes::Bytes;
+use kubesim::api::predecode::Predecoded;
+use kubesim::Engine;
+
+fn request(method: &str, uri: &str, content_type: &str, body: &str) -> http::Request<Bytes> {
+    http::Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", content_type)
+        .body(Bytes::from(body.to_string()))
+        .unwrap()
+}
+
+fn answer(e: &mut Engine, req: http::Request<Bytes>) -> (u16, Vec<(String, String)>, String) {
+    let resp = e.handle(req);
+    let headers = resp
+        .headers()
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+        .collect();
+    let body = String::from_utf8_lossy(resp.body().bytes()).into_owned();
+    (resp.status().as_u16(), headers, body)
+}
+
+/// Each row is sent to two engines, one decoding the body itself and one given the body
+/// decoded ahead: status, headers and body must be the same (generated names and uids too,
+/// as both engines draw the same random numbers). `ahead`: whether the predecoder decodes it.
+#[test]
+fn answers_are_the_same_whether_the_body_was_decoded_ahead_or_not() {
+    let json = "application/json";
+    let crs = "/apis/apps/v1/namespaces/default/controllerrevisions";
+    let r1 = format!("{crs}/r1");
+    let cr = |extra: &str| {
+        format!(
+            r#"{{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{{"name":"r1"}},"data":{{"x":1}},"revision":1{extra}}}"#
+        )
+    };
+    let rows: Vec<(&str, String, &str, String, bool)> = vec![
+        ("POST", crs.into(), json, cr(""), true),
+        ("POST", crs.into(), json, cr(""), true), // 409 AlreadyExists
+        ("POST", format!("{crs}?fieldValidation=Strict"), json, cr(r#","bogus":1"#), true),
+        ("POST", crs.into(), json, cr(r#","bogus":1,"revision":2"#).replace("r1", "r2"), true),
+        ("POST", format!("{crs}?fieldValidation=Bogus"), json, cr(""), false),
+        ("POST", format!("{crs}?dryRun=All"), json, cr("").replace("r1", "r3"), true),
+        ("POST", crs.into(), json, "{".into(), true),
+        ("POST", crs.into(), json, r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}"#.into(), true),
+        ("POST", crs.into(), "text/plain", cr(""), true),
+        ("POST", crs.into(), "application/yaml", "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {generateName: g-}\ndata: {}\nrevision: 1\nrevision: 2\n".into(), true),
+        ("POST", crs.into(), json, r#"{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"generateName":"g-"},"data":{},"revision":1}"#.into(), true),
+        ("PUT", r1.clone(), json, cr("").replace(r#""name":"r1""#, r#""name":"r1","labels":{"a":"b"}"#), true),
+        ("PUT", r1.clone(), json, cr("").replace(r#""name":"r1""#, r#""name":"r1","resourceVersion":"1""#), true),
+        ("PUT", r1.clone(), json, cr("").replace("r1", "other"), true),
+        ("POST", "/api/v1/namespaces".into(), json, r#"{"metadata":{"name":"ns1"}}"#.into(), true),
+        ("PUT", "/api/v1/namespaces/ns1/finalize".into(), json, r#"{"metadata":{"name":"ns1"},"spec":{"finalizers":[]}}"#.into(), true),
+        ("POST", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews".into(), json, r#"{"spec":{"resourceAttributes":{"verb":"get","resource":"pods"}}}"#.into(), true),
+        ("DELETE", r1.clone(), json, String::new(), false),
+        ("GET", crs.into(), json, String::new(), false),
+    ];
+    let mut itself = engine();
+    let mut ahead = engine();
+    let mut codes = Vec::new();
+    for (method, uri, ct, body, decoded_ahead) in rows {
+        let want = answer(&mut itself, request(method, &uri, ct, &body));
+        let mut req = request(method, &uri, ct, &body);
+        ahead.predecoder().predecode(&mut req);
+        assert_eq!(
+            req.extensions().get::<Predecoded>().is_some(),
+            decoded_ahead,
+            "{method} {uri} {body}"
+        );
+        let got = answer(&mut ahead, req);
+        assert_eq!(got, want, "{method} {uri} {body}");
+        codes.push(got.0);
+    }
+    let want = [
+        201, 409, 400, 201, 422, 201, 400, 400, 415, 201, 201, 200, 409, 400, 201, 200, 201, 200,
+        200,
+    ];
+    assert_eq!(codes, want);
+}
+
+/// The engine takes the body decoded ahead rather than decoding again: given a request whose
+/// bytes were swapped after the predecoder read them, it creates what the predecoder read.
+#[test]
+fn the_engine_uses_the_body_decoded_ahead() {
+    let mut e = engine();
+    let mut req = request(
+        "POST",
+        &crs("default"),
+        "application/json",
+        &cr_body("ahead", 1).to_string(),
+    );
+    e.predecoder().predecode(&mut req);
+    let (parts, _) = req.into_parts();
+    let swapped = http::Request::from_parts(parts, Bytes::from(cr_body("swapped", 1).to_string()));
+    let r = Resp::from_response(&e.handle(swapped));
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(r.json["metadata"]["name"], "ahead");
+}
+
+/// A body decoded for another engine's kinds (as after kinds are registered, or for another
+/// engine altogether) is not used: the engine decodes the body itself.
+#[test]
+fn a_body_decoded_against_other_kinds_is_decoded_again() {
+    let other = engine();
+    let mut e = engine();
+    let mut req = request(
+        "POST",
+        &crs("default"),
+        "application/json",
+        &cr_body("ahead", 1).to_string(),
+    );
+    other.predecoder().predecode(&mut req);
+    assert!(req.extensions().get::<Predecoded>().is_some());
+    let (parts, _) = req.into_parts();
+    let swapped = http::Request::from_parts(parts, Bytes::from(cr_body("own", 1).to_string()));
+    let r = Resp::from_response(&e.handle(swapped));
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(r.json["metadata"]["name"], "own");
+}
