@@ -5,6 +5,7 @@
 use crate::common::*;
 use bytes::Bytes;
 use kubesim::api::predecode::Predecoded;
+use kubesim::engine::Predecoder;
 use kubesim::Engine;
 
 fn request(method: &str, uri: &str, content_type: &str, body: &str) -> http::Request<Bytes> {
@@ -84,42 +85,34 @@ fn answers_are_the_same_whether_the_body_was_decoded_ahead_or_not() {
     assert_eq!(codes, want);
 }
 
+/// A create of `cr_body("ahead")` decoded ahead by `predecoder`, its bytes then swapped for
+/// `cr_body("swapped")`, served by `e`: the name of what `e` created.
+fn created_after_swap(predecoder: &Predecoder, e: &mut Engine) -> serde_json::Value {
+    let body = cr_body("ahead", 1).to_string();
+    let mut req = request("POST", &crs("default"), "application/json", &body);
+    predecoder.predecode(&mut req);
+    assert!(req.extensions().get::<Predecoded>().is_some());
+    let (parts, _) = req.into_parts();
+    let swapped = Bytes::from(cr_body("swapped", 1).to_string());
+    let r = Resp::from_response(&e.handle(http::Request::from_parts(parts, swapped)));
+    assert_eq!(r.code, 201, "{}", r.text);
+    r.json["metadata"]["name"].clone()
+}
+
 /// The engine takes the body decoded ahead rather than decoding again: given a request whose
-/// bytes were swapped after the predecoder read them, it creates what the predecoder read.
+/// bytes were swapped after its own predecoder read them, it creates what that read.
 #[test]
 fn the_engine_uses_the_body_decoded_ahead() {
     let mut e = engine();
-    let mut req = request(
-        "POST",
-        &crs("default"),
-        "application/json",
-        &cr_body("ahead", 1).to_string(),
-    );
-    e.predecoder().predecode(&mut req);
-    let (parts, _) = req.into_parts();
-    let swapped = http::Request::from_parts(parts, Bytes::from(cr_body("swapped", 1).to_string()));
-    let r = Resp::from_response(&e.handle(swapped));
-    assert_eq!(r.code, 201, "{}", r.text);
-    assert_eq!(r.json["metadata"]["name"], "ahead");
+    let own = e.predecoder();
+    assert_eq!(created_after_swap(&own, &mut e), "ahead");
 }
 
-/// A body decoded for another engine's kinds (as after kinds are registered, or for another
-/// engine altogether) is not used: the engine decodes the body itself.
+/// A body decoded against other kinds (as after kinds are registered, or another engine's)
+/// is not used: the engine decodes the bytes it has.
 #[test]
 fn a_body_decoded_against_other_kinds_is_decoded_again() {
-    let other = engine();
+    let other = engine().predecoder();
     let mut e = engine();
-    let mut req = request(
-        "POST",
-        &crs("default"),
-        "application/json",
-        &cr_body("ahead", 1).to_string(),
-    );
-    other.predecoder().predecode(&mut req);
-    assert!(req.extensions().get::<Predecoded>().is_some());
-    let (parts, _) = req.into_parts();
-    let swapped = http::Request::from_parts(parts, Bytes::from(cr_body("own", 1).to_string()));
-    let r = Resp::from_response(&e.handle(swapped));
-    assert_eq!(r.code, 201, "{}", r.text);
-    assert_eq!(r.json["metadata"]["name"], "own");
+    assert_eq!(created_after_swap(&other, &mut e), "swapped");
 }
