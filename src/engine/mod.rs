@@ -28,6 +28,7 @@ use crate::resources::NAMESPACES;
 use crate::rng::Rng;
 use crate::store::Store;
 pub use predecoder::Predecoder;
+pub use state::parse_state;
 pub use waiting::{abandoned, Answer, Waiting};
 
 /// How to build an engine.

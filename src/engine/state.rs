@@ -2,6 +2,8 @@
 
 use serde_json::{json, Map, Value};
 
+use serde::Deserialize;
+
 use super::Engine;
 use crate::clock::Clock;
 use crate::features::FeatureGates;
@@ -9,7 +11,30 @@ use crate::resources::Kinds;
 use crate::rng::Rng;
 use crate::store::Store;
 
+/// Reads an exported state's JSON text. Its objects nest as deep as the engine stores them
+/// (Go's 10,000 levels, and their managedFields a few more), far past serde_json's default
+/// limit of 128, so the limit is lifted and the parse runs with stack room.
+pub fn parse_state(text: &[u8]) -> Result<Value, serde_json::Error> {
+    super::stack::with_room(|| {
+        let mut de = serde_json::Deserializer::from_slice(text);
+        de.disable_recursion_limit();
+        let value = Value::deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
+    })
+}
+
 impl Engine {
+    /// [`Engine::export_state`] as JSON text, ending in a newline (what [`parse_state`]
+    /// reads back), encoded with stack room for the deepest objects.
+    pub fn export_state_json(&self) -> Vec<u8> {
+        super::stack::with_room(|| {
+            let mut bytes = serde_json::to_vec(&self.export_state_here()).unwrap_or_default();
+            bytes.push(b'\n');
+            bytes
+        })
+    }
+
     /// The whole simulated cluster as JSON (clock, RNG, store history, cache lag, gates), so
     /// a reload answers every request exactly as before. Open watches are not part of it.
     pub fn export_state(&self) -> Value {

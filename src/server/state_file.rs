@@ -19,7 +19,7 @@ pub fn load(path: &Path, engine: &mut Engine) -> Result<bool, String> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(e) => return Err(format!("cannot read state file {}: {e}", path.display())),
     };
-    let state: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+    let state = crate::engine::parse_state(&bytes).map_err(|e| {
         format!(
             "state file {} is not a kubesim state: {e} (remove it to start an empty cluster)",
             path.display()
@@ -60,13 +60,6 @@ pub fn save(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The engine's state as the file holds it.
-pub fn encode(engine: &Engine) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec(&engine.export_state()).unwrap_or_default();
-    bytes.push(b'\n');
-    bytes
-}
-
 /// One state file, saved from more than one place (the periodic saver, the final save at
 /// shutdown): saves are numbered when the state is taken and written one at a time, and an
 /// older state is never written over a newer one, however the writes interleave.
@@ -102,7 +95,7 @@ impl StateFile {
         let number = 1 + self.taken.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         Taken {
             number,
-            bytes: encode(engine),
+            bytes: engine.export_state_json(),
         }
     }
 
@@ -162,7 +155,7 @@ mod tests {
         let path = dir.join("state.json");
         let mut e = Engine::new(Config::default());
         assert!(!load(&path, &mut e).unwrap());
-        save(&path, &encode(&e)).unwrap();
+        save(&path, &e.export_state_json()).unwrap();
         assert!(!temporary(&path).exists());
         let mut again = Engine::new(Config {
             seed: 7,

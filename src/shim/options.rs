@@ -205,7 +205,8 @@ pub fn json_value(value: &JsValue) -> Result<serde_json::Value, JsValue> {
             .as_string()
             .ok_or_else(|| type_error("state must be JSON"))?,
     };
-    serde_json::from_str(&text).map_err(|e| type_error(&format!("state is not JSON: {e}")))
+    crate::engine::parse_state(text.as_bytes())
+        .map_err(|e| type_error(&format!("state is not JSON: {e}")))
 }
 
 /// A Rust JSON value as a plain JavaScript value (objects stay objects, not `Map`s).

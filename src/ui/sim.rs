@@ -240,7 +240,8 @@ impl Sim {
 
     /// Replaces the cluster with an exported state.
     pub fn import(&mut self, text: &str) -> Result<(), String> {
-        let state: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+        let state =
+            crate::engine::parse_state(text.as_bytes()).map_err(|e| format!("not JSON: {e}"))?;
         let wall = !self.engine.clock().is_simulated();
         let gates = self.engine.feature_gates().clone();
         let mut engine = new_engine(wall, gates);

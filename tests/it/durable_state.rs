@@ -134,3 +134,33 @@ fn a_file_that_is_not_a_kubesim_state_stops_the_start() {
         );
     }
 }
+
+/// A cluster holding an object nested as deep as Go allows saves and loads back whole: the
+/// state file nests deeper than serde_json's default limit of 128 levels (this used to save
+/// a file the next start refused as "not a kubesim state").
+#[test]
+fn a_state_with_the_deepest_objects_loads_back() {
+    use kubesim::server::state_file;
+    let mut e = crate::common::engine();
+    let data = format!("{}1{}", r#"{"a":"#.repeat(9_999), "}".repeat(9_999));
+    let body = format!(
+        r#"{{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{{"name":"deep"}},"revision":1,"data":{data}}}"#
+    );
+    let json = [("content-type", "application/json")];
+    let coll = crate::common::crs("default");
+    assert_eq!(
+        crate::common::send(&mut e, "POST", &coll, Some(&body), &json).code,
+        201
+    );
+    let dir = std::env::temp_dir().join(format!("kubesim-deep-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("state.json");
+    state_file::save(&path, &e.export_state_json()).unwrap();
+    let mut again = crate::common::engine();
+    assert_eq!(state_file::load(&path, &mut again), Ok(true));
+    let one = crate::common::cr("default", "deep");
+    let before = crate::common::get(&mut e, &one).text;
+    assert_eq!(crate::common::get(&mut again, &one).text, before);
+    assert!(before.contains(r#"{"a":{"a":"#));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
