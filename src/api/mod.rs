@@ -128,11 +128,6 @@ use crate::auth::impersonation::Memory;
 use crate::cache::planner::Wait;
 use response::CacheWait;
 
-/// The answer to a request whose path has a malformed percent-escape.
-pub fn bad_request_line() -> Response<Body> {
-    response::bad_request_line()
-}
-
 /// Serves one request against the engine: kube-apiserver's filters first (request info,
 /// authentication, impersonation, authorization: 500/401/400/403 before routing), then the
 /// route. `path`: the request's path with its escapes decoded ([`path::unescape`], once, by

@@ -183,7 +183,7 @@ impl Engine {
         resume: Option<&crate::api::response::CacheWait>,
     ) -> Response<Body> {
         let Some(path) = crate::api::path::unescape(req.uri().path()) else {
-            return crate::api::bad_request_line();
+            return crate::api::response::bad_request_line();
         };
         match control::path(&path) {
             Some(rest) => control::serve(self, req, &rest),
