@@ -13,10 +13,13 @@ use crate::resources::status::ApiError;
 /// The server's limits; [`Limits::default`] is kube-apiserver's.
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// `ReadHeaderTimeout` (32 s): a request's headers, and a TLS handshake, must arrive
-    /// within it, or the connection is closed. hyper starts this clock when it waits for a
-    /// request, so it also closes a keep-alive connection idle this long (Go waits 90 s).
+    /// `ReadHeaderTimeout` (32 s): a TLS handshake, and a request's head (from the first
+    /// bytes of the next request on a kept-alive connection), must arrive within it, or the
+    /// connection is closed.
     pub read_header: Duration,
+    /// `IdleTimeout` (90 s): a kept-alive connection silent this long after a response is
+    /// closed.
+    pub idle: Duration,
     /// `--request-timeout` (60 s): a request whose body has not arrived by then is answered
     /// 504 by the timeout filter.
     pub request: Duration,
@@ -28,6 +31,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             read_header: Duration::from_secs(32),
+            idle: Duration::from_secs(90),
             request: Duration::from_secs(60),
             max_connections: 8192,
         }

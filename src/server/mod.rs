@@ -3,6 +3,7 @@
 //! The engine is a single-threaded state machine; the server shares it behind a mutex and
 //! only moves bytes, so native behaviour is exactly the engine's.
 
+mod deadlines;
 pub mod kubeconfig;
 pub mod limits;
 pub mod state_file;
@@ -164,10 +165,22 @@ async fn serve_connection<I>(
     I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let request = limits.request;
-    let service = service_fn(move |req| serve_within(engine.clone(), req, request));
+    let pacer = deadlines::Pacer::new(limits.read_header, limits.idle);
+    let io = deadlines::Paced::new(io, pacer.clone());
+    let service = service_fn(move |req| {
+        pacer.busy();
+        let pacer = pacer.clone();
+        let engine = engine.clone();
+        async move {
+            let resp = serve_within(engine, req, request).await?;
+            Ok::<_, Infallible>(resp.map(|body| pacer.body(body)))
+        }
+    });
     let conn = hyper::server::conn::http1::Builder::new()
         .timer(hyper_util::rt::TokioTimer::new())
-        .header_read_timeout(limits.read_header)
+        // The head's and the idle connection's deadlines are the stream's (`deadlines`):
+        // hyper's header timer would also run while a kept-alive connection idles.
+        .header_read_timeout(None)
         // Go's `MaxHeaderBytes` (1 MiB) plus the 4 KiB it allows over it.
         .max_buf_size((1 << 20) + 4096)
         .serve_connection(TokioIo::new(io), service);

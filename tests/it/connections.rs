@@ -42,6 +42,7 @@ fn serve(limits: Limits) -> String {
 fn short() -> Limits {
     Limits {
         read_header: Duration::from_millis(300),
+        idle: Duration::from_millis(600),
         request: Duration::from_millis(300),
         max_connections: 64,
     }
@@ -96,6 +97,72 @@ fn an_idle_keep_alive_connection_is_closed() {
     let (text, took) = read_until_closed(&mut conn);
     assert!(text.starts_with("HTTP/1.1 200 "), "{text}");
     assert!(took < Duration::from_secs(5), "closed after {took:?}");
+}
+
+/// Reads one response with a Content-Length from a connection kept open; its head and body.
+fn read_response(conn: &mut TcpStream) -> String {
+    conn.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let text = String::from_utf8_lossy(&out).into_owned();
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length: "))
+                .expect("a sized response")
+                .parse::<usize>()
+                .unwrap();
+            if body.len() >= length {
+                return text;
+            }
+        }
+        let n = conn.read(&mut buf).expect("the response arrives");
+        assert!(n > 0, "closed mid-response: {text}");
+        out.extend_from_slice(&buf[..n]);
+    }
+}
+
+/// Go waits `IdleTimeout` (90 s) for a kept-alive connection's next request, and only then
+/// the header timeout for its head: silence longer than the header timeout between requests
+/// does not close it (hyper's own header timer would).
+#[test]
+fn a_kept_alive_connection_waits_the_idle_timeout_not_the_header_timeout() {
+    let mut limits = short();
+    limits.idle = Duration::from_secs(3);
+    let addr = serve(limits);
+    let mut conn = TcpStream::connect(&addr).unwrap();
+    for _ in 0..2 {
+        conn.write_all(get_request(&addr, false).as_bytes())
+            .unwrap();
+        let text = read_response(&mut conn);
+        assert!(text.starts_with("HTTP/1.1 200 "), "{text}");
+        // Past the 300 ms header timeout, within the idle one.
+        std::thread::sleep(Duration::from_millis(900));
+    }
+    let (text, took) = read_until_closed(&mut conn);
+    assert_eq!(text, "");
+    assert!(took < Duration::from_secs(8), "closed after {took:?}");
+}
+
+/// Once the next request's first bytes arrive, its head has the header timeout, however long
+/// the idle timeout is.
+#[test]
+fn the_next_head_has_the_header_timeout_from_its_first_bytes() {
+    let mut limits = short();
+    limits.idle = Duration::from_secs(60);
+    let addr = serve(limits);
+    let mut conn = TcpStream::connect(&addr).unwrap();
+    conn.write_all(get_request(&addr, false).as_bytes())
+        .unwrap();
+    let text = read_response(&mut conn);
+    assert!(text.starts_with("HTTP/1.1 200 "), "{text}");
+    conn.write_all(b"GET /api/v1/namespaces HTTP/1.1\r\n")
+        .unwrap();
+    let (text, took) = read_until_closed(&mut conn);
+    assert!(took < Duration::from_secs(8), "closed after {took:?}");
+    assert!(!text.contains("200 OK"), "{text}");
 }
 
 #[test]
