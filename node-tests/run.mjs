@@ -131,6 +131,49 @@ test('shim: exportState / importState give identical answers after a reload', as
   assert.equal(copy.objects().length, sim.objects().length);
 });
 
+test('shim: objects nest up to the host cap of 1,000 levels on every path; deeper is refused, never a stack overflow', async () => {
+  // V8's stack holds about 2,000 levels of the engine's walks; past the cap the body is
+  // refused with the decoder's own "exceeded max depth", where the real server's cap is 10,000.
+  const sim = new Simulator({ clock: 'manual' });
+  const nest = (n) => { let v = 1; for (let i = 0; i < n; i++) v = { a: v }; return v; };
+  // 991 levels, and 997 in the managedFields that mirror them: what a patch's result may have.
+  const deepest = revision('deep', { data: nest(990) });
+  assert.equal((await sim.fetch(CRS, jsonInit('POST', deepest))).status, 201);
+  const w = await sim.fetch(`${CRS}?watch=1&resourceVersion=0`);
+  const event = JSON.parse(new TextDecoder().decode((await w.body.getReader().read()).value));
+  assert.equal(event.object.metadata.name, 'deep');
+  const yaml = await sim.fetch(`${CRS}/deep`, { headers: { accept: 'application/yaml' } });
+  assert.equal(yaml.status, 200);
+  const table = await sim.fetch(CRS, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+  assert.equal(table.status, 200);
+  const merge = await sim.fetch(`${CRS}/deep`, {
+    method: 'PATCH', headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    body: JSON.stringify({ metadata: { labels: { deep: 'yes' } } }),
+  });
+  assert.equal(merge.status, 200, (await merge.clone().text()).slice(0, 600));
+  const apply = await sim.fetch(`${CRS}/deep?fieldManager=deep&force=true`, {
+    method: 'PATCH', headers: { 'content-type': 'application/apply-patch+yaml' },
+    // (Flow-style YAML nests at most 255 levels here, so the applied config is shallow: the
+    // field manager still walks the whole live object.)
+    body: JSON.stringify({ apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: 'deep', labels: { applied: 'yes' } } }),
+  });
+  assert.equal(apply.status, 200, (await apply.clone().text()).slice(0, 400));
+  // A JSON patch that doubles the depth is refused when its result is decoded.
+  const doubled = await sim.fetch(`${CRS}/deep`, {
+    method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' },
+    body: JSON.stringify([{ op: 'replace', path: '/data' + '/a'.repeat(990), value: nest(990) }]),
+  });
+  assert.equal(doubled.status, 422);
+  assert.match((await doubled.json()).message, /exceeded max depth/);
+  const deeper = await sim.fetch(CRS, jsonInit('POST', revision('deeper', { data: nest(1000) })));
+  assert.equal(deeper.status, 400);
+  assert.match((await deeper.json()).message, /exceeded max depth/);
+  const copy = new Simulator({ clock: 'manual', initialState: JSON.stringify(sim.exportState()) });
+  const read = async (s) => (await s.fetch(`${CRS}/deep`)).text();
+  assert.equal(await read(copy), await read(sim));
+  assert.equal((await sim.fetch('/api/v1/namespaces/default')).status, 200);
+});
+
 test('shim: install routes the global fetch for its base URL only', async () => {
   const original = globalThis.fetch;
   const seen = [];

@@ -9,7 +9,19 @@
 //! exactly that, once, before the value is built.
 
 /// Go's `maxNestingDepth`: deeper input is rejected with `exceeded max depth`.
-pub const MAX_NESTING_DEPTH: usize = 10_000;
+///
+/// A WebAssembly host refuses past 1,000 levels instead, with the same error. Its engine runs
+/// on the JavaScript engine's stack (V8's is about 1 MB, and wasm32 cannot switch to another,
+/// as `engine/stack.rs` does natively), where the recursive walks of decoding, field
+/// management, patching and encoding exhaust it at about 2,000 levels: a `RangeError` that
+/// unwinds through the engine mid-request. Every body, patch result and stored object passes
+/// this scanner, so the cap bounds them all; 1,000 leaves room for a JSON patch that doubles
+/// an object's depth before its result is scanned.
+pub const MAX_NESTING_DEPTH: usize = if cfg!(target_arch = "wasm32") {
+    1_000
+} else {
+    10_000
+};
 
 /// A syntax error: Go's message and the byte offset Go reports (bytes consumed, counting the
 /// offending byte).
@@ -52,6 +64,8 @@ enum State {
 struct Scanner {
     state: State,
     stack: Vec<Parse>,
+    /// The deepest nesting accepted.
+    max_depth: usize,
     end_top: bool,
     err: Option<ScanError>,
     bytes: usize,
@@ -96,6 +110,7 @@ impl Scanner {
         Scanner {
             state: State::BeginValue,
             stack: Vec::new(),
+            max_depth: MAX_NESTING_DEPTH,
             end_top: false,
             err: None,
             bytes: 0,
@@ -112,7 +127,7 @@ impl Scanner {
 
     fn push(&mut self, c: u8, p: Parse, next: State) {
         self.stack.push(p);
-        if self.stack.len() <= MAX_NESTING_DEPTH {
+        if self.stack.len() <= self.max_depth {
             self.state = next;
         } else {
             self.error(c, "exceeded max depth");
@@ -331,7 +346,14 @@ impl Scanner {
 /// Go's `checkValid`: Ok when `data` is exactly one JSON value (surrounded by optional
 /// whitespace), else the first error Go's scanner reports.
 pub fn check_valid(data: &[u8]) -> Result<(), ScanError> {
+    check_valid_within(data, MAX_NESTING_DEPTH)
+}
+
+/// [`check_valid`] for a document whose values nest up to `max_depth` levels (a container of
+/// objects adds its own levels to theirs).
+pub fn check_valid_within(data: &[u8], max_depth: usize) -> Result<(), ScanError> {
     let mut s = Scanner::new();
+    s.max_depth = max_depth;
     for &c in data {
         s.bytes += 1;
         s.step(c);

@@ -14,7 +14,17 @@ use crate::store::Store;
 /// Reads an exported state's JSON text. Its objects nest as deep as the engine stores them
 /// (Go's 10,000 levels, and their managedFields a few more), far past serde_json's default
 /// limit of 128, so the limit is lifted and the parse runs with stack room.
+///
+/// A WebAssembly host has no stack room to make: it first checks that the state nests no
+/// deeper than its objects may ([`MAX_NESTING_DEPTH`] and the state's own levels around
+/// them), so a state saved by a native server with deeper objects is refused with an error
+/// rather than exhausting the JavaScript engine's stack.
+///
+/// [`MAX_NESTING_DEPTH`]: crate::codec::scanner::MAX_NESTING_DEPTH
 pub fn parse_state(text: &[u8]) -> Result<Value, serde_json::Error> {
+    if cfg!(target_arch = "wasm32") {
+        check_state_depth(text)?;
+    }
     super::stack::with_room(|| {
         let mut de = serde_json::Deserializer::from_slice(text);
         de.disable_recursion_limit();
@@ -22,6 +32,25 @@ pub fn parse_state(text: &[u8]) -> Result<Value, serde_json::Error> {
         de.end()?;
         Ok(value)
     })
+}
+
+/// The levels a state adds around its objects, and managedFields' `fieldsV1` around the
+/// fields they mirror, with room to spare.
+const STATE_LEVELS: usize = 32;
+
+/// Refuses a state that nests deeper than an engine on this host stores objects.
+fn check_state_depth(text: &[u8]) -> Result<(), serde_json::Error> {
+    use crate::codec::scanner;
+    match scanner::check_valid_within(text, scanner::MAX_NESTING_DEPTH + STATE_LEVELS) {
+        Err(e) if e.message.ends_with("exceeded max depth") => {
+            Err(<serde_json::Error as serde::de::Error>::custom(format!(
+                "the state nests deeper than the {} levels an object may have on this host",
+                scanner::MAX_NESTING_DEPTH
+            )))
+        }
+        // Any other syntax error is serde_json's to report, in its own words.
+        _ => Ok(()),
+    }
 }
 
 impl Engine {
@@ -127,5 +156,36 @@ fn storage_key(kinds: &Kinds, obj: &Value) -> String {
     match kinds.by_kind(api_version, kind) {
         Some(info) => info.key(ns, name),
         None => format!("/registry/unknown/{ns}/{name}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::scanner::MAX_NESTING_DEPTH;
+
+    /// A state nested `levels` deep: `{"a":{"a":...1...}}`.
+    fn nested(levels: usize) -> Vec<u8> {
+        let mut text = "{\"a\":".repeat(levels);
+        text.push('1');
+        text.push_str(&"}".repeat(levels));
+        text.into_bytes()
+    }
+
+    /// The check a WebAssembly host runs before parsing a state: the deepest object the host
+    /// stores, with the state's levels around it, passes; deeper is refused by name, and other
+    /// syntax errors are left to serde_json.
+    #[test]
+    fn a_state_deeper_than_the_hosts_objects_is_refused() {
+        assert!(check_state_depth(&nested(MAX_NESTING_DEPTH + STATE_LEVELS)).is_ok());
+        let e = check_state_depth(&nested(MAX_NESTING_DEPTH + STATE_LEVELS + 1)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "the state nests deeper than the {MAX_NESTING_DEPTH} levels an object may have on \
+                 this host"
+            )
+        );
+        assert!(check_state_depth(b"{\"a\":").is_ok());
     }
 }
