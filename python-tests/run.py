@@ -22,12 +22,17 @@ def start(binary, kubeconfig):
         stdout=subprocess.PIPE,
         text=True,
     )
-    banner = proc.stdout.readline()
-    if not banner.startswith("kubesim serving on "):
-        proc.kill()
-        proc.wait(timeout=10)
-        raise AssertionError("no banner: " + repr(banner))
-    return proc
+    # Start-up lines come first; the ready line is the last.
+    seen = []
+    while True:
+        line = proc.stdout.readline()
+        if line.startswith("kubesim serving on "):
+            return proc
+        if not line:
+            proc.kill()
+            proc.wait(timeout=10)
+            raise AssertionError("no ready line: " + repr(seen))
+        seen.append(line)
 
 
 def eventually(what, check, timeout=15):

@@ -81,6 +81,11 @@ struct ServeArgs {
     /// How often a changed cluster is saved to --state (ms).
     #[arg(long, default_value_t = 10_000)]
     state_interval_ms: u64,
+    /// Start with the objects of these manifests: a YAML or JSON file, or a folder of them
+    /// (its .yaml, .yml and .json files, by name). Applied server-side as the admin after
+    /// --state is loaded, Namespaces first. Repeatable.
+    #[arg(long, value_name = "PATH")]
+    load: Vec<std::path::PathBuf>,
 }
 
 #[allow(clippy::upper_case_acronyms)]
@@ -200,16 +205,30 @@ fn serve(args: ServeArgs) -> i32 {
                 return 1;
             }
         }
-        let engine = Arc::new(Mutex::new(engine));
-        if let Some(path) = &args.kubeconfig {
-            if let Err(e) = std::fs::write(
-                path,
-                kubesim::server::kubeconfig::render(&url, tls.as_ref().map(|t| t.ca_pem.as_str())),
-            ) {
-                eprintln!("Error: cannot write kubeconfig {}: {e}", path.display());
-                return 1;
-            }
+        if let Err(e) = load_manifests(&args.load, &mut engine) {
+            eprintln!("Error: --load {e}");
+            return 1;
         }
+        let engine = Arc::new(Mutex::new(engine));
+        let kubeconfig = args
+            .kubeconfig
+            .clone()
+            .unwrap_or_else(|| default_kubeconfig(local.port()));
+        let text =
+            kubesim::server::kubeconfig::render(&url, tls.as_ref().map(|t| t.ca_pem.as_str()));
+        if let Err(e) = kubesim::server::kubeconfig::write(&kubeconfig, &text) {
+            eprintln!(
+                "Error: cannot write kubeconfig {}: {e}",
+                kubeconfig.display()
+            );
+            return 1;
+        }
+        println!(
+            "kubesim: kubeconfig {} (export KUBECONFIG={})",
+            kubeconfig.display(),
+            kubeconfig.display()
+        );
+        // The ready line, last: everything is loaded and the port listens.
         println!("kubesim serving on {url}");
         let state_file = args
             .state
@@ -247,6 +266,48 @@ fn serve(args: ServeArgs) -> i32 {
         }
         code
     })
+}
+
+/// Where the kubeconfig goes without `--kubeconfig`: the temporary folder, by port.
+fn default_kubeconfig(port: u16) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("kubesim-{port}.kubeconfig"))
+}
+
+/// Applies the manifests at `paths` (files, or folders of .yaml, .yml and .json files taken
+/// by name, as `kubectl apply -f DIR` takes them).
+fn load_manifests(paths: &[std::path::PathBuf], engine: &mut Engine) -> Result<(), String> {
+    let mut manifests = Vec::new();
+    for path in paths {
+        let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+        let files = if path.is_dir() {
+            let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(path)
+                .map_err(fail)?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && p.extension()
+                            .and_then(|x| x.to_str())
+                            .is_some_and(|x| matches!(x, "yaml" | "yml" | "json"))
+                })
+                .collect();
+            files.sort();
+            files
+        } else {
+            vec![path.clone()]
+        };
+        for file in files {
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            manifests.push(kubesim::engine::Manifest::new(
+                file.display().to_string(),
+                text,
+            ));
+        }
+    }
+    engine
+        .load_manifests(&manifests)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// Resolves on Ctrl-C or, on Unix, SIGTERM (how service managers stop a server).

@@ -8,6 +8,7 @@
 //! requests on the same clock and seed give byte-identical responses.
 
 mod control;
+mod manifests;
 mod predecoder;
 mod stack;
 mod state;
@@ -27,6 +28,7 @@ use crate::resources::rbac::UserInfo;
 use crate::resources::NAMESPACES;
 use crate::rng::Rng;
 use crate::store::Store;
+pub use manifests::{documents, LoadError, Manifest, LOAD_MANAGER};
 pub use predecoder::Predecoder;
 pub use state::parse_state;
 pub use waiting::{abandoned, Answer, Waiting};

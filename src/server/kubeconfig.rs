@@ -1,5 +1,5 @@
-//! The kubeconfig `kubesim serve --kubeconfig FILE` writes, so `kubectl --kubeconfig FILE`
-//! talks to the simulator with no other set-up.
+//! The kubeconfig `kubesim serve` writes (to `--kubeconfig FILE`, or to a file it names on
+//! start), so `kubectl --kubeconfig FILE` talks to the simulator with no other set-up.
 
 use base64::Engine as _;
 
@@ -28,6 +28,21 @@ users:\n\
 - name: kubesim\n  user:\n    token: {token}\n\
 preferences: {{}}\n"
     )
+}
+
+/// Writes a kubeconfig readable by its owner alone, as client tools write theirs (it holds a
+/// credential).
+pub fn write(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(path)?;
+    // An existing file keeps its mode when opened: narrow it too.
+    #[cfg(unix)]
+    file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+    file.write_all(text.as_bytes())
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ mod crud;
 mod discovery;
 mod durable_state;
 mod events;
+mod fixtures;
 mod force_delete;
 mod fuzz_corpus;
 mod garbage_collection;

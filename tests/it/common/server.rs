@@ -13,6 +13,20 @@ pub struct Server {
     pub dir: tempfile::TempDir,
 }
 
+/// Reads the server's start-up lines up to its ready line, `kubesim serving on URL`; the URL.
+pub fn ready_url(out: &mut impl BufRead) -> String {
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        let n = out.read_line(&mut line).expect("read the start-up lines");
+        assert!(n > 0, "the server stopped before it was ready: {seen:?}");
+        if let Some(url) = line.trim().strip_prefix("kubesim serving on ") {
+            return url.to_string();
+        }
+        seen.push_str(&line);
+    }
+}
+
 impl Server {
     /// Starts the server and waits until it listens.
     pub fn start(extra_args: &[&str]) -> Server {
@@ -27,15 +41,7 @@ impl Server {
             .spawn()
             .expect("start kubesim");
         let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("read banner");
-        let url = line
-            .trim()
-            .strip_prefix("kubesim serving on ")
-            .unwrap_or_else(|| panic!("unexpected banner: {line:?}"))
-            .to_string();
+        let url = ready_url(&mut BufReader::new(stdout));
         Server {
             child,
             url,

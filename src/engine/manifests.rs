@@ -1,0 +1,252 @@
+//! A cluster's starting objects from manifests, as `kubectl apply --server-side -f DIR`
+//! would make them: test fixtures for `kubesim serve --load DIR` and for tests that build an
+//! engine in-process.
+//!
+//! Each manifest is a YAML stream (documents separated by `---` lines, as kubectl's YAML
+//! reader splits them) or JSON; a `List` stands for its items. Every object is applied
+//! through the API as the admin (`fieldManager=kubesim-load`, forced), so defaulting,
+//! validation and field management are the real ones, and loading the same manifests again
+//! changes nothing. Namespaces are applied first, then the rest in the order given.
+
+use bytes::Bytes;
+use serde_json::Value;
+
+use super::Engine;
+
+/// The field manager the loaded objects are attributed to.
+pub const LOAD_MANAGER: &str = "kubesim-load";
+
+/// One manifest: where it came from (for errors) and its text.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub source: String,
+    pub text: String,
+}
+
+impl Manifest {
+    pub fn new(source: impl Into<String>, text: impl Into<String>) -> Self {
+        Manifest {
+            source: source.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// Why a manifest could not be loaded: its source, the document (from 1) and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub source: String,
+    pub document: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} (document {}): {}",
+            self.source, self.document, self.message
+        )
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The documents of a YAML stream, split as apimachinery's `YAMLReader` splits them: at each
+/// line that starts with `---` followed by nothing but spaces or a comment.
+pub fn documents(text: &str) -> Vec<&str> {
+    let mut docs = Vec::new();
+    let mut start = 0;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if let Some(rest) = line.strip_prefix("---") {
+            let rest = rest.trim();
+            if rest.is_empty() || rest.starts_with('#') {
+                docs.push(&text[start..at]);
+                start = at + line.len();
+            }
+        }
+        at += line.len();
+    }
+    docs.push(&text[start..]);
+    docs
+}
+
+/// Whether a document holds nothing but spaces and comments (kubectl skips those).
+fn is_blank(doc: &str) -> bool {
+    doc.lines()
+        .map(str::trim)
+        .all(|l| l.is_empty() || l.starts_with('#'))
+}
+
+/// An object to apply and where it came from.
+struct Found {
+    source: usize,
+    document: usize,
+    object: Value,
+}
+
+impl Engine {
+    /// Applies every object of `manifests`, Namespaces first; how many were applied. Stops at
+    /// the first that cannot be read or that the API refuses, with the API's message.
+    pub fn load_manifests(&mut self, manifests: &[Manifest]) -> Result<usize, LoadError> {
+        let mut found = Vec::new();
+        for (source, m) in manifests.iter().enumerate() {
+            for (i, doc) in documents(&m.text).into_iter().enumerate() {
+                let fail = |message: String| LoadError {
+                    source: m.source.clone(),
+                    document: i + 1,
+                    message,
+                };
+                if is_blank(doc) {
+                    continue;
+                }
+                let value = read_document(doc).map_err(fail)?;
+                for object in items(value).map_err(fail)? {
+                    found.push(Found {
+                        source,
+                        document: i + 1,
+                        object,
+                    });
+                }
+            }
+        }
+        let is_namespace = |f: &Found| {
+            f.object.get("kind").and_then(Value::as_str) == Some("Namespace")
+                && f.object.get("apiVersion").and_then(Value::as_str) == Some("v1")
+        };
+        let (first, rest): (Vec<Found>, Vec<Found>) = found.into_iter().partition(is_namespace);
+        let mut applied = 0;
+        for f in first.into_iter().chain(rest) {
+            self.apply_object(&f.object).map_err(|message| LoadError {
+                source: manifests[f.source].source.clone(),
+                document: f.document,
+                message,
+            })?;
+            applied += 1;
+        }
+        Ok(applied)
+    }
+
+    /// Applies one object as the admin; the API's message when it is refused.
+    fn apply_object(&mut self, object: &Value) -> Result<(), String> {
+        let text = |field: &str| object.get(field).and_then(Value::as_str).unwrap_or("");
+        let (api_version, kind) = (text("apiVersion"), text("kind"));
+        if api_version.is_empty() || kind.is_empty() {
+            return Err("apiVersion and kind must be set".into());
+        }
+        let meta = |field: &str| {
+            object
+                .get("metadata")
+                .and_then(|m| m.get(field))
+                .and_then(Value::as_str)
+                .unwrap_or("")
+        };
+        let name = meta("name");
+        if name.is_empty() {
+            return Err(format!("{kind}: metadata.name must be set"));
+        }
+        let Some(info) = self.registry.kinds().by_kind(api_version, kind) else {
+            return Err(format!(
+                "no matches for kind \"{kind}\" in version \"{api_version}\""
+            ));
+        };
+        let namespace = match (info.namespaced, meta("namespace")) {
+            (true, "") => "default",
+            (true, ns) => ns,
+            (false, _) => "",
+        };
+        let path = format!(
+            "{}?fieldManager={LOAD_MANAGER}&force=true",
+            info.path(namespace, name)
+        );
+        let req = http::Request::builder()
+            .method(http::Method::PATCH)
+            .uri(path)
+            .header(
+                http::header::AUTHORIZATION,
+                format!("Bearer {}", crate::auth::ADMIN_TOKEN),
+            )
+            .header(http::header::CONTENT_TYPE, "application/apply-patch+yaml")
+            .body(Bytes::from(crate::codec::json::to_vec(object)))
+            .map_err(|e| e.to_string())?;
+        let resp = self.handle(req);
+        if resp.status().is_success() {
+            return Ok(());
+        }
+        let body = match resp.into_body() {
+            crate::engine::Body::Full(b) => b,
+            crate::engine::Body::Watch(_) => Bytes::new(),
+        };
+        let status: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        Err(status.get("message").and_then(Value::as_str).map_or_else(
+            || String::from_utf8_lossy(&body).into_owned(),
+            str::to_string,
+        ))
+    }
+}
+
+/// A document's value: JSON as it is, anything else through the YAML decoder the API's
+/// bodies use.
+fn read_document(doc: &str) -> Result<Value, String> {
+    let json = if doc.trim_start().starts_with('{') {
+        doc.as_bytes().to_vec()
+    } else {
+        crate::codec::yaml::to_json(doc.as_bytes())?.json
+    };
+    serde_json::from_slice(&json).map_err(|e| format!("not a manifest: {e}"))
+}
+
+/// The objects a document stands for: a list's items (`kind: List`, or any `...List` kind
+/// with `items`), else the document itself; nothing for an empty (`null`) document.
+fn items(value: Value) -> Result<Vec<Value>, String> {
+    match value {
+        Value::Null => Ok(Vec::new()),
+        Value::Object(mut m) => {
+            let is_list = m
+                .get("kind")
+                .and_then(Value::as_str)
+                .is_some_and(|k| k.ends_with("List"))
+                && m.get("items").is_some_and(Value::is_array);
+            if !is_list {
+                return Ok(vec![Value::Object(m)]);
+            }
+            match m.remove("items") {
+                Some(Value::Array(items)) => Ok(items),
+                _ => Ok(Vec::new()),
+            }
+        }
+        _ => Err("a manifest must be an object".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_split_as_kubectls_yaml_reader() {
+        let cases: &[(&str, &[&str])] = &[
+            ("a: 1\n", &["a: 1\n"]),
+            ("a: 1\n---\nb: 2\n", &["a: 1\n", "b: 2\n"]),
+            ("---\na: 1\n", &["", "a: 1\n"]),
+            ("a: 1\n--- # next\nb: 2", &["a: 1\n", "b: 2"]),
+            ("a: 1\n---   \r\nb: 2\n", &["a: 1\n", "b: 2\n"]),
+            // Not separators: text after the dashes, or dashes inside a line.
+            ("a: ---\n---x\n", &["a: ---\n---x\n"]),
+        ];
+        for (text, want) in cases {
+            assert_eq!(&documents(text), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn blank_documents_are_skipped_and_lists_stand_for_their_items() {
+        assert!(is_blank("# only a comment\n\n"));
+        assert!(!is_blank("a: 1"));
+        let list = serde_json::json!({"apiVersion":"v1","kind":"List","items":[{"a":1},{"b":2}]});
+        assert_eq!(items(list).unwrap().len(), 2);
+        assert_eq!(items(Value::Null).unwrap().len(), 0);
+        assert!(items(serde_json::json!([1])).is_err());
+    }
+}
