@@ -68,6 +68,8 @@ test-native:
 	cargo test --all-targets
 	$(call section,native: cargo test --doc)
 	cargo test --doc
+	$(call section,native: cargo doc (no broken or private links))
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib
 
 test-web:
 	$(call section,browser: cargo test $(WASM) --test web --test playground_web (headless Chromium))

@@ -130,7 +130,7 @@ use response::CacheWait;
 
 /// Serves one request against the engine: kube-apiserver's filters first (request info,
 /// authentication, impersonation, authorization: 500/401/400/403 before routing), then the
-/// route. `path`: the request's path with its escapes decoded ([`path::unescape`], once, by
+/// route. `path`: the request's path with its escapes decoded (`path::unescape`, once, by
 /// the engine). `resume`: a read that waited for the watch cache, served now as the user the
 /// filters admitted then and as of its arrival (the filters do not run again).
 pub fn serve(

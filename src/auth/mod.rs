@@ -7,7 +7,7 @@
 //! - [`impersonation`]: `Impersonate-*` headers: the constrained filter (1.36's default) or
 //!   the legacy one, by the `ConstrainedImpersonation` gate.
 //! - [`request_info`]: the request's attributes, from its path alone.
-//! - the authorizer is the registry's ([`Registry::authorize`]): `system:masters`, then RBAC.
+//! - the authorizer is the registry's (`Registry::authorize`): `system:masters`, then RBAC.
 //! - [`forbidden`]: the 403 text `responsewriters.Forbidden` writes.
 
 pub mod forbidden;

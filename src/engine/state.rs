@@ -16,11 +16,9 @@ use crate::store::Store;
 /// limit of 128, so the limit is lifted and the parse runs with stack room.
 ///
 /// A WebAssembly host has no stack room to make: it first checks that the state nests no
-/// deeper than its objects may ([`MAX_NESTING_DEPTH`] and the state's own levels around
+/// deeper than its objects may (the scanner's `MAX_NESTING_DEPTH` and the state's own levels around
 /// them), so a state saved by a native server with deeper objects is refused with an error
 /// rather than exhausting the JavaScript engine's stack.
-///
-/// [`MAX_NESTING_DEPTH`]: crate::codec::scanner::MAX_NESTING_DEPTH
 pub fn parse_state(text: &[u8]) -> Result<Value, serde_json::Error> {
     if cfg!(target_arch = "wasm32") {
         check_state_depth(text)?;

@@ -17,6 +17,7 @@ mod compression;
 mod configmaps;
 mod connections;
 mod control;
+mod controller_example;
 mod corrupt_objects;
 mod crud;
 mod discovery;

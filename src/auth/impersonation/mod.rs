@@ -2,10 +2,10 @@
 //! once the caller is allowed to act as each part of that identity.
 //!
 //! kube-apiserver 1.36 installs one of two filters in the same place of its chain, by the
-//! `ConstrainedImpersonation` gate (beta, on by default): [`constrained`]
+//! `ConstrainedImpersonation` gate (beta, on by default): `constrained`
 //! (`WithConstrainedImpersonation`: modes scoped to the request, falling back to the legacy
-//! checks, with a memory of which mode last worked for each caller) or [`legacy`]
-//! (`WithImpersonation`: the `impersonate` verb on each part). [`memory`] is the constrained
+//! checks, with a memory of which mode last worked for each caller) or `legacy`
+//! (`WithImpersonation`: the `impersonate` verb on each part). `memory` is the constrained
 //! filter's state.
 
 mod constrained;
