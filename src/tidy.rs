@@ -3,7 +3,8 @@
 //!
 //! Layers, lowest first: the base (`clock`, `rng`, `features`, `resource_version`, `sort`) → `codec`
 //! → `resources` → `selectors`, `patch`, `fieldmanager` → `store` → `cache` → `registry` → `controllers` →
-//! `api` → `engine` → hosts (`server`, `shim`, `ui`, `cli`). Test-only code (files and folders
+//! `api` → `engine` → hosts (`server`, `shim`, `ui`, `cli`) → `cluster` (the test host, whose
+//! in-process kube client sends the native server's bodies). Test-only code (files and folders
 //! whose name says `test`, and what follows `#[cfg(test)]` in a file) may reach any layer for
 //! fixtures.
 
@@ -34,6 +35,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("cli", 10),
     ("fuzz", 10),
     ("main", 10),
+    ("cluster", 11),
 ];
 
 fn layer(module: &str) -> Option<u8> {
