@@ -9,7 +9,7 @@ SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
 .PHONY: help tools tools-play play build test test-native test-web e2e bench fmt format lint clippy
-.PHONY: shim-pkg test-node test-python test-sw fuzz soak
+.PHONY: shim-pkg shim-pack test-node test-python test-sw fuzz soak
 
 # binaryen 132's wasm-opt must win over any Debian wasm-opt (toolchain.md P1/P2).
 export PATH := $(CURDIR)/e2e/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
@@ -30,6 +30,7 @@ help:
 	@echo "make soak   kubesim serve under 64 clients and 1,000 watchers for SOAK_SECONDS (default 60), every event checked"
 	@echo "make fuzz   run each cargo-fuzz target for FUZZ_SECONDS (default 60; nightly + cargo-fuzz)"
 	@echo "make shim-pkg  build the fetch shim's packages: pkg-node/ (Node), pkg-web/ (ES module), pkg-sw/ (Service Worker)"
+	@echo "make shim-pack npm pack each of them into target/npm/{node,web,sw}/ (installable tarballs)"
 	@echo "make lint   rustfmt check + clippy (native and wasm32), warnings are errors"
 	@echo "make format apply rustfmt"
 	@echo "make tools  install the toolchain (idempotent; make play/test run it)"
@@ -87,7 +88,7 @@ e2e: build
 # pkg-node/ for Node (CommonJS, `require('./pkg-node')`), pkg-web/ for browsers and bundlers
 # (ES module), pkg-sw/ for www/kubesim-sw.js (no-modules, loaded with importScripts).
 # Rebuilt only when a Rust source, the manifest or the script changed.
-SHIM_INPUTS := $(shell find src -type f -name '*.rs' 2>/dev/null) Cargo.toml $(wildcard Cargo.lock) scripts/build-wasm.sh
+SHIM_INPUTS := $(shell find src -type f -name '*.rs' 2>/dev/null) Cargo.toml $(wildcard Cargo.lock) scripts/build-wasm.sh $(wildcard scripts/shim-readme/*)
 
 shim-pkg: pkg-node/package.json pkg-web/package.json pkg-sw/package.json
 	@echo "pkg-node/ pkg-web/ pkg-sw/ are up to date"
@@ -97,9 +98,19 @@ pkg-node/package.json pkg-web/package.json pkg-sw/package.json &: $(SHIM_INPUTS)
 	scripts/build-wasm.sh shim
 	@touch pkg-node/package.json pkg-web/package.json pkg-sw/package.json
 
-test-node: pkg-node/package.json
+# `npm pack` of each package, as a user installs it: target/npm/{node,web,sw}/kubesim-0.1.0.tgz.
+NPM_TARBALLS := target/npm/node/kubesim-0.1.0.tgz target/npm/web/kubesim-0.1.0.tgz target/npm/sw/kubesim-0.1.0.tgz
+shim-pack: $(NPM_TARBALLS)
+$(NPM_TARBALLS) &: pkg-node/package.json pkg-web/package.json pkg-sw/package.json
+	$(call section,shim-pack: npm pack pkg-node/ pkg-web/ pkg-sw/ -> target/npm/)
+	@for p in node web sw; do mkdir -p target/npm/$$p \
+	  && (cd pkg-$$p && npm pack --silent --pack-destination ../target/npm/$$p >/dev/null) || exit 1; done
+
+test-node: pkg-node/package.json $(NPM_TARBALLS)
 	$(call section,node: node-tests/run.mjs (the shim and @kubernetes/client-node in Node))
 	node node-tests/run.mjs
+	$(call section,node: node-tests/downstream.test.mjs (the npm tarball installed and used, node --test))
+	node --test node-tests/downstream.test.mjs
 
 # The official Python client against `kubesim serve` (the debug binary test-native built).
 test-python:
@@ -107,9 +118,11 @@ test-python:
 	cargo build --bin kubesim
 	target/pyenv/bin/python python-tests/run.py $(CARGO_OUT)/debug/kubesim
 
-test-sw: pkg-sw/package.json
+test-sw: pkg-sw/package.json $(NPM_TARBALLS)
 	$(call section,browser: e2e/shim-sw.mjs (www/kubesim-sw.js in headless Chromium))
 	node e2e/shim-sw.mjs
+	$(call section,browser: e2e/downstream-web.mjs (the npm tarball installed and imported by a page))
+	node e2e/downstream-web.mjs
 
 # Ends with one table (benches/ratios.rs): every row beside the limit it is compared with,
 # measured in the same run, plus the server's wrk rows and the wasm sizes.

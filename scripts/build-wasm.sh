@@ -53,7 +53,8 @@ build_play() {
   grep -q "$wasm" dist/index.html || { echo "build-wasm.sh: index.html has no rust link" >&2; exit 1; }
 }
 
-# One package directory: the bound module, optimized, and a package.json for its target.
+# One package directory: the bound module, optimized, a package.json for its target and a
+# README with that target's usage (scripts/shim-readme/).
 shim_package() {
   local target="$1" dir="$2" module_field="$3"
   rm -rf "$dir" && mkdir -p "$dir"
@@ -65,11 +66,14 @@ shim_package() {
   "description": "A faithful, deterministic simulator of the Kubernetes API server's semantics",
   "version": "0.1.0",
   "license": "Apache-2.0",
-  "files": ["kubesim_bg.wasm", "kubesim.js", "kubesim.d.ts"],
+  "files": ["kubesim_bg.wasm", "kubesim.js", "kubesim.d.ts", "README.md"],
   $module_field,
   "types": "kubesim.d.ts"
 }
 EOF
+  awk -v target="$target" -v usage="scripts/shim-readme/$target.js" '
+    /@USAGE@/ { while ((getline line < usage) > 0) print line; next }
+    { gsub(/@TARGET@/, target); print }' scripts/shim-readme/README.md.in >"$dir/README.md"
 }
 
 build_shim() {

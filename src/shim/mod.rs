@@ -239,7 +239,7 @@ impl Simulator {
 
     /// The whole cluster (clock, store history, RNG, gates, cache lag) as a JSON object;
     /// `importState` or `new Simulator({ initialState })` restores it losslessly.
-    #[wasm_bindgen(js_name = exportState)]
+    #[wasm_bindgen(js_name = exportState, unchecked_return_type = "KubesimState")]
     pub fn export_state(&self) -> Result<JsValue, JsValue> {
         options::to_js(&self.core.engine.borrow().export_state())
     }
@@ -247,7 +247,10 @@ impl Simulator {
     /// Replaces the cluster with an `exportState()` result (object or JSON string). Open
     /// watches end.
     #[wasm_bindgen(js_name = importState)]
-    pub fn import_state(&self, state: JsValue) -> Result<(), JsValue> {
+    pub fn import_state(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "KubesimState | string")] state: JsValue,
+    ) -> Result<(), JsValue> {
         let state = options::json_value(&state)?;
         self.core
             .engine
@@ -257,6 +260,7 @@ impl Simulator {
     }
 
     /// Every live object (a snapshot, for inspection).
+    #[wasm_bindgen(unchecked_return_type = "KubernetesObject[]")]
     pub fn objects(&self) -> Result<Array, JsValue> {
         let objects = self.core.engine.borrow().objects();
         objects.iter().map(options::to_js).collect()
@@ -266,7 +270,10 @@ impl Simulator {
     /// `{ name, uid?, groups? }`. Per-request `Authorization` and `Impersonate-*` headers
     /// still apply.
     #[wasm_bindgen(js_name = setUser)]
-    pub fn set_user(&self, user: JsValue) -> Result<(), JsValue> {
+    pub fn set_user(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SimulatorUser | null")] user: JsValue,
+    ) -> Result<(), JsValue> {
         let user = options::user(&user)?;
         self.core.engine.borrow_mut().set_default_user(user);
         Ok(())
@@ -274,7 +281,11 @@ impl Simulator {
 
     /// Makes the object at `path` unreadable in storage (`how`: `"undecryptable"` or
     /// `"undecodable"`), as `POST /kubesim/v1/corrupt` does; returns its storage key.
-    pub fn corrupt(&self, path: &str, how: Option<String>) -> Result<String, JsValue> {
+    pub fn corrupt(
+        &self,
+        path: &str,
+        #[wasm_bindgen(unchecked_param_type = "Corruption")] how: Option<String>,
+    ) -> Result<String, JsValue> {
         let how = how.unwrap_or_else(|| "undecryptable".into());
         self.core
             .engine
@@ -316,15 +327,15 @@ export interface SimulatorOptions {
   seed?: number | bigint | string;
   /** How far the watch cache lags behind the store, in ms. */
   cacheLagMs?: number;
-  /** An exportState() result to start from. */
-  initialState?: object | string;
+  /** An exportState() result to start from (or its JSON text). */
+  initialState?: KubesimState | string;
   /** Start of simulated time (ms since the epoch; manual clock). */
   startMs?: number;
   /** host:port that /api discovery advertises. */
   serverAddress?: string;
   /** Who requests without credentials act as (default: kubesim-admin in system:masters);
    *  null for anonymous. system:authenticated is added. */
-  user?: { name: string; uid?: string; groups?: string[] } | null;
+  user?: SimulatorUser | null;
   /** kube-apiserver's --token-auth-file text (token,user,uid,"group1,group2" lines);
    *  the admin token "kubesim" is always accepted. */
   tokens?: string;
@@ -337,4 +348,48 @@ export interface SimulatorOptions {
   /** How long after a namespace's deletion its controller empties it (ms, default 5000). */
   namespaceDelayMs?: number;
 }
+
+/** A user requests act as: `setUser`, or the `user` option. */
+export interface SimulatorUser {
+  name: string;
+  uid?: string;
+  groups?: string[];
+}
+
+/** The whole cluster as `exportState()` gives it, for `importState` or `initialState`. */
+export interface KubesimState {
+  kind: "KubesimState";
+  version: 1;
+  /** The engine's time (ms since the epoch). */
+  clockMs: number;
+  simulatedClock: boolean;
+  rngState: string;
+  historyMs: number;
+  cacheLagMs: number;
+  featureGates: Record<string, boolean>;
+  /** The store's history; read it with `objects()` instead. */
+  store: unknown;
+  [field: string]: unknown;
+}
+
+/** A stored object as `objects()` gives it: any kind, with its type and object metadata. */
+export interface KubernetesObject {
+  apiVersion: string;
+  kind: string;
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid: string;
+    resourceVersion: string;
+    creationTimestamp: string;
+    generateName?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [field: string]: unknown;
+  };
+  [field: string]: unknown;
+}
+
+/** How `corrupt` breaks a stored object. */
+export type Corruption = "undecryptable" | "undecodable";
 "#;
