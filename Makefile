@@ -77,8 +77,8 @@ test-web:
 	cargo test $(WASM) --test web --test playground_web
 	$(call section,browser: cargo test $(WASM) --test shim (the fetch shim in headless Chromium))
 	cargo test $(WASM) --test shim
-	$(call section,browser: downstream/wasm-client (a user's crate: its gloo-net client tested against the shim))
-	cd downstream/wasm-client && CARGO_TARGET_DIR=$(abspath $(CARGO_OUT)) cargo test $(WASM)
+	$(call section,browser: downstream/wasm-client (a user's crate: its gloo-net client against the shim; its own target dir))
+	cd downstream/wasm-client && CARGO_TARGET_DIR=$(abspath $(CARGO_OUT))/downstream cargo test $(WASM)
 
 e2e: build
 	$(call section,e2e: node e2e/e2e.mjs (playwright-core + /usr/bin/chromium on dist/))
