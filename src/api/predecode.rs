@@ -4,7 +4,9 @@
 //! storage transaction is serialized. kubesim's engine is one deterministic state machine
 //! behind one lock, so a host that serves requests concurrently decodes create and update
 //! bodies first, outside that lock ([`predecode`]): a 3 MiB body's parse, typed decode and
-//! strict field checks then hold up no other request. The result rides on the request (an
+//! strict field checks then hold up no other request, nor does a create's field tracking
+//! (`registry::pretrack`: the change set and its FieldsV1, all but the time it is stamped
+//! with). The result rides on the request (an
 //! `http` extension) and the handler takes it where it would have decoded: the same function
 //! on the same inputs, so the answer is the same either way, errors and their order
 //! included. A result made for other kinds or encodings than the engine serves by the time
@@ -113,10 +115,18 @@ pub fn predecode(
         predecoded: None,
     };
     handlers::body_within_limit(&request).ok()?;
-    let level = handlers::write_options(&request, options_kind)
-        .ok()?
-        .field_validation;
-    let result = handlers::decode_body(&request, rr.resource, level);
+    let options = handlers::write_options(&request, options_kind).ok()?;
+    let level = options.field_validation;
+    let mut result = handlers::decode_body(&request, rr.resource, level);
+    // A create's field tracking too, on the object its handler will track (namespace
+    // reconciled); all but the write's time.
+    if let (Verb::Create, Ok(body)) = (rr.verb, &mut result) {
+        let mut obj = body.object.clone();
+        if handlers::reconcile_namespace(&mut obj, rr.resource, rr.namespace.as_deref()).is_ok() {
+            let write = options.write(&request, "", body.managed_fields.as_ref());
+            body.pretracked = crate::registry::pretrack(rr.resource, obj, &write);
+        }
+    }
     Some(Predecoded(Arc::new(Ahead {
         kinds: kinds.clone(),
         served: request.served,

@@ -141,13 +141,19 @@ pub fn decode(entries: &[Value]) -> Result<Managed, DecodeError> {
 /// The entries to store, in kube-apiserver's order: Apply before Update, then by time, manager,
 /// apiVersion and subresource.
 pub fn encode(managed: &Managed) -> Vec<Value> {
-    let mut entries: Vec<(Manager, Option<String>, &Owned)> = managed
+    encode_with(managed, BTreeMap::new())
+}
+
+/// [`encode`], taking each owner's FieldsV1 from `fields_v1` (by manager identifier) where it
+/// was encoded already.
+pub fn encode_with(managed: &Managed, mut fields_v1: BTreeMap<String, Value>) -> Vec<Value> {
+    let mut entries: Vec<(Manager, Option<String>, &String, &Owned)> = managed
         .owners
         .iter()
         .filter_map(|(id, owned)| {
             let mut m = Manager::parse(id)?;
             m.api_version = owned.api_version.clone();
-            Some((m, managed.times.get(id).cloned().flatten(), owned))
+            Some((m, managed.times.get(id).cloned().flatten(), id, owned))
         })
         .collect();
     let secs = |t: &Option<String>| {
@@ -155,7 +161,7 @@ pub fn encode(managed: &Managed) -> Vec<Value> {
             .and_then(|t| crate::codec::rfc3339::parse(t).ok())
             .unwrap_or(0)
     };
-    crate::sort::sort_by(&mut entries, |(p, pt, _), (q, qt, _)| {
+    crate::sort::sort_by(&mut entries, |(p, pt, _, _), (q, qt, _, _)| {
         p.operation
             .cmp(&q.operation)
             .then_with(|| secs(pt).cmp(&secs(qt)))
@@ -165,7 +171,7 @@ pub fn encode(managed: &Managed) -> Vec<Value> {
     });
     entries
         .into_iter()
-        .map(|(m, time, owned)| {
+        .map(|(m, time, id, owned)| {
             let mut e = Map::new();
             e.insert("manager".into(), json!(m.manager));
             e.insert("operation".into(), json!(m.operation));
@@ -174,7 +180,10 @@ pub fn encode(managed: &Managed) -> Vec<Value> {
                 e.insert("time".into(), json!(t));
             }
             e.insert("fieldsType".into(), json!("FieldsV1"));
-            e.insert("fieldsV1".into(), owned.set.to_fields_v1());
+            let fields = fields_v1
+                .remove(id)
+                .unwrap_or_else(|| owned.set.to_fields_v1());
+            e.insert("fieldsV1".into(), fields);
             if !m.subresource.is_empty() {
                 e.insert("subresource".into(), json!(m.subresource));
             }

@@ -27,6 +27,8 @@ mod typed;
 mod updater;
 mod walk;
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 use crate::resources::meta::meta_mut;
@@ -106,10 +108,24 @@ impl FieldManager {
     pub fn update(
         &self,
         live: Option<&Value>,
-        mut new: Map<String, Value>,
+        new: Map<String, Value>,
         manager: &str,
         now: &str,
     ) -> Map<String, Value> {
+        let (new, tracking) = self.prepare_update(live, new, manager);
+        tracking.finish(new, now)
+    }
+
+    /// [`FieldManager::update`] up to the time it stamps: `new` without its managedFields,
+    /// and the [`Tracking`] that [`Tracking::finish`] completes. Everything that walks the
+    /// object (the change set, the FieldsV1 encoding) happens here, so a host may run it before
+    /// the engine's lock, with only the stamp and the entries' order left for the write.
+    pub fn prepare_update(
+        &self,
+        live: Option<&Value>,
+        mut new: Map<String, Value>,
+        manager: &str,
+    ) -> (Map<String, Value>, Tracking) {
         let empty;
         let live = match live {
             Some(l) => l,
@@ -136,30 +152,54 @@ impl FieldManager {
         };
         if base.owners.is_empty() && !crate::resources::meta::meta_str(live, "uid").is_empty() {
             // `skipNonApplied`: an object nobody tracks is not tracked by updates.
-            return new;
+            return (new, Tracking::default());
         }
         let new = Value::Object(new);
-        let managed = self.track_update(live, &new, base, manager, now);
-        let Value::Object(mut new) = new else {
+        let (managed, stamp) = self.changes(live, &new, base, manager);
+        let Value::Object(new) = new else {
             unreachable!("built as an object above")
         };
-        set_managed_fields(&mut new, &managed);
-        new
+        let fields_v1 = managed
+            .owners
+            .iter()
+            .map(|(id, owned)| (id.clone(), owned.set.to_fields_v1()))
+            .collect();
+        let tracking = Tracking {
+            managed: Some(managed),
+            stamp,
+            fields_v1,
+        };
+        (new, tracking)
     }
 
     /// The update steps below `skipNonApplied`: the change set of the write, merged into the
-    /// writer's entry, then the cap.
+    /// writer's entry, stamped at `now`, then the cap.
     fn track_update(
+        &self,
+        live: &Value,
+        new: &Value,
+        managed: Managed,
+        manager: &str,
+        now: &str,
+    ) -> Managed {
+        let (mut managed, stamp) = self.changes(live, new, managed, manager);
+        stamp_and_cap(&mut managed, stamp, now);
+        managed
+    }
+
+    /// The owners after a write by `manager` that changes `live` into `new`, and the writer's
+    /// identifier when it changed something it now owns (the entry to stamp).
+    fn changes(
         &self,
         live: &Value,
         new: &Value,
         mut managed: Managed,
         manager: &str,
-        now: &str,
-    ) -> Managed {
+    ) -> (Managed, Option<String>) {
         const SELF: &str = "current-operation";
         let id = self.id(manager, UPDATE);
         let mut owners = self.updater.update(live, new, managed.owners, SELF);
+        let mut stamp = None;
         if let Some(mut current) = owners.remove(SELF) {
             current.set.subtract(managed::strip_set());
             if !current.set.is_empty() {
@@ -167,13 +207,53 @@ impl FieldManager {
                     current.set.union_with(&previous.set);
                 }
                 owners.insert(id.clone(), current);
-                managed.times.insert(id, Some(now.to_string()));
+                stamp = Some(id);
             }
         }
-        managed.times.retain(|k, _| owners.contains_key(k));
         managed.owners = owners;
-        managed::cap_update_managers(&mut managed);
-        managed
+        (managed, stamp)
+    }
+}
+
+/// Stamps the writer's entry with `now`, forgets the times of owners that are gone, and caps
+/// the Update entries.
+fn stamp_and_cap(managed: &mut Managed, stamp: Option<String>, now: &str) {
+    if let Some(id) = stamp {
+        managed.times.insert(id, Some(now.to_string()));
+    }
+    managed.times.retain(|k, _| managed.owners.contains_key(k));
+    managed::cap_update_managers(managed);
+}
+
+/// A non-apply write's field tracking, prepared ([`FieldManager::prepare_update`]) but not
+/// yet stamped with the write's time.
+#[derive(Debug, Default)]
+pub struct Tracking {
+    /// The owners after the write; `None` when the object is not tracked (`skipNonApplied`).
+    managed: Option<Managed>,
+    /// The writer's entry, when the write changed something it now owns.
+    stamp: Option<String>,
+    /// Each owner's fields, encoded.
+    fields_v1: BTreeMap<String, Value>,
+}
+
+impl Tracking {
+    /// `new` (the object prepared, or one that differs from it only in server-owned metadata)
+    /// with the managedFields the write leaves at `now`.
+    pub fn finish(self, mut new: Map<String, Value>, now: &str) -> Map<String, Value> {
+        meta_mut(&mut new).shift_remove("managedFields");
+        let Some(mut managed) = self.managed else {
+            return new;
+        };
+        let owners = managed.owners.len();
+        stamp_and_cap(&mut managed, self.stamp, now);
+        // The cap merges the oldest entries' fields into others: encode those anew.
+        let mut fields_v1 = self.fields_v1;
+        if managed.owners.len() != owners {
+            fields_v1.clear();
+        }
+        set_managed_fields_with(&mut new, &managed, fields_v1);
+        new
     }
 }
 
@@ -368,7 +448,16 @@ fn managed_entries(obj: &Value) -> &[Value] {
 }
 
 fn set_managed_fields(obj: &mut Map<String, Value>, managed: &Managed) {
-    let entries = managed::encode(managed);
+    set_managed_fields_with(obj, managed, BTreeMap::new());
+}
+
+/// [`set_managed_fields`] with owners' fields already encoded (by manager identifier).
+fn set_managed_fields_with(
+    obj: &mut Map<String, Value>,
+    managed: &Managed,
+    fields_v1: BTreeMap<String, Value>,
+) {
+    let entries = managed::encode_with(managed, fields_v1);
     let m = meta_mut(obj);
     if entries.is_empty() {
         m.shift_remove("managedFields");

@@ -73,9 +73,22 @@ impl Registry {
         sent: &crate::resources::Sent,
         w: &super::Write,
     ) -> ApiResult<Written> {
+        self.create_pretracked(info, obj, sent, w, None)
+    }
+
+    /// [`Registry::create`] with the field tracking prepared before the engine's lock
+    /// ([`super::pretrack`]), when the host did.
+    pub fn create_pretracked(
+        &mut self,
+        info: &'static ResourceInfo,
+        obj: Map<String, Value>,
+        sent: &crate::resources::Sent,
+        w: &super::Write,
+        ahead: Option<super::Pretracked>,
+    ) -> ApiResult<Written> {
         // The field manager sees the object as the client sent it (name not yet generated,
         // no defaults from the kind's preparation), as in kube-apiserver's create handler.
-        let obj = self.track(info, None, obj, w);
+        let obj = self.track_ahead(info, None, obj, w, ahead);
         if !info.strategy.stored() {
             return answer_virtual(self, info, obj, sent, w).map(Written::answer);
         }

@@ -29,7 +29,8 @@ pub fn create(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     reg.admit_namespace_write(info, rr.namespace.as_deref().unwrap_or(""), &name)?;
     let mut write = opts.write(req, "", body.managed_fields.as_ref());
     write.raw_text = body.raw_text;
-    let mut reply = Reply::written(201, reg.create(info, obj, &body.sent, &write)?);
+    let written = reg.create_pretracked(info, obj, &body.sent, &write, body.pretracked)?;
+    let mut reply = Reply::written(201, written);
     reply.warnings = body.warnings;
     Ok(reply)
 }

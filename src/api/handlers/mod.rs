@@ -192,6 +192,9 @@ pub struct DecodedBody {
     pub warnings: Vec<String>,
     /// The bytes of the kind's raw field as a JSON body wrote them.
     pub raw_text: Option<String>,
+    /// A create's field tracking, prepared with the body before the engine's lock
+    /// (`api::predecode`); `None` when the engine decoded the body itself.
+    pub pretracked: Option<crate::registry::Pretracked>,
 }
 
 /// A body's apiVersion and kind as its serializer's `Interpret` reads them: the JSON (and
@@ -313,6 +316,7 @@ pub fn decode_body(
         managed_fields,
         warnings,
         raw_text,
+        pretracked: None,
     })
 }
 
