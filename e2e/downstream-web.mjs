@@ -79,8 +79,11 @@ try {
         method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'late' } }),
       });
+      const deadline = Date.now() + 10000;
       while (!names.includes('late')) {
-        const { value, done } = await reader.read();
+        if (Date.now() > deadline) throw new Error(`no 'late' event in 10 s: ${names}`);
+        const timeout = new Promise((_, fail) => setTimeout(() => fail(new Error('no chunk in 10 s')), 10000));
+        const { value, done } = await Promise.race([reader.read(), timeout]);
         if (done) break;
         text += decoder.decode(value, { stream: true });
         const lines = text.split('\n');

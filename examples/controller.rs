@@ -83,7 +83,8 @@ mod native {
         Action::requeue(Duration::from_secs(1))
     }
 
-    /// Runs the controller over every namespace until the watch ends.
+    /// Runs the controller over every namespace, for as long as the task runs (kube-runtime
+    /// lists and watches again whenever a watch ends).
     pub async fn run(client: Client) {
         let configmaps: Api<ConfigMap> = Api::all(client.clone());
         Controller::new(configmaps, watcher::Config::default().labels(LABEL))

@@ -168,6 +168,12 @@ test('shim: objects nest up to the host cap of 1,000 levels on every path; deepe
   const deeper = await sim.fetch(CRS, jsonInit('POST', revision('deeper', { data: nest(1000) })));
   assert.equal(deeper.status, 400);
   assert.match((await deeper.json()).message, /exceeded max depth/);
+  // Block-style YAML nests two bytes a level: refused at the same cap, before it is converted.
+  const yamlBody = 'apiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: deep-yaml\n'
+    + 'revision: 1\ndata:\n  a: ' + '- '.repeat(1000) + '1\n';
+  const deepYaml = await sim.fetch(CRS, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: yamlBody });
+  assert.equal(deepYaml.status, 400);
+  assert.match((await deepYaml.json()).message, /exceeded max depth of 1000/);
   const copy = new Simulator({ clock: 'manual', initialState: JSON.stringify(sim.exportState()) });
   const read = async (s) => (await s.fetch(`${CRS}/deep`)).text();
   assert.equal(await read(copy), await read(sim));

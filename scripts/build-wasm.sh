@@ -71,6 +71,7 @@ shim_package() {
   "types": "kubesim.d.ts"
 }
 EOF
+  [ -f "scripts/shim-readme/$target.js" ] || { echo "build-wasm.sh: no scripts/shim-readme/$target.js" >&2; exit 1; }
   awk -v target="$target" -v usage="scripts/shim-readme/$target.js" '
     /@USAGE@/ { while ((getline line < usage) > 0) print line; next }
     { gsub(/@TARGET@/, target); print }' scripts/shim-readme/README.md.in >"$dir/README.md"

@@ -53,23 +53,29 @@ impl std::fmt::Display for LoadError {
 impl std::error::Error for LoadError {}
 
 /// The documents of a YAML stream, split as apimachinery's `YAMLReader` splits them: at each
-/// line that starts with `---` followed by nothing but spaces or a comment.
-pub fn documents(text: &str) -> Vec<&str> {
+/// line that starts with `---`, which may be followed by spaces or a comment and nothing else
+/// (anything else is its error); an empty document is no document.
+pub fn documents(text: &str) -> Result<Vec<&str>, String> {
     let mut docs = Vec::new();
     let mut start = 0;
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         if let Some(rest) = line.strip_prefix("---") {
             let rest = rest.trim();
-            if rest.is_empty() || rest.starts_with('#') {
-                docs.push(&text[start..at]);
-                start = at + line.len();
+            if !rest.is_empty() && !rest.starts_with('#') {
+                return Err(format!("invalid Yaml document separator: {rest}"));
             }
+            if at > start {
+                docs.push(&text[start..at]);
+            }
+            start = at + line.len();
         }
         at += line.len();
     }
-    docs.push(&text[start..]);
-    docs
+    if text.len() > start {
+        docs.push(&text[start..]);
+    }
+    Ok(docs)
 }
 
 /// Whether a document holds nothing but spaces and comments (kubectl skips those).
@@ -92,7 +98,12 @@ impl Engine {
     pub fn load_manifests(&mut self, manifests: &[Manifest]) -> Result<usize, LoadError> {
         let mut found = Vec::new();
         for (source, m) in manifests.iter().enumerate() {
-            for (i, doc) in documents(&m.text).into_iter().enumerate() {
+            let docs = documents(&m.text).map_err(|message| LoadError {
+                source: m.source.clone(),
+                document: 1,
+                message,
+            })?;
+            for (i, doc) in docs.into_iter().enumerate() {
                 let fail = |message: String| LoadError {
                     source: m.source.clone(),
                     document: i + 1,
@@ -186,15 +197,18 @@ impl Engine {
     }
 }
 
-/// A document's value: JSON as it is, anything else through the YAML decoder the API's
-/// bodies use.
+/// A document's value: JSON as it is (Go's decoder: up to 10,000 levels), anything else
+/// through the YAML decoder the API's bodies use.
 fn read_document(doc: &str) -> Result<Value, String> {
-    let json = if doc.trim_start().starts_with('{') {
-        doc.as_bytes().to_vec()
-    } else {
-        crate::codec::yaml::to_json(doc.as_bytes())?.json
-    };
-    serde_json::from_slice(&json).map_err(|e| format!("not a manifest: {e}"))
+    if doc.trim_start().starts_with('{') {
+        if let Ok(parsed) = crate::codec::json::parse(doc.as_bytes()) {
+            return Ok(parsed.value);
+        }
+    }
+    let converted = crate::codec::yaml::to_json(doc.as_bytes())?;
+    crate::codec::json::parse(&converted.json)
+        .map(|p| p.value)
+        .map_err(|e| format!("not a manifest: {}", e.message))
 }
 
 /// The objects a document stands for: a list's items (`kind: List`, or any `...List` kind
@@ -229,14 +243,21 @@ mod tests {
         let cases: &[(&str, &[&str])] = &[
             ("a: 1\n", &["a: 1\n"]),
             ("a: 1\n---\nb: 2\n", &["a: 1\n", "b: 2\n"]),
-            ("---\na: 1\n", &["", "a: 1\n"]),
+            ("---\na: 1\n---\n---\n", &["a: 1\n"]),
             ("a: 1\n--- # next\nb: 2", &["a: 1\n", "b: 2"]),
             ("a: 1\n---   \r\nb: 2\n", &["a: 1\n", "b: 2\n"]),
-            // Not separators: text after the dashes, or dashes inside a line.
-            ("a: ---\n---x\n", &["a: ---\n---x\n"]),
+            // Dashes inside a line are no separator.
+            ("a: ---\n", &["a: ---\n"]),
         ];
         for (text, want) in cases {
-            assert_eq!(&documents(text), want, "{text:?}");
+            assert_eq!(&documents(text).unwrap(), want, "{text:?}");
+        }
+        // A separator followed by anything but a comment is refused, as apimachinery does.
+        for (text, rest) in [("a: 1\n---x\n", "x"), ("--- {a: 1}\n", "{a: 1}")] {
+            assert_eq!(
+                documents(text),
+                Err(format!("invalid Yaml document separator: {rest}"))
+            );
         }
     }
 

@@ -239,8 +239,8 @@ pub const ANCIENT_CHANGES: &str = "ancient-changes";
 pub const MAX_UPDATE_MANAGERS: usize = 10;
 
 /// `capManagersManager`: past ten Update entries, the oldest are merged, per apiVersion,
-/// into one `ancient-changes` entry.
-pub fn cap_update_managers(managed: &mut Managed) {
+/// into one `ancient-changes` entry; whether there were more than ten (the entries changed).
+pub fn cap_update_managers(managed: &mut Managed) -> bool {
     let mut updaters: Vec<String> = managed
         .owners
         .iter()
@@ -248,7 +248,7 @@ pub fn cap_update_managers(managed: &mut Managed) {
         .map(|(id, _)| id.clone())
         .collect();
     if updaters.len() <= MAX_UPDATE_MANAGERS {
-        return;
+        return false;
     }
     let secs = |id: &String| {
         managed
@@ -307,6 +307,7 @@ pub fn cap_update_managers(managed: &mut Managed) {
             }
         }
     }
+    true
 }
 
 #[cfg(test)]

@@ -216,13 +216,13 @@ impl FieldManager {
 }
 
 /// Stamps the writer's entry with `now`, forgets the times of owners that are gone, and caps
-/// the Update entries.
-fn stamp_and_cap(managed: &mut Managed, stamp: Option<String>, now: &str) {
+/// the Update entries; whether the cap merged any.
+fn stamp_and_cap(managed: &mut Managed, stamp: Option<String>, now: &str) -> bool {
     if let Some(id) = stamp {
         managed.times.insert(id, Some(now.to_string()));
     }
     managed.times.retain(|k, _| managed.owners.contains_key(k));
-    managed::cap_update_managers(managed);
+    managed::cap_update_managers(managed)
 }
 
 /// A non-apply write's field tracking, prepared ([`FieldManager::prepare_update`]) but not
@@ -245,11 +245,10 @@ impl Tracking {
         let Some(mut managed) = self.managed else {
             return new;
         };
-        let owners = managed.owners.len();
-        stamp_and_cap(&mut managed, self.stamp, now);
+        let capped = stamp_and_cap(&mut managed, self.stamp, now);
         // The cap merges the oldest entries' fields into others: encode those anew.
         let mut fields_v1 = self.fields_v1;
-        if managed.owners.len() != owners {
+        if capped {
             fields_v1.clear();
         }
         set_managed_fields_with(&mut new, &managed, fields_v1);

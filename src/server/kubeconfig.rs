@@ -31,18 +31,28 @@ preferences: {{}}\n"
 }
 
 /// Writes a kubeconfig readable by its owner alone, as client tools write theirs (it holds a
-/// credential).
+/// credential). The text goes to a new file beside `path` (never an existing one, nor through
+/// a symlink: the default path is in the shared temporary folder), which is then renamed over
+/// `path`.
 pub fn write(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     use std::io::Write as _;
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("kubeconfig");
+    let fresh = path.with_file_name(format!(".{name}.{}.new", std::process::id()));
     let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+    options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(path)?;
-    // An existing file keeps its mode when opened: narrow it too.
-    #[cfg(unix)]
-    file.set_permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
-    file.write_all(text.as_bytes())
+    let written = options
+        .open(&fresh)
+        .and_then(|mut file| file.write_all(text.as_bytes()))
+        .and_then(|()| std::fs::rename(&fresh, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&fresh);
+    }
+    written
 }
 
 #[cfg(test)]

@@ -21,9 +21,9 @@ fn annotation(cluster: &Cluster, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Waits (briefly, in real time: the controller runs on its own task) for `check`.
+/// Waits (in real time, up to 30 s: the controller runs on its own task) for `check`.
 async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
-    for _ in 0..500 {
+    for _ in 0..3000 {
         if check() {
             return;
         }

@@ -80,6 +80,7 @@ impl Client {
         loop {
             let mut url = format!("{path}?limit={limit}");
             if !token.is_empty() {
+                let token = String::from(js_sys::encode_uri_component(&token));
                 url.push_str(&format!("&continue={token}"));
             }
             let page = self.get(&url).await?;

@@ -124,6 +124,17 @@ impl AliasBudget {
 }
 
 /// Builds the first document's tree from the event stream (aliases expanded).
+/// go-yaml's scanner refuses nesting past 10,000 levels (`max_indents` for block style,
+/// `max_flow_level` for flow style) with `exceeded max depth of 10000`; the JSON scanner's cap
+/// (lower on wasm32) is the same bound here, so the conversion, which recurses, stays bounded.
+fn check_depth(open: usize, line: usize) -> Result<(), String> {
+    let max = crate::codec::scanner::MAX_NESTING_DEPTH;
+    if open >= max {
+        return Err(format!("yaml: line {line}: exceeded max depth of {max}"));
+    }
+    Ok(())
+}
+
 fn parse_first_document(text: &str) -> Result<Option<Node>, String> {
     let mut parser = Parser::new_from_str(text);
     // Each anchored node with the number of nodes decoding it takes (itself, its children
@@ -173,11 +184,13 @@ fn parse_first_document(text: &str) -> Result<Option<Node>, String> {
             }
             Event::SequenceStart(anchor, _) => {
                 budget.decoded += 1;
+                check_depth(stack.len(), line)?;
                 stack.push((Open::Seq(Vec::new(), anchor, line), 1));
                 None
             }
             Event::MappingStart(anchor, _) => {
                 budget.decoded += 1;
+                check_depth(stack.len(), line)?;
                 stack.push((Open::Map(Vec::new(), None, anchor, line), 1));
                 None
             }
@@ -430,6 +443,28 @@ fn is_merge(k: &Node) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// go-yaml refuses block nesting past 10,000 indents; the conversion, which recurses, never
+    /// sees deeper (on a thread with room for the 10,000 levels it does take).
+    #[test]
+    fn nesting_past_the_cap_is_refused_before_conversion() {
+        let max = crate::codec::scanner::MAX_NESTING_DEPTH;
+        let handle = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                let deepest = "- ".repeat(max) + "1\n";
+                let ok = to_json(deepest.as_bytes()).map(|c| c.json.len());
+                let deeper = "- ".repeat(max + 1) + "1\n";
+                (ok, to_json(deeper.as_bytes()).map(|c| c.json.len()))
+            })
+            .unwrap();
+        let (ok, deeper) = handle.join().unwrap();
+        assert_eq!(ok, Ok(2 * max + 1));
+        assert_eq!(
+            deeper,
+            Err(format!("yaml: line 1: exceeded max depth of {max}"))
+        );
+    }
 
     fn conv(y: &str) -> String {
         String::from_utf8(to_json(y.as_bytes()).unwrap().json).unwrap()
