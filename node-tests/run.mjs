@@ -170,7 +170,7 @@ test('shim: objects nest up to the host cap of 1,000 levels on every path; deepe
   assert.match((await deeper.json()).message, /exceeded max depth/);
   // Block-style YAML nests two bytes a level: refused at the same cap, before it is converted.
   const yamlBody = 'apiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: deep-yaml\n'
-    + 'revision: 1\ndata:\n  a: ' + '- '.repeat(1000) + '1\n';
+    + 'revision: 1\ndata:\n  a:\n    ' + '- '.repeat(1000) + '1\n';
   const deepYaml = await sim.fetch(CRS, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: yamlBody });
   assert.equal(deepYaml.status, 400);
   assert.match((await deepYaml.json()).message, /exceeded max depth of 1000/);
