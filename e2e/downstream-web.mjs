@@ -2,13 +2,13 @@
 // installed into a scratch site, imported by a page from node_modules in headless Chromium,
 // installed as the page's fetch, with a list, a write and a watch that streams. Run by
 // `make test-sw`. Prints "N passed, M failed" as its last line; exits non-zero on a failure.
-import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from './serve.mjs';
+import { launchChromium } from './shim-site.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tarball = path.join(root, 'target', 'npm', 'web', 'kubesim-0.1.0.tgz');
@@ -29,12 +29,7 @@ window.ready = true;
 `);
 
 const { server, url } = await serve(site);
-const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubesim-web-user-chromium-'));
-const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
-  '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const context = await chromium.launchPersistentContext(userDataDir,
-  { executablePath: '/usr/bin/chromium', headless: true, args, timeout: 60000 });
-const page = context.pages()[0] || await context.newPage();
+const { context, page, userDataDir } = await launchChromium();
 const errors = [];
 page.on('pageerror', (e) => errors.push(String(e)));
 

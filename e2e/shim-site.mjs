@@ -1,4 +1,4 @@
-// Shared by shim-sw.mjs (test) and bench-shim.mjs (bench): a throwaway site holding the
+// Shared by shim-sw.mjs (test), bench-shim.mjs (bench) and downstream-web.mjs (its Chromium): a throwaway site holding the
 // shim's browser packages, served on a free loopback port, and a headless Chromium on it.
 //
 //   /index.html                 an empty page (tests drive it with page.evaluate)
@@ -24,6 +24,17 @@ function copyDir(from, to, optional = false) {
   for (const f of fs.readdirSync(from)) fs.copyFileSync(path.join(from, f), path.join(to, f));
 }
 
+/** Debian's headless Chromium with a throwaway profile: { context, page, userDataDir }. */
+export async function launchChromium() {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubesim-chromium-'));
+  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
+    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  const context = await chromium.launchPersistentContext(userDataDir,
+    { executablePath: '/usr/bin/chromium', headless: true, args, timeout: 60000 });
+  const page = context.pages()[0] || await context.newPage();
+  return { context, page, userDataDir };
+}
+
 /** Builds the site, serves it and opens a page; returns { page, context, url, close }. */
 export async function openSite() {
   const site = fs.mkdtempSync(path.join(os.tmpdir(), 'kubesim-shim-site-'));
@@ -34,12 +45,7 @@ export async function openSite() {
   copyDir(path.join(root, 'pkg-sw'), path.join(site, 'kubesim-sw'));
   copyDir(path.join(root, 'pkg-web'), path.join(site, 'kubesim-web'), true); // bench only
   const { server, url } = await serve(site);
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubesim-shim-chromium-'));
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
-    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-  const context = await chromium.launchPersistentContext(userDataDir,
-    { executablePath: '/usr/bin/chromium', headless: true, args, timeout: 60000 });
-  const page = context.pages()[0] || await context.newPage();
+  const { context, page, userDataDir } = await launchChromium();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url, { waitUntil: 'load' });
