@@ -3,7 +3,6 @@
 //! from starting instead of being replaced.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::common::server::{exchange, Server};
@@ -118,15 +117,8 @@ fn a_file_that_is_not_a_kubesim_state_stops_the_start() {
     ];
     for (text, says) in rows {
         std::fs::write(&state, text).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_kubesim"))
-            .args(["serve", "--port", "0", "--tls", "false", "--state"])
-            .arg(&state)
-            .output()
-            .unwrap();
-        assert!(!out.status.success());
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = crate::common::server::start_refused(&["--state".as_ref(), state.as_os_str()]);
         assert!(err.contains(says), "{err}");
-        assert!(String::from_utf8_lossy(&out.stdout).is_empty());
         assert_eq!(
             std::fs::read_to_string(&state).unwrap(),
             text,

@@ -5,10 +5,9 @@
 use std::io::BufReader;
 use std::process::{Command, Stdio};
 
-use bytes::Bytes;
+use crate::common::{get, manager_names};
 use kubesim::engine::{LoadError, Manifest, LOAD_MANAGER};
 use kubesim::{Config, Engine};
-use serde_json::Value;
 
 const APP: &str = "# the app's objects
 apiVersion: v1
@@ -37,22 +36,6 @@ items:
 const NAMESPACE: &str =
     r#"{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team-a","labels":{"team":"a"}}}"#;
 
-fn get(engine: &mut Engine, path: &str) -> (u16, Value) {
-    let req = http::Request::get(path)
-        .header(
-            "authorization",
-            format!("Bearer {}", kubesim::auth::ADMIN_TOKEN),
-        )
-        .body(Bytes::new())
-        .unwrap();
-    let resp = engine.handle(req);
-    let status = resp.status().as_u16();
-    let kubesim::Body::Full(body) = resp.into_body() else {
-        panic!("a watch")
-    };
-    (status, serde_json::from_slice(&body).unwrap())
-}
-
 /// The app's file comes first by name, and its namespaced objects need the Namespace of the
 /// second: Namespaces are applied first, lists stand for their items, a namespaced object
 /// without a namespace goes to `default`, and a comment-only document is skipped.
@@ -64,26 +47,21 @@ fn manifests_load_namespaces_first_with_their_objects_applied() {
         Manifest::new("20-ns.json", NAMESPACE),
     ];
     assert_eq!(engine.load_manifests(&manifests), Ok(4));
-    let (status, ns) = get(&mut engine, "/api/v1/namespaces/team-a");
-    assert_eq!(status, 200);
-    assert_eq!(ns["metadata"]["labels"]["team"], "a");
-    let (status, cm) = get(&mut engine, "/api/v1/namespaces/team-a/configmaps/settings");
-    assert_eq!(status, 200);
+    let ns = get(&mut engine, "/api/v1/namespaces/team-a");
+    assert_eq!(ns.code, 200);
+    assert_eq!(ns.json["metadata"]["labels"]["team"], "a");
+    let cm = get(&mut engine, "/api/v1/namespaces/team-a/configmaps/settings");
+    assert_eq!(cm.code, 200);
+    let cm = cm.json;
     assert_eq!(cm["data"]["mode"], "fast");
-    let managers: Vec<&Value> = cm["metadata"]["managedFields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| &e["manager"])
-        .collect();
-    assert_eq!(managers, [LOAD_MANAGER]);
+    assert_eq!(manager_names(&cm), [LOAD_MANAGER]);
     assert_eq!(cm["metadata"]["managedFields"][0]["operation"], "Apply");
     let paths = [
         "/apis/apps/v1/namespaces/team-a/controllerrevisions/rev-1",
         "/api/v1/namespaces/default/configmaps/in-default",
     ];
     for path in paths {
-        assert_eq!(get(&mut engine, path).0, 200, "{path}");
+        assert_eq!(get(&mut engine, path).code, 200, "{path}");
     }
     // Loading the same manifests again changes nothing.
     let revision = engine.store().revision();
@@ -209,15 +187,9 @@ fn serve_stops_at_a_manifest_it_cannot_load() {
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, namespace: absent}\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_kubesim"))
-        .args(["serve", "--port", "0", "--tls", "false", "--load"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).is_empty());
+    let stderr = crate::common::server::start_refused(&["--load".as_ref(), file.as_os_str()]);
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        stderr,
         format!(
             "Error: --load {} (document 1): namespaces \"absent\" not found\n",
             file.display()

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::common::{create_ns, delete, engine, get, post, send};
+use crate::common::{create_ns, delete, engine, get, manager_names, post, send};
 use kubesim::Engine;
 
 fn cms(ns: &str) -> String {
@@ -214,14 +214,8 @@ fn dangling_references_and_several_owners() {
         both["metadata"]["ownerReferences"],
         json!([owned_by(&b, false)])
     );
-    let managers: Vec<&str> = both["metadata"]["managedFields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m["manager"].as_str())
-        .collect();
     // The collector's removal leaves no entry of its own: the creator keeps what remains.
-    assert_eq!(managers, ["unknown"]);
+    assert_eq!(manager_names(&both), ["unknown"]);
     let owned = both["metadata"]["managedFields"][0]["fieldsV1"].to_string();
     let uid = |o: &Value| o["metadata"]["uid"].as_str().unwrap_or("").to_string();
     assert!(

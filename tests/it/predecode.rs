@@ -144,11 +144,5 @@ fn tracking_prepared_for_another_manager_is_not_used() {
         .unwrap();
     let r = Resp::from_response(&e.handle(http::Request::from_parts(parts, body)));
     assert_eq!(r.code, 201, "{}", r.text);
-    let managers: Vec<&str> = r.json["metadata"]["managedFields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|m| m["manager"].as_str())
-        .collect();
-    assert_eq!(managers, ["second"]);
+    assert_eq!(manager_names(&r.json), ["second"]);
 }

@@ -108,6 +108,16 @@ impl Resp {
     }
 }
 
+/// The managers of an object's managedFields entries, in order.
+pub fn manager_names(obj: &Value) -> Vec<String> {
+    obj["metadata"]["managedFields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["manager"].as_str().map(str::to_string))
+        .collect()
+}
+
 pub fn get(e: &mut Engine, uri: &str) -> Resp {
     send(e, "GET", uri, None, &[])
 }

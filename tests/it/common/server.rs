@@ -27,6 +27,19 @@ pub fn ready_url(out: &mut impl BufRead) -> String {
     }
 }
 
+/// Runs `kubesim serve --port 0 --tls false` with `args`, which must stop the start: it
+/// exits unsuccessfully before printing anything; what it said on stderr.
+pub fn start_refused(args: &[&std::ffi::OsStr]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_kubesim"))
+        .args(["serve", "--port", "0", "--tls", "false"])
+        .args(args)
+        .output()
+        .expect("run kubesim");
+    assert!(!out.status.success(), "started with {args:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).is_empty());
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 impl Server {
     /// Starts the server and waits until it listens.
     pub fn start(extra_args: &[&str]) -> Server {
