@@ -31,6 +31,16 @@ pub struct ScanError {
     pub offset: usize,
 }
 
+/// How Go's scanner ends the message of input nested past [`MAX_NESTING_DEPTH`].
+const TOO_DEEP: &str = "exceeded max depth";
+
+impl ScanError {
+    /// Whether the input nested deeper than [`MAX_NESTING_DEPTH`].
+    pub fn too_deep(&self) -> bool {
+        self.message.ends_with(TOO_DEEP)
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Parse {
     ObjectKey,
@@ -130,7 +140,7 @@ impl Scanner {
         if self.stack.len() <= self.max_depth {
             self.state = next;
         } else {
-            self.error(c, "exceeded max depth");
+            self.error(c, TOO_DEEP);
         }
     }
 

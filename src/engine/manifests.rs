@@ -185,13 +185,10 @@ impl Engine {
         if resp.status().is_success() {
             return Ok(());
         }
-        let body = match resp.into_body() {
-            crate::engine::Body::Full(b) => b,
-            crate::engine::Body::Watch(_) => Bytes::new(),
-        };
-        let status: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let body = resp.body().bytes();
+        let status: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
         Err(status.get("message").and_then(Value::as_str).map_or_else(
-            || String::from_utf8_lossy(&body).into_owned(),
+            || String::from_utf8_lossy(body).into_owned(),
             str::to_string,
         ))
     }

@@ -40,12 +40,10 @@ const STATE_LEVELS: usize = 32;
 fn check_state_depth(text: &[u8]) -> Result<(), serde_json::Error> {
     use crate::codec::scanner;
     match scanner::check_valid_within(text, scanner::MAX_NESTING_DEPTH + STATE_LEVELS) {
-        Err(e) if e.message.ends_with("exceeded max depth") => {
-            Err(<serde_json::Error as serde::de::Error>::custom(format!(
-                "the state nests deeper than the {} levels an object may have on this host",
-                scanner::MAX_NESTING_DEPTH
-            )))
-        }
+        Err(e) if e.too_deep() => Err(<serde_json::Error as serde::de::Error>::custom(format!(
+            "the state nests deeper than the {} levels an object may have on this host",
+            scanner::MAX_NESTING_DEPTH
+        ))),
         // Any other syntax error is serde_json's to report, in its own words.
         _ => Ok(()),
     }

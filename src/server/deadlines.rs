@@ -106,7 +106,9 @@ impl Pacer {
     /// The deadline of a read that found nothing to read, remembering who waits.
     fn waiting(&self, cx: &Context<'_>) -> Option<Instant> {
         let mut s = self.state();
-        s.reader = Some(cx.waker().clone());
+        if !s.reader.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+            s.reader = Some(cx.waker().clone());
+        }
         match s.phase {
             Phase::Head { deadline } | Phase::Idle { deadline, .. } => Some(deadline),
             Phase::Busy => None,

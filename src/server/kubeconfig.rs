@@ -31,28 +31,10 @@ preferences: {{}}\n"
 }
 
 /// Writes a kubeconfig readable by its owner alone, as client tools write theirs (it holds a
-/// credential). The text goes to a new file beside `path` (never an existing one, nor through
-/// a symlink: the default path is in the shared temporary folder), which is then renamed over
-/// `path`.
+/// credential), replacing `path` atomically and never writing through a symlink: the default
+/// path is in the shared temporary folder. The state file's save does exactly this.
 pub fn write(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("kubeconfig");
-    let fresh = path.with_file_name(format!(".{name}.{}.new", std::process::id()));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let written = options
-        .open(&fresh)
-        .and_then(|mut file| file.write_all(text.as_bytes()))
-        .and_then(|()| std::fs::rename(&fresh, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&fresh);
-    }
-    written
+    super::state_file::save(path, text.as_bytes())
 }
 
 #[cfg(test)]

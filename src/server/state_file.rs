@@ -41,10 +41,20 @@ fn temporary(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Writes `bytes` as the new content of `path`, atomically.
+/// Writes `bytes` as the new content of `path`, atomically, readable by its owner alone (a
+/// state, like a kubeconfig, holds credentials). The temporary file is made anew: one left by
+/// a killed save, or a symlink put in its place, is removed first, never written through.
 pub fn save(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = temporary(path);
-    let mut file = std::fs::File::create(&tmp)?;
+    match std::fs::remove_file(&tmp) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&tmp)?;
     file.write_all(bytes)?;
     file.sync_all()?;
     drop(file);
