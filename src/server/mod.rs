@@ -187,10 +187,24 @@ async fn serve_connection<I>(
     let _ = watcher.watch(conn).await;
 }
 
+/// How freed memory goes back to the system after a compaction, when the process's allocator
+/// is not the system's ([`set_memory_release`]).
+static MEMORY_RELEASE: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Sets how the server returns freed memory to the system after a compaction: for a binary
+/// with its own global allocator (the `kubesim` binary's jemalloc purges its arenas). Without
+/// it, glibc's `malloc_trim`. The first call wins.
+pub fn set_memory_release(release: fn()) {
+    let _ = MEMORY_RELEASE.set(release);
+}
+
 /// Returns the heap's free pages to the system. A compaction frees the history and the watch
 /// cache's window of everything written before it, which the allocator would otherwise keep
 /// resident at its high-water mark (Go's runtime returns such memory through its scavenger).
 fn give_back_freed_memory() {
+    if let Some(release) = MEMORY_RELEASE.get() {
+        return release();
+    }
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases memory the allocator holds free; it takes its own
     // locks and may be called from any thread at any time.
