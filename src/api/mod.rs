@@ -106,8 +106,8 @@ impl Reply {
         }
     }
 
-    /// A create's reply: the stored version's JSON when it was stored, the value otherwise
-    /// (a dry run, a virtual kind's answer).
+    /// A create's or a PUT's reply: the stored version's JSON when it was stored, the value
+    /// otherwise (a dry run, a virtual kind's answer, an update that changed nothing).
     pub fn written(code: u16, w: crate::registry::Written) -> Self {
         match w.stored {
             Some(obj) => Reply::stored(code, obj),

@@ -6,7 +6,8 @@
 //! bodies first, outside that lock ([`predecode`]): a 3 MiB body's parse, typed decode and
 //! strict field checks then hold up no other request, nor does a create's field tracking
 //! (`registry::pretrack`: the change set and its FieldsV1, all but the time it is stamped
-//! with). The result rides on the request (an
+//! with), nor an update's (`registry::pretrack_update`, against the version stored when the
+//! host looked, and used only if it is still the live one). The result rides on the request (an
 //! `http` extension) and the handler takes it where it would have decoded: the same function
 //! on the same inputs, so the answer is the same either way, errors and their order
 //! included. A result made for other kinds or encodings than the engine serves by the time
@@ -77,6 +78,9 @@ impl Predecoded {
     }
 }
 
+/// Reads the version stored at a storage key, for an update's field tracking.
+pub type LiveLookup<'a> = &'a dyn Fn(&str) -> Option<crate::codec::Object>;
+
 /// Whether [`predecode`] may decode `req`'s body: a POST or PUT with one.
 pub fn applies(req: &http::Request<Bytes>) -> bool {
     matches!(*req.method(), Method::POST | Method::PUT) && !req.body().is_empty()
@@ -85,10 +89,15 @@ pub fn applies(req: &http::Request<Bytes>) -> bool {
 /// Decodes the body of a create (POST to a collection) or update (PUT) as its handler will,
 /// given the kinds and encodings the engine serves; `None` for any other request, or one
 /// whose options or size its handler refuses before decoding.
+///
+/// `live` reads the object stored at a key (briefly taking the engine's lock): given it, an
+/// update of a main resource also has its field tracking prepared against that version,
+/// which the engine uses only if it is still the live one when the update reaches it.
 pub fn predecode(
     kinds: &Arc<Kinds>,
     served: &[Encoding],
     req: &http::Request<Bytes>,
+    live: Option<LiveLookup<'_>>,
 ) -> Option<Predecoded> {
     if !applies(req) {
         return None;
@@ -118,13 +127,23 @@ pub fn predecode(
     let options = handlers::write_options(&request, options_kind).ok()?;
     let level = options.field_validation;
     let mut result = handlers::decode_body(&request, rr.resource, level);
-    // A create's field tracking too, on the object its handler will track (namespace
-    // reconciled); all but the write's time.
-    if let (Verb::Create, Ok(body)) = (rr.verb, &mut result) {
+    // The field tracking too, on the object its handler will track (namespace reconciled);
+    // all but the write's time. An update's is against the object stored now.
+    if let Ok(body) = &mut result {
         let mut obj = body.object.clone();
-        if handlers::reconcile_namespace(&mut obj, rr.resource, rr.namespace.as_deref()).is_ok() {
+        let namespace = rr.namespace.as_deref();
+        if handlers::reconcile_namespace(&mut obj, rr.resource, namespace).is_ok() {
             let write = options.write(&request, "", body.managed_fields.as_ref());
-            body.pretracked = crate::registry::pretrack(rr.resource, obj, &write);
+            body.pretracked = match (rr.verb, live, &rr.subresource) {
+                (Verb::Create, _, _) => crate::registry::pretrack(rr.resource, obj, &write),
+                (Verb::Update, Some(live), None) => {
+                    let name = rr.name.as_deref().unwrap_or("");
+                    live(&rr.resource.key(namespace.unwrap_or(""), name)).and_then(|stored| {
+                        crate::registry::pretrack_update(rr.resource, stored, obj, &write)
+                    })
+                }
+                _ => None,
+            };
         }
     }
     Some(Predecoded(Arc::new(Ahead {

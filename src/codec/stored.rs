@@ -75,6 +75,12 @@ impl Object {
             .unwrap_or_else(|_| json::parse_written(&self.0.bytes).unwrap_or(Value::Null))
     }
 
+    /// Whether `other` is this very stored version (not an equal copy): what a write prepared
+    /// against a version checks before it commits.
+    pub fn same_version(&self, other: &Object) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// The object with only its top-level members named in `names` (in stored order), the
     /// others skipped unparsed: what a reader of identity and ownership needs (the garbage
     /// collector's graph, a namespace's deletion for admission) at a fraction of a full decode.

@@ -23,8 +23,27 @@ impl Predecoder {
     /// [`Engine::serve`] to use; the engine decodes it itself if its kinds or encodings
     /// have changed since, so the answer is the same either way.
     pub fn predecode(&self, req: &mut http::Request<Bytes>) {
+        self.attach(req, None);
+    }
+
+    /// [`Predecoder::predecode`], and for an update also its field tracking against the
+    /// object `live` reads at the update's key (a host takes the engine's lock briefly for
+    /// [`Engine::stored_at`]); the engine uses that only while the version is still live.
+    pub fn predecode_against(
+        &self,
+        req: &mut http::Request<Bytes>,
+        live: impl Fn(&str) -> Option<crate::codec::Object>,
+    ) {
+        self.attach(req, Some(&live));
+    }
+
+    fn attach(
+        &self,
+        req: &mut http::Request<Bytes>,
+        live: Option<crate::api::predecode::LiveLookup<'_>>,
+    ) {
         let ahead = super::stack::with_room(|| {
-            crate::api::predecode::predecode(&self.kinds, &self.served, req)
+            crate::api::predecode::predecode(&self.kinds, &self.served, req, live)
         });
         if let Some(ahead) = ahead {
             req.extensions_mut().insert(ahead);
@@ -38,11 +57,97 @@ impl Predecoder {
 }
 
 impl Engine {
+    /// The version stored at `key` (a storage key, `/registry/<resource>/...`), shared, not
+    /// copied: what [`Predecoder::predecode_against`] prepares an update against.
+    pub fn stored_at(&self, key: &str) -> Option<crate::codec::Object> {
+        self.registry.store().get(key).cloned()
+    }
+
     /// A [`Predecoder`] for requests to this engine.
     pub fn predecoder(&self) -> Predecoder {
         Predecoder {
             kinds: self.registry.kinds().clone(),
             served: negotiation::served(self.registry.feature_gates()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Map, Value};
+
+    use crate::registry::{pretrack_update, Write};
+    use crate::resources::Sent;
+    use crate::{Config, Engine};
+
+    /// The fields the `tracker` manager owns in `obj`'s managedFields.
+    fn tracked(obj: &Value) -> Value {
+        obj["metadata"]["managedFields"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|e| e["manager"] == "tracker")
+            .map(|e| e["fieldsV1"].clone())
+            .unwrap_or(Value::Null)
+    }
+
+    /// An update's tracking prepared against the live version is what the write records,
+    /// and is dropped once another write has replaced that version: prepared for an object
+    /// with a label, the update is then served with one without it, so the label in the
+    /// record shows which tracking the write used.
+    #[test]
+    fn an_update_uses_tracking_prepared_against_the_version_still_live() {
+        for stale in [false, true] {
+            let mut e = Engine::new(Config::default());
+            let info = e
+                .registry
+                .kinds()
+                .by_kind("apps/v1", "ControllerRevision")
+                .unwrap();
+            let created = json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
+                "metadata": {"name": "r1", "namespace": "default"}, "data": {"x": 1}, "revision": 1});
+            let w = Write::by("tracker", false);
+            let Value::Object(created) = created else {
+                unreachable!()
+            };
+            e.registry
+                .create(info, created.clone(), &Sent::of(&created), &w)
+                .unwrap();
+            let key = info.key("default", "r1");
+            let live = e.stored_at(&key).unwrap();
+            let Value::Object(mut plain) = live.decode() else {
+                unreachable!()
+            };
+            plain["metadata"]
+                .as_object_mut()
+                .unwrap()
+                .remove("resourceVersion");
+            let mut labelled = plain.clone();
+            labelled["metadata"]
+                .as_object_mut()
+                .unwrap()
+                .insert("labels".into(), json!({"a": "b"}));
+            let prepared = pretrack_update(info, live, labelled, &w);
+            assert!(prepared.is_some());
+            if stale {
+                let mut other: Map<String, Value> = plain.clone();
+                other["metadata"]
+                    .as_object_mut()
+                    .unwrap()
+                    .insert("annotations".into(), json!({"n": "1"}));
+                e.registry
+                    .update(info, &key, other, &Write::by("other", false))
+                    .unwrap();
+            }
+            let sent = Sent::of(&plain);
+            let (out, created) = e
+                .registry
+                .put_pretracked(info, &key, plain, &sent, &w, prepared)
+                .unwrap();
+            assert!(!created);
+            let out = out.value;
+            let label = &tracked(&out)["f:metadata"]["f:labels"];
+            assert_eq!(label.is_object(), !stale, "stale: {stale}: {out}");
         }
     }
 }

@@ -41,7 +41,9 @@ pub struct Written {
 }
 
 impl Written {
-    fn answer(value: Value) -> Self {
+    /// A value written nowhere (a dry run, a virtual kind's answer, an update that changed
+    /// nothing or deleted the object).
+    pub(super) fn answer(value: Value) -> Self {
         Written {
             value,
             stored: None,
@@ -207,10 +209,11 @@ impl Registry {
         }
         let obj = Value::Object(obj);
         let stored = self.commit_put(&key, &obj);
-        self.keep_raw_text(info, &key, &obj, w);
-        Ok(Written {
+        let written = Written {
             value: obj,
             stored: Some(stored),
-        })
+        };
+        self.keep_raw_text(info, &key, &written, w);
+        Ok(written)
     }
 }

@@ -74,13 +74,35 @@ impl Write {
     }
 }
 
-/// A create's field tracking, prepared before the engine's lock ([`pretrack`]) for the
-/// manager and reset it was prepared with; the create stamps it with the write's time.
+/// A write's field tracking, prepared before the engine's lock ([`pretrack`],
+/// [`pretrack_update`]) for the manager and reset it was prepared with; the write stamps it
+/// with its time. An update's was prepared against one stored version of the object, which
+/// it carries decoded: it is used only while that version is still the live one (the
+/// apiserver's `GuaranteedUpdate` retries a transformation made on a stale object the same
+/// way), and then the engine does not decode the live object again either.
 #[derive(Debug)]
 pub struct Pretracked {
     manager: String,
     reset: bool,
     tracking: Tracking,
+    /// Prepared for an update (against a live object), not a create.
+    for_update: bool,
+    /// An update's live object until the update takes it: the stored version and its
+    /// decoded value.
+    live: Option<(crate::codec::Object, Value)>,
+}
+
+impl Pretracked {
+    /// For an update: the decoded live object it was prepared against, if `stored` (the
+    /// object now at its key) is still that version. Taken once.
+    pub(super) fn take_live(&mut self, stored: Option<&crate::codec::Object>) -> Option<Value> {
+        match (&self.live, stored) {
+            (Some((seen, _)), Some(now)) if seen.same_version(now) => {
+                self.live.take().map(|(_, value)| value)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// What a create's field tracking can do before the engine's lock: everything but the time
@@ -99,6 +121,30 @@ pub fn pretrack(
         manager,
         reset: w.reset_managed_fields,
         tracking,
+        for_update: false,
+        live: None,
+    })
+}
+
+/// [`pretrack`] for an update of the main resource: the change set against `live`, the
+/// object stored at the update's key when the host looked (decoded here too, outside the
+/// lock).
+pub fn pretrack_update(
+    info: &'static ResourceInfo,
+    live: crate::codec::Object,
+    obj: Map<String, Value>,
+    w: &Write,
+) -> Option<Pretracked> {
+    let manager = w.manager.clone()?;
+    let value = live.decode();
+    let obj = defaulted(info, obj, w);
+    let (_, tracking) = FieldManager::new(info, "").prepare_update(Some(&value), obj, &manager);
+    Some(Pretracked {
+        manager,
+        reset: w.reset_managed_fields,
+        tracking,
+        for_update: true,
+        live: Some((live, value)),
     })
 }
 
@@ -129,7 +175,8 @@ impl Registry {
         self.track_ahead(info, live, obj, w, None)
     }
 
-    /// [`Registry::track`], finishing `ahead` when it was prepared for this create.
+    /// [`Registry::track`], finishing `ahead` when it was prepared for this write: a create
+    /// (`live` is `None`), or an update against the `live` it handed over.
     pub(super) fn track_ahead(
         &self,
         info: &'static ResourceInfo,
@@ -143,8 +190,11 @@ impl Registry {
             return obj;
         };
         match ahead {
+            // Prepared against no object (a create) or, for an update, against `live`, whose
+            // decoded value the update took from it ([`Pretracked::take_live`]).
             Some(p)
-                if live.is_none()
+                if p.for_update == live.is_some()
+                    && p.live.is_none()
                     && w.subresource.is_empty()
                     && p.manager == *manager
                     && p.reset == w.reset_managed_fields =>

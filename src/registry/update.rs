@@ -28,7 +28,8 @@ impl Registry {
             let name = crate::resources::meta::map_meta_str(&obj, "name");
             return Err(ApiError::not_found(info.group_resource(), name));
         };
-        self.update_current(info, key, current, obj, w)
+        self.update_current(info, key, current, obj, w, None)
+            .map(|written| written.value)
     }
 
     /// A PUT (`Store.Update` with the request's object info): the storage precondition a uid
@@ -39,11 +40,35 @@ impl Registry {
         &mut self,
         info: &'static ResourceInfo,
         key: &str,
-        mut obj: Map<String, Value>,
+        obj: Map<String, Value>,
         sent: &crate::resources::Sent,
         w: &super::Write,
     ) -> ApiResult<(Value, bool)> {
-        let current = self.read_current(key)?;
+        self.put_pretracked(info, key, obj, sent, w, None)
+            .map(|(written, created)| (written.value, created))
+    }
+
+    /// [`Registry::put`] with the field tracking prepared before the engine's lock against
+    /// the object then stored ([`super::pretrack_update`]): used, with the live object it
+    /// decoded, only if that version is still the one at `key`.
+    pub fn put_pretracked(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        mut obj: Map<String, Value>,
+        sent: &crate::resources::Sent,
+        w: &super::Write,
+        mut ahead: Option<super::Pretracked>,
+    ) -> ApiResult<(super::Written, bool)> {
+        let prepared_live = match &mut ahead {
+            Some(p) if self.store().corruption(key).is_none() => p.take_live(self.store().get(key)),
+            _ => None,
+        };
+        let ahead = ahead.filter(|_| prepared_live.is_some());
+        let current = match prepared_live {
+            Some(live) => Some(live),
+            None => self.read_current(key)?,
+        };
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
         let uid = crate::resources::meta::map_meta_str(&obj, "uid");
         let live_uid = current.as_ref().map_or("", |c| meta_str(c, "uid"));
@@ -55,7 +80,10 @@ impl Registry {
             ));
         }
         match current {
-            Some(current) => Ok((self.update_current(info, key, current, obj, w)?, false)),
+            Some(current) => Ok((
+                self.update_current(info, key, current, obj, w, ahead)?,
+                false,
+            )),
             None if info.strategy.allow_create_on_update() => {
                 // The storage reads the body's resourceVersion first (a bad one is the bare
                 // ParseUint 500), then creates as a POST would, ignoring it.
@@ -68,7 +96,7 @@ impl Registry {
                 }
                 let ns = crate::resources::meta::map_meta_str(&obj, "namespace").to_string();
                 self.admit_namespace_write(info, &ns, &name)?;
-                Ok((self.create(info, obj, sent, w)?.value, true))
+                Ok((self.create(info, obj, sent, w)?, true))
             }
             None => Err(ApiError::not_found(info.group_resource(), &name)),
         }
@@ -82,11 +110,12 @@ impl Registry {
         current: Value,
         obj: Map<String, Value>,
         w: &super::Write,
-    ) -> ApiResult<Value> {
+        ahead: Option<super::Pretracked>,
+    ) -> ApiResult<super::Written> {
         let dry_run = w.dry_run;
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
         // Field management runs first, on the request's object against the live one.
-        let mut obj = self.track(info, Some(&current), obj, w);
+        let mut obj = self.track_ahead(info, Some(&current), obj, w, ahead);
         if let Some(old) = current.as_object() {
             let now = self.now_text();
             let by = w.requester(self, &obj, true, &now);
@@ -110,7 +139,8 @@ impl Registry {
                 ));
             }
         }
-        let old = current.as_object().cloned().unwrap_or_default();
+        let no_object = Map::new();
+        let old = current.as_object().unwrap_or(&no_object);
         // BeforeUpdate: server-owned metadata comes from the stored object; an unconditional
         // update is validated as if it carried the current resourceVersion.
         {
@@ -128,13 +158,13 @@ impl Registry {
             }
         }
         info.strategy
-            .prepare_for_update(&mut obj, &old, &w.subresource);
-        let mut errs = validate_update(info, &obj, &old);
-        errs.extend(self.raw_field_change(info, key, &obj, &old, w));
+            .prepare_for_update(&mut obj, old, &w.subresource);
+        let mut errs = validate_update(info, &obj, old);
+        errs.extend(self.raw_field_change(info, key, &obj, old, w));
         if !errs.is_empty() {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));
         }
-        let out = self.write_update(info, key, &current, obj, dry_run)?;
+        let out = self.write_update_stored(info, key, &current, obj, dry_run)?;
         if !dry_run {
             self.keep_raw_text(info, key, &out, w);
         }
@@ -152,6 +182,17 @@ impl Registry {
         w: &super::Write,
     ) -> Option<FieldError> {
         let field = info.strategy.raw_field()?;
+        fn value_of<'a>(m: &'a Map<String, Value>, field: &str) -> Option<&'a Value> {
+            m.get(field).filter(|v| !v.is_null())
+        }
+        if w.raw_text.is_none()
+            && self.store().raw_text(key).is_none()
+            && value_of(old, field) == value_of(new, field)
+        {
+            // Equal values write equal compact JSON: neither is encoded (a 3 MiB field would
+            // be, twice, under the engine's lock).
+            return None;
+        }
         let compact = |m: &Map<String, Value>| match m.get(field) {
             None | Some(Value::Null) => String::new(),
             Some(v) => crate::codec::json::to_compact_string(v),
@@ -173,15 +214,17 @@ impl Registry {
         &mut self,
         info: &ResourceInfo,
         key: &str,
-        written: &Value,
+        written: &super::Written,
         w: &super::Write,
     ) {
         let Some(field) = info.strategy.raw_field() else {
             return;
         };
-        // The field's compact JSON is written only to compare it with bytes the client sent.
+        // The field's compact JSON is written only to compare it with bytes the client sent
+        // (the body's decoder already left out bytes that were its value's compact JSON).
         let text = w.raw_text.as_deref().filter(|t| {
             written
+                .value
                 .get(field)
                 .map(crate::codec::json::to_compact_string)
                 .as_deref()
@@ -228,13 +271,28 @@ impl Registry {
         obj: Map<String, Value>,
         dry_run: bool,
     ) -> ApiResult<Value> {
+        self.write_update_stored(info, key, current, obj, dry_run)
+            .map(|written| written.value)
+    }
+
+    /// [`Registry::write_update`], with the stored version when there is a new one (its JSON,
+    /// encoded once when stored, is what a PUT's reply sends).
+    fn write_update_stored(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        current: &Value,
+        obj: Map<String, Value>,
+        dry_run: bool,
+    ) -> ApiResult<super::Written> {
+        use super::Written;
         let mut obj = decode::canonicalize(&obj, info.schema);
         let current_rv = meta_str(current, "resourceVersion").to_string();
         meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(current_rv));
         crate::fieldmanager::keep_times_of_unchanged(&mut obj, current);
         let obj = Value::Object(obj);
         if obj == *current {
-            return Ok(obj);
+            return Ok(Written::answer(obj));
         }
         let terminating = !meta_str(&obj, "deletionTimestamp").is_empty();
         let grace = meta(&obj)
@@ -250,18 +308,21 @@ impl Registry {
             if !dry_run {
                 self.commit_delete(key);
             }
-            return Ok(obj);
+            return Ok(Written::answer(obj));
         }
         if dry_run {
-            return Ok(obj);
+            return Ok(Written::answer(obj));
         }
         let rev = self.store().next_revision();
         let mut obj = obj;
         if let Some(m) = obj.as_object_mut() {
             meta_mut(m).insert("resourceVersion".into(), Value::String(rev.to_string()));
         }
-        self.commit_put(key, &obj);
-        Ok(obj)
+        let stored = self.commit_put(key, &obj);
+        Ok(Written {
+            value: obj,
+            stored: Some(stored),
+        })
     }
 }
 

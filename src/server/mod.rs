@@ -98,7 +98,12 @@ async fn serve_within(
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .predecoder();
-        predecoder.predecode(&mut request);
+        predecoder.predecode_against(&mut request, |key| {
+            engine
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .stored_at(key)
+        });
     }
     let answer = engine
         .lock()

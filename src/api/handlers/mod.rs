@@ -299,15 +299,18 @@ pub fn decode_body(
         }
         _ => {}
     }
-    // `RawExtension` keeps a JSON body's bytes; other decoders hand over compact JSON.
+    let mut object = decoded.object;
+    // `RawExtension` keeps a JSON body's bytes; other decoders hand over compact JSON. Bytes
+    // that are the decoded value's compact JSON (the usual case) are not kept: the write then
+    // need not encode a large field again under the engine's lock to find that out.
     let raw_text = match (encoding, info.strategy.raw_field()) {
         (Encoding::Json, Some(f)) => json::top_level_member(body, f)
             .filter(|t| *t != b"null")
-            .map(|t| String::from_utf8_lossy(t).into_owned()),
+            .map(|t| String::from_utf8_lossy(t).into_owned())
+            .filter(|t| object.get(f).map(json::to_compact_string).as_deref() != Some(t)),
         _ => None,
     };
     // The typed decode's output is canonical, and stays so with the URL's type meta set.
-    let mut object = decoded.object;
     decode::set_type_meta(&mut object, info.kind, &info.api_version());
     debug_assert_eq!(object, decode::canonicalize(&object, info.schema));
     Ok(DecodedBody {

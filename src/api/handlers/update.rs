@@ -27,8 +27,9 @@ pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     write.raw_text = body.raw_text;
     // A create on update is authorized by the URL's name (the RBAC kinds' escalate check).
     write.request_name = Some(url_name.to_string());
-    let (out, created) = reg.put(info, &key, obj, &body.sent, &write)?;
-    let mut reply = Reply::new(if created { 201 } else { 200 }, out);
+    let (written, created) =
+        reg.put_pretracked(info, &key, obj, &body.sent, &write, body.pretracked)?;
+    let mut reply = Reply::written(if created { 201 } else { 200 }, written);
     reply.warnings = body.warnings;
     Ok(reply)
 }
