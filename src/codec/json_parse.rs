@@ -272,6 +272,16 @@ fn read_key(b: &[u8], i: &mut usize) -> String {
 /// does (bad surrogates and invalid UTF-8 become U+FFFD, one per bad byte).
 fn read_string(b: &[u8], i: &mut usize) -> String {
     *i += 1;
+    // Most strings have no escape and are valid UTF-8: one scan, one check, one copy.
+    let rest = &b[*i..];
+    if let Some(len) = rest.iter().position(|&c| c == b'"' || c == b'\\') {
+        if rest[len] == b'"' {
+            if let Ok(s) = std::str::from_utf8(&rest[..len]) {
+                *i += len + 1;
+                return s.to_owned();
+            }
+        }
+    }
     let mut out: Vec<u8> = Vec::new();
     let mut run = *i;
     while *i < b.len() {

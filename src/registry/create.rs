@@ -58,6 +58,13 @@ const CLEARED_ON_CREATE: &[&str] = &[
     "selfLink",
 ];
 
+/// `SimpleNameGenerator`: the prefix cut to 58 characters, then five random ones.
+fn generated_name(generate_name: &str, rng: &mut crate::rng::Rng) -> String {
+    let mut name: String = generate_name.chars().take(58).collect();
+    name.push_str(&rng.name_suffix(5));
+    name
+}
+
 /// `maxNameGenerationCreateAttempts`: the first try and seven more.
 pub const MAX_NAME_GENERATION_ATTEMPTS: usize = 8;
 
@@ -102,6 +109,10 @@ impl Registry {
         if !generates {
             return self.create_attempt(info, obj, sent, w);
         }
+        if self.next_generated_name_is_free(info, &obj) {
+            // The attempt cannot collide, so it needs no copy to retry with.
+            return self.create_attempt(info, obj, sent, w);
+        }
         let mut result = self.create_attempt(info, obj.clone(), sent, w);
         for _ in 1..MAX_NAME_GENERATION_ATTEMPTS {
             match &result {
@@ -112,6 +123,16 @@ impl Registry {
             }
         }
         result
+    }
+
+    /// Whether the name the next attempt will generate for `obj` (drawn from a copy of the
+    /// generator, after the uid as the attempt draws them) is not taken.
+    fn next_generated_name_is_free(&self, info: &ResourceInfo, obj: &Map<String, Value>) -> bool {
+        let mut rng = self.rng.clone();
+        let _uid = rng.uuid();
+        let name = generated_name(map_meta_str(obj, "generateName"), &mut rng);
+        let key = info.key(map_meta_str(obj, "namespace"), &name);
+        self.store().get(&key).is_none()
     }
 
     fn create_attempt(
@@ -141,10 +162,8 @@ impl Registry {
                 .is_some_and(|n| !n.is_empty());
             generated = !generate.is_empty() && !has_name;
             if generated {
-                let prefix: String = generate.chars().take(58).collect();
-                let suffix = self.rng().name_suffix(5);
-                let m = meta_mut(&mut obj);
-                m.insert("name".into(), Value::String(format!("{prefix}{suffix}")));
+                let name = generated_name(&generate, self.rng());
+                meta_mut(&mut obj).insert("name".into(), Value::String(name));
             }
             let m = meta_mut(&mut obj);
             m.insert("uid".into(), Value::String(uid));

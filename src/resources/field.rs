@@ -219,23 +219,32 @@ impl FieldPath {
         FieldPath(root.to_string())
     }
 
-    /// `path.child`.
+    /// `path.child`. (Validation makes several for every object written, most never shown:
+    /// joined directly, not through `format!`.)
     pub fn child(&self, name: &str) -> Self {
         if self.0.is_empty() {
-            FieldPath(name.to_string())
-        } else {
-            FieldPath(format!("{}.{}", self.0, name))
+            return FieldPath(name.to_string());
         }
+        let mut path = String::with_capacity(self.0.len() + 1 + name.len());
+        path.push_str(&self.0);
+        path.push('.');
+        path.push_str(name);
+        FieldPath(path)
     }
 
     /// `path[i]`.
     pub fn index(&self, i: usize) -> Self {
-        FieldPath(format!("{}[{}]", self.0, i))
+        self.key(&i.to_string())
     }
 
     /// `path[key]` (map keys are not quoted, as in apimachinery).
     pub fn key(&self, k: &str) -> Self {
-        FieldPath(format!("{}[{}]", self.0, k))
+        let mut path = String::with_capacity(self.0.len() + 2 + k.len());
+        path.push_str(&self.0);
+        path.push('[');
+        path.push_str(k);
+        path.push(']');
+        FieldPath(path)
     }
 
     /// The rendered path.
