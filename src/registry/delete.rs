@@ -91,7 +91,9 @@ impl Registry {
             m.entry("deletionGracePeriodSeconds").or_insert(json!(0));
             apply_gc_finalizers(m, opts, info.strategy.default_gc_policy());
             info.strategy.prepare_for_terminating(&mut obj);
-            let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+            let out = self
+                .write_update(info, key, &current, obj, opts.dry_run)?
+                .value;
             return Ok(Deleted::Terminating(out));
         }
         apply_gc_finalizers(meta_mut(&mut obj), opts, info.strategy.default_gc_policy());
@@ -112,7 +114,9 @@ impl Registry {
                     if generation > 0 {
                         m.insert("generation".into(), json!(generation + 1));
                     }
-                    let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+                    let out = self
+                        .write_update(info, key, &current, obj, opts.dry_run)?
+                        .value;
                     return Ok(Deleted::Terminating(out));
                 }
             } else {
@@ -126,7 +130,9 @@ impl Registry {
                 m.insert("deletionTimestamp".into(), json!(rfc3339::format(until)));
                 m.insert("deletionGracePeriodSeconds".into(), json!(grace));
                 if grace > 0 {
-                    let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+                    let out = self
+                        .write_update(info, key, &current, obj, opts.dry_run)?
+                        .value;
                     return Ok(Deleted::Terminating(out));
                 }
             }
@@ -145,7 +151,9 @@ impl Registry {
             if generation > 0 {
                 m.insert("generation".into(), json!(generation + 1));
             }
-            let out = self.write_update(info, key, &current, obj, opts.dry_run)?;
+            let out = self
+                .write_update(info, key, &current, obj, opts.dry_run)?
+                .value;
             return Ok(Deleted::Terminating(out));
         }
         if !opts.dry_run {

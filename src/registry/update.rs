@@ -164,7 +164,7 @@ impl Registry {
         if !errs.is_empty() {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));
         }
-        let out = self.write_update_stored(info, key, &current, obj, dry_run)?;
+        let out = self.write_update(info, key, &current, obj, dry_run)?;
         if !dry_run {
             self.keep_raw_text(info, key, &out, w);
         }
@@ -258,26 +258,13 @@ impl Registry {
         };
         let next = self.track_into(info, &current, request, next, w);
         self.write_update(info, key, &current, next, w.dry_run)
-            .map(Some)
+            .map(|written| Some(written.value))
     }
 
     /// Writes an already validated update: no-op detection, deletion of a terminating object
-    /// left without finalizers, otherwise a new revision.
+    /// left without finalizers, otherwise a new revision, whose stored version comes back too
+    /// (its JSON, encoded once when stored, is what a PUT's reply sends).
     pub(super) fn write_update(
-        &mut self,
-        info: &'static ResourceInfo,
-        key: &str,
-        current: &Value,
-        obj: Map<String, Value>,
-        dry_run: bool,
-    ) -> ApiResult<Value> {
-        self.write_update_stored(info, key, current, obj, dry_run)
-            .map(|written| written.value)
-    }
-
-    /// [`Registry::write_update`], with the stored version when there is a new one (its JSON,
-    /// encoded once when stored, is what a PUT's reply sends).
-    fn write_update_stored(
         &mut self,
         info: &'static ResourceInfo,
         key: &str,
