@@ -85,6 +85,10 @@
 //! # #[cfg(not(feature = "kube-client"))]
 //! # fn main() {}
 //! ```
+//!
+//! The default feature `jemalloc` is for the `kubesim` binary, which allocates with it; the
+//! library never chooses an allocator, so a crate that embeds it can build without jemalloc
+//! (`default-features = false`).
 
 pub mod api;
 pub mod auth;
