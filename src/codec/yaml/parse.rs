@@ -123,7 +123,6 @@ impl AliasBudget {
     }
 }
 
-/// Builds the first document's tree from the event stream (aliases expanded).
 /// go-yaml's scanner refuses nesting past 10,000 levels (`max_indents` for block style,
 /// `max_flow_level` for flow style) with `exceeded max depth of 10000`; the JSON scanner's cap
 /// (lower on wasm32) is the same bound here, so the conversion, which recurses, stays bounded.
@@ -135,6 +134,7 @@ fn check_depth(open: usize, line: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// Builds the first document's tree from the event stream (aliases expanded).
 fn parse_first_document(text: &str) -> Result<Option<Node>, String> {
     let mut parser = Parser::new_from_str(text);
     // Each anchored node with the number of nodes decoding it takes (itself, its children
