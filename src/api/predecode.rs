@@ -6,8 +6,8 @@
 //! bodies first, outside that lock ([`predecode`]): a 3 MiB body's parse, typed decode and
 //! strict field checks then hold up no other request, nor does a create's field tracking
 //! (`registry::pretrack`: the change set and its FieldsV1, all but the time it is stamped
-//! with), nor an update's (`registry::pretrack_update`, against the version stored when the
-//! host looked, and used only if it is still the live one). The result rides on the request (an
+//! with), nor an update's (against the version stored when the host looked, and used only
+//! if it is still the live one). The result rides on the request (an
 //! `http` extension) and the handler takes it where it would have decoded: the same function
 //! on the same inputs, so the answer is the same either way, errors and their order
 //! included. A result made for other kinds or encodings than the engine serves by the time
@@ -129,21 +129,22 @@ pub fn predecode(
     let mut result = handlers::decode_body(&request, rr.resource, level);
     // The field tracking too, on the object its handler will track (namespace reconciled);
     // all but the write's time. An update's is against the object stored now.
-    if let Ok(body) = &mut result {
+    let namespace = rr.namespace.as_deref();
+    // What to track against: nothing for a create, the stored version for an update of the
+    // main resource; `None` when there is nothing to prepare.
+    let against = match (rr.verb, live, &rr.subresource) {
+        (Verb::Create, _, _) => Some(None),
+        (Verb::Update, Some(live), None) => {
+            let name = rr.name.as_deref().unwrap_or("");
+            live(&rr.resource.key(namespace.unwrap_or(""), name)).map(Some)
+        }
+        _ => None,
+    };
+    if let (Ok(body), Some(against)) = (&mut result, against) {
         let mut obj = body.object.clone();
-        let namespace = rr.namespace.as_deref();
         if handlers::reconcile_namespace(&mut obj, rr.resource, namespace).is_ok() {
             let write = options.write(&request, "", body.managed_fields.as_ref());
-            body.pretracked = match (rr.verb, live, &rr.subresource) {
-                (Verb::Create, _, _) => crate::registry::pretrack(rr.resource, obj, &write),
-                (Verb::Update, Some(live), None) => {
-                    let name = rr.name.as_deref().unwrap_or("");
-                    live(&rr.resource.key(namespace.unwrap_or(""), name)).and_then(|stored| {
-                        crate::registry::pretrack_update(rr.resource, stored, obj, &write)
-                    })
-                }
-                _ => None,
-            };
+            body.pretracked = crate::registry::pretrack(rr.resource, against, obj, &write);
         }
     }
     Some(Predecoded(Arc::new(Ahead {

@@ -76,7 +76,7 @@ impl Engine {
 mod tests {
     use serde_json::{json, Map, Value};
 
-    use crate::registry::{pretrack_update, Write};
+    use crate::registry::{pretrack, Write};
     use crate::resources::Sent;
     use crate::{Config, Engine};
 
@@ -127,7 +127,7 @@ mod tests {
                 .as_object_mut()
                 .unwrap()
                 .insert("labels".into(), json!({"a": "b"}));
-            let prepared = pretrack_update(info, live, labelled, &w);
+            let prepared = pretrack(info, Some(live), labelled, &w);
             assert!(prepared.is_some());
             if stale {
                 let mut other: Map<String, Value> = plain.clone();
@@ -142,7 +142,7 @@ mod tests {
             let sent = Sent::of(&plain);
             let (out, created) = e
                 .registry
-                .put_pretracked(info, &key, plain, &sent, &w, prepared)
+                .put(info, &key, plain, &sent, &w, prepared)
                 .unwrap();
             assert!(!created);
             let out = out.value;

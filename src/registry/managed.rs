@@ -74,77 +74,85 @@ impl Write {
     }
 }
 
-/// A write's field tracking, prepared before the engine's lock ([`pretrack`],
-/// [`pretrack_update`]) for the manager and reset it was prepared with; the write stamps it
-/// with its time. An update's was prepared against one stored version of the object, which
-/// it carries decoded: it is used only while that version is still the live one (the
-/// apiserver's `GuaranteedUpdate` retries a transformation made on a stale object the same
-/// way), and then the engine does not decode the live object again either.
+/// A write's field tracking, prepared before the engine's lock ([`pretrack`]) for the
+/// manager and reset it was prepared with; the write stamps it with its time. An update's was
+/// prepared against one stored version of the object, which it carries decoded: it is used
+/// only while that version is still the live one (the apiserver's `GuaranteedUpdate` retries
+/// a transformation made on a stale object the same way), and then the engine does not
+/// decode the live object again either.
 #[derive(Debug)]
 pub struct Pretracked {
     manager: String,
     reset: bool,
     tracking: Tracking,
-    /// Prepared for an update (against a live object), not a create.
-    for_update: bool,
-    /// An update's live object until the update takes it: the stored version and its
-    /// decoded value.
-    live: Option<(crate::codec::Object, Value)>,
+    against: Against,
+}
+
+/// What a [`Pretracked`] was prepared against.
+#[derive(Debug)]
+enum Against {
+    /// No object: a create.
+    Nothing,
+    /// A stored version, with its decoded value, until the update takes the value.
+    Live(crate::codec::Object, Value),
+    /// A stored version whose value the update took: still live when it did.
+    Taken,
 }
 
 impl Pretracked {
     /// For an update: the decoded live object it was prepared against, if `stored` (the
     /// object now at its key) is still that version. Taken once.
     pub(super) fn take_live(&mut self, stored: Option<&crate::codec::Object>) -> Option<Value> {
-        match (&self.live, stored) {
-            (Some((seen, _)), Some(now)) if seen.same_version(now) => {
-                self.live.take().map(|(_, value)| value)
+        match (&self.against, stored) {
+            (Against::Live(seen, _), Some(now)) if seen.same_version(now) => {
+                match std::mem::replace(&mut self.against, Against::Taken) {
+                    Against::Live(_, value) => Some(value),
+                    _ => unreachable!("matched as live above"),
+                }
             }
             _ => None,
         }
     }
+
+    /// Whether this was prepared for the write now tracked: a create (no `live`), or an
+    /// update whose live object it handed over ([`Pretracked::take_live`]).
+    fn fits(&self, live: Option<&Value>) -> bool {
+        match self.against {
+            Against::Nothing => live.is_none(),
+            Against::Taken => live.is_some(),
+            Against::Live(..) => false,
+        }
+    }
 }
 
-/// What a create's field tracking can do before the engine's lock: everything but the time
-/// ([`FieldManager::prepare_update`]) on the object the create will track, `obj` (decoded,
-/// its namespace reconciled). A 3 MiB object's change set and FieldsV1 then cost the engine
-/// nothing; [`Registry::track`] uses the result only for the same manager and reset.
+/// What a write's field tracking can do before the engine's lock: everything but the time
+/// ([`FieldManager::prepare_update`]) on the object the write will track, `obj` (decoded, its
+/// namespace reconciled), for a create (`live` is `None`) or an update of the main resource
+/// against `live`, the version stored at its key when the host looked (decoded here too). A
+/// 3 MiB object's change set and FieldsV1 then cost the engine nothing; [`Registry::track`]
+/// uses the result only for the same manager and reset.
 pub fn pretrack(
     info: &'static ResourceInfo,
+    live: Option<crate::codec::Object>,
     obj: Map<String, Value>,
     w: &Write,
 ) -> Option<Pretracked> {
     let manager = w.manager.clone()?;
+    let live = live.map(|stored| {
+        let value = stored.decode();
+        (stored, value)
+    });
     let obj = defaulted(info, obj, w);
-    let (_, tracking) = FieldManager::new(info, "").prepare_update(None, obj, &manager);
+    let fm = FieldManager::new(info, "");
+    let (_, tracking) = fm.prepare_update(live.as_ref().map(|(_, v)| v), obj, &manager);
     Some(Pretracked {
         manager,
         reset: w.reset_managed_fields,
         tracking,
-        for_update: false,
-        live: None,
-    })
-}
-
-/// [`pretrack`] for an update of the main resource: the change set against `live`, the
-/// object stored at the update's key when the host looked (decoded here too, outside the
-/// lock).
-pub fn pretrack_update(
-    info: &'static ResourceInfo,
-    live: crate::codec::Object,
-    obj: Map<String, Value>,
-    w: &Write,
-) -> Option<Pretracked> {
-    let manager = w.manager.clone()?;
-    let value = live.decode();
-    let obj = defaulted(info, obj, w);
-    let (_, tracking) = FieldManager::new(info, "").prepare_update(Some(&value), obj, &manager);
-    Some(Pretracked {
-        manager,
-        reset: w.reset_managed_fields,
-        tracking,
-        for_update: true,
-        live: Some((live, value)),
+        against: match live {
+            Some((stored, value)) => Against::Live(stored, value),
+            None => Against::Nothing,
+        },
     })
 }
 
@@ -190,11 +198,8 @@ impl Registry {
             return obj;
         };
         match ahead {
-            // Prepared against no object (a create) or, for an update, against `live`, whose
-            // decoded value the update took from it ([`Pretracked::take_live`]).
             Some(p)
-                if p.for_update == live.is_some()
-                    && p.live.is_none()
+                if p.fits(live)
                     && w.subresource.is_empty()
                     && p.manager == *manager
                     && p.reset == w.reset_managed_fields =>

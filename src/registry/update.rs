@@ -36,22 +36,10 @@ impl Registry {
     /// in the body makes (`defaultUpdatedObjectInfo`), checked against the stored object (an
     /// absent one has no uid); then create on update for the kinds that allow it (`sent`: what
     /// the body set, for create validation), else [`Registry::update`]. `true` when it created.
+    /// `ahead`: the field tracking prepared before the engine's lock against the object then
+    /// stored ([`super::pretrack`]), used with the live object it decoded only if that version
+    /// is still the one at `key`.
     pub fn put(
-        &mut self,
-        info: &'static ResourceInfo,
-        key: &str,
-        obj: Map<String, Value>,
-        sent: &crate::resources::Sent,
-        w: &super::Write,
-    ) -> ApiResult<(Value, bool)> {
-        self.put_pretracked(info, key, obj, sent, w, None)
-            .map(|(written, created)| (written.value, created))
-    }
-
-    /// [`Registry::put`] with the field tracking prepared before the engine's lock against
-    /// the object then stored ([`super::pretrack_update`]): used, with the live object it
-    /// decoded, only if that version is still the one at `key`.
-    pub fn put_pretracked(
         &mut self,
         info: &'static ResourceInfo,
         key: &str,
@@ -64,9 +52,8 @@ impl Registry {
             Some(p) if self.store().corruption(key).is_none() => p.take_live(self.store().get(key)),
             _ => None,
         };
-        let ahead = ahead.filter(|_| prepared_live.is_some());
         let current = match prepared_live {
-            Some(live) => Some(live),
+            live @ Some(_) => live,
             None => self.read_current(key)?,
         };
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();

@@ -192,8 +192,8 @@ pub struct DecodedBody {
     pub warnings: Vec<String>,
     /// The bytes of the kind's raw field as a JSON body wrote them.
     pub raw_text: Option<String>,
-    /// A create's field tracking, prepared with the body before the engine's lock
-    /// (`api::predecode`); `None` when the engine decoded the body itself.
+    /// A create's or update's field tracking, prepared with the body before the engine's
+    /// lock (`api::predecode`); `None` when the engine decoded the body itself.
     pub pretracked: Option<crate::registry::Pretracked>,
 }
 

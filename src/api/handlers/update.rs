@@ -27,8 +27,7 @@ pub fn update(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Ap
     write.raw_text = body.raw_text;
     // A create on update is authorized by the URL's name (the RBAC kinds' escalate check).
     write.request_name = Some(url_name.to_string());
-    let (written, created) =
-        reg.put_pretracked(info, &key, obj, &body.sent, &write, body.pretracked)?;
+    let (written, created) = reg.put(info, &key, obj, &body.sent, &write, body.pretracked)?;
     let mut reply = Reply::written(if created { 201 } else { 200 }, written);
     reply.warnings = body.warnings;
     Ok(reply)
