@@ -30,8 +30,8 @@ fn answer(e: &mut Engine, req: http::Request<Bytes>) -> (u16, Vec<(String, Strin
 
 /// Each row is sent to two engines, one decoding the body itself and one given the body
 /// decoded ahead (and an update's field tracking prepared against the live object): status,
-/// headers and body must be the same (generated names and uids too,
-/// as both engines draw the same random numbers). `ahead`: whether the predecoder decodes it.
+/// headers and body must be the same (generated names and uids too, as both engines draw the
+/// same random numbers). `ahead`: whether the predecoder decodes it.
 #[test]
 fn answers_are_the_same_whether_the_body_was_decoded_ahead_or_not() {
     let json = "application/json";
