@@ -289,6 +289,14 @@ fn short_tag(p: &Plain) -> &'static str {
     }
 }
 
+/// A mapping's entries as collected: in first-seen order, with an index by key, so a
+/// mapping of n keys costs O(n log n), not a scan per key.
+#[derive(Default)]
+struct Entries<'n> {
+    list: Vec<(String, &'n Node)>,
+    at: std::collections::BTreeMap<String, usize>,
+}
+
 struct Converter {
     /// Strict-mode duplicate-key findings, in document order.
     dups: Vec<String>,
@@ -319,8 +327,9 @@ impl Converter {
                 Ok(())
             }
             Node::Map(..) => {
-                let mut entries: Vec<(String, &Node)> = Vec::new();
+                let mut entries = Entries::default();
                 self.collect(node, &mut entries)?;
+                let mut entries = entries.list;
                 // `json.Marshal` of a Go map: keys in byte order.
                 crate::sort::sort_by(&mut entries, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
                 self.out.push(b'{');
@@ -358,11 +367,7 @@ impl Converter {
 
     /// A mapping's entries as JSON keys, merges (`<<`) applied, later keys replacing earlier
     /// ones, and strict duplicates recorded.
-    fn collect<'n>(
-        &mut self,
-        node: &'n Node,
-        entries: &mut Vec<(String, &'n Node)>,
-    ) -> Result<(), String> {
+    fn collect<'n>(&mut self, node: &'n Node, entries: &mut Entries<'n>) -> Result<(), String> {
         let Node::Map(pairs, _) = node else {
             return Err("yaml: map merge requires map or sequence of maps as the value".into());
         };
@@ -384,13 +389,16 @@ impl Converter {
                 continue;
             }
             let (key, shown) = self.key(k, v)?;
-            match entries.iter_mut().find(|(existing, _)| *existing == key) {
-                Some(slot) => {
+            match entries.at.get(&key) {
+                Some(&i) => {
                     self.dups
                         .push(format!("line {}: key {shown} already set in map", v.line()));
-                    slot.1 = v;
+                    entries.list[i].1 = v;
                 }
-                None => entries.push((key, v)),
+                None => {
+                    entries.at.insert(key.clone(), entries.list.len());
+                    entries.list.push((key, v));
+                }
             }
         }
         Ok(())
