@@ -7,7 +7,11 @@
 //! strict field checks then hold up no other request, nor does a create's field tracking
 //! (`registry::pretrack`: the change set and its FieldsV1, all but the time it is stamped
 //! with), nor an update's (against the version stored when the host looked, and used only
-//! if it is still the live one). The result rides on the request (an
+//! if it is still the live one). A patch is applied ahead too, to the version stored when
+//! the host looked, with its update's tracking (an apply also at the engine's time then):
+//! the engine writes that result only while the version (and time) still hold, as the
+//! apiserver's `GuaranteedUpdate` retries a transformation made on a stale object. The
+//! result rides on the request (an
 //! `http` extension) and the handler takes it where it would have decoded: the same function
 //! on the same inputs, so the answer is the same either way, errors and their order
 //! included. A result made for other kinds or encodings than the engine serves by the time
@@ -23,6 +27,7 @@ use super::negotiation::{Encoding, Negotiated};
 use super::query::Query;
 use super::route::{self, Route, Verb};
 use super::Request;
+use crate::registry::{Pretracked, Registry};
 use crate::resources::status::ApiResult;
 use crate::resources::{Kinds, ResourceInfo};
 
@@ -36,7 +41,55 @@ struct Ahead {
     served: Vec<Encoding>,
     kind: (&'static str, &'static str, &'static str),
     level: FieldValidation,
-    result: Mutex<Option<ApiResult<DecodedBody>>>,
+    result: Mutex<Option<Made>>,
+}
+
+/// What was made ahead for a request.
+pub(crate) enum Made {
+    /// A create's or update's body, decoded.
+    Body(ApiResult<DecodedBody>),
+    /// A patch applied to a stored version.
+    Patch(Prepared<handlers::patch::Patched>),
+    /// An apply merged into a stored version, or into nothing.
+    Apply(Prepared<handlers::apply::Applied>),
+}
+
+/// A write's outcome made before the engine's lock from one stored version of its object
+/// (`None`: there was none) and, for an apply, at one time of the engine's clock: valid only
+/// while both still hold.
+pub(crate) struct Prepared<T> {
+    against: Option<crate::codec::Object>,
+    now: Option<String>,
+    pub(crate) outcome: ApiResult<T>,
+    /// The update's field tracking against that version, which carries it decoded.
+    pub(crate) tracking: Option<Pretracked>,
+}
+
+impl<T> Prepared<T> {
+    pub(crate) fn new(
+        against: Option<crate::codec::Object>,
+        now: Option<String>,
+        outcome: ApiResult<T>,
+        tracking: Option<Pretracked>,
+    ) -> Self {
+        Prepared {
+            against,
+            now,
+            outcome,
+            tracking,
+        }
+    }
+
+    /// Whether what this was made from still holds at `key`: the same stored version (the
+    /// same shared value, not an equal one) or still none, readable, and the same time.
+    pub(crate) fn holds(&self, reg: &Registry, key: &str) -> bool {
+        let same = match (&self.against, reg.store().get(key)) {
+            (Some(seen), Some(stored)) => seen.same_version(stored),
+            (None, None) => true,
+            _ => false,
+        };
+        same && !reg.is_corrupt(key) && self.now.as_ref().is_none_or(|t| *t == reg.now_text())
+    }
 }
 
 impl std::fmt::Debug for Predecoded {
@@ -62,6 +115,46 @@ impl Predecoded {
         info: &ResourceInfo,
         level: FieldValidation,
     ) -> Option<ApiResult<DecodedBody>> {
+        match self.take_made(req, info, level, |m| matches!(m, Made::Body(_)))? {
+            Made::Body(body) => Some(body),
+            _ => None,
+        }
+    }
+
+    /// The patch prepared for `req`'s patch of `info` at `level`, as [`Predecoded::take`].
+    pub(crate) fn take_patch(
+        &self,
+        req: &Request<'_>,
+        info: &ResourceInfo,
+        level: FieldValidation,
+    ) -> Option<Prepared<handlers::patch::Patched>> {
+        match self.take_made(req, info, level, |m| matches!(m, Made::Patch(_)))? {
+            Made::Patch(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// The apply prepared for `req`'s apply to `info` at `level`, as [`Predecoded::take`].
+    pub(crate) fn take_apply(
+        &self,
+        req: &Request<'_>,
+        info: &ResourceInfo,
+        level: FieldValidation,
+    ) -> Option<Prepared<handlers::apply::Applied>> {
+        match self.take_made(req, info, level, |m| matches!(m, Made::Apply(_)))? {
+            Made::Apply(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// What was made for exactly these kinds, encodings, kind and level, if it is `wanted`.
+    fn take_made(
+        &self,
+        req: &Request<'_>,
+        info: &ResourceInfo,
+        level: FieldValidation,
+        wanted: fn(&Made) -> bool,
+    ) -> Option<Made> {
         let ahead = &self.0;
         let same = Arc::ptr_eq(&ahead.kinds, &req.kinds)
             && ahead.served == req.served
@@ -70,20 +163,20 @@ impl Predecoded {
         if !same {
             return None;
         }
-        ahead
-            .result
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
+        let mut slot = ahead.result.lock().unwrap_or_else(|p| p.into_inner());
+        if !slot.as_ref().is_some_and(wanted) {
+            return None;
+        }
+        slot.take()
     }
 }
 
 /// Reads the version stored at a storage key, for an update's field tracking.
 pub type LiveLookup<'a> = &'a dyn Fn(&str) -> Option<crate::codec::Object>;
 
-/// Whether [`predecode`] may decode `req`'s body: a POST or PUT with one.
+/// Whether [`predecode`] may decode `req`'s body: a POST, PUT or PATCH with one.
 pub fn applies(req: &http::Request<Bytes>) -> bool {
-    matches!(*req.method(), Method::POST | Method::PUT) && !req.body().is_empty()
+    matches!(*req.method(), Method::POST | Method::PUT | Method::PATCH) && !req.body().is_empty()
 }
 
 /// Decodes the body of a create (POST to a collection) or update (PUT) as its handler will,
@@ -92,10 +185,13 @@ pub fn applies(req: &http::Request<Bytes>) -> bool {
 ///
 /// `live` reads the object stored at a key (briefly taking the engine's lock): given it, an
 /// update of a main resource also has its field tracking prepared against that version,
-/// which the engine uses only if it is still the live one when the update reaches it.
+/// which the engine uses only if it is still the live one when the update reaches it, and
+/// a patch of a main resource is applied to that version (an apply at `now`, the engine's
+/// time as the host read it).
 pub fn predecode(
     kinds: &Arc<Kinds>,
     served: &[Encoding],
+    now: &str,
     req: &http::Request<Bytes>,
     live: Option<LiveLookup<'_>>,
 ) -> Option<Predecoded> {
@@ -109,6 +205,7 @@ pub fn predecode(
     let options_kind = match rr.verb {
         Verb::Create => "CreateOptions",
         Verb::Update => "UpdateOptions",
+        Verb::Patch => "PatchOptions",
         _ => return None,
     };
     let request = Request {
@@ -124,6 +221,16 @@ pub fn predecode(
         predecoded: None,
     };
     handlers::body_within_limit(&request).ok()?;
+    if rr.verb == Verb::Patch {
+        let (level, made) = handlers::patch::prepare(&request, &rr, live?, now)?;
+        return Some(Predecoded(Arc::new(Ahead {
+            kinds: kinds.clone(),
+            served: request.served,
+            kind: kind_of(rr.resource),
+            level,
+            result: Mutex::new(Some(made)),
+        })));
+    }
     let options = handlers::write_options(&request, options_kind).ok()?;
     let level = options.field_validation;
     let mut result = handlers::decode_body(&request, rr.resource, level);
@@ -144,7 +251,7 @@ pub fn predecode(
         let mut obj = body.object.clone();
         if handlers::reconcile_namespace(&mut obj, rr.resource, namespace).is_ok() {
             let write = options.write(&request, "", body.managed_fields.as_ref());
-            body.pretracked = crate::registry::pretrack(rr.resource, against, obj, &write);
+            body.pretracked = Some(crate::registry::pretrack(rr.resource, against, obj, &write));
         }
     }
     Some(Predecoded(Arc::new(Ahead {
@@ -152,6 +259,6 @@ pub fn predecode(
         served: request.served,
         kind: kind_of(rr.resource),
         level,
-        result: Mutex::new(Some(result)),
+        result: Mutex::new(Some(Made::Body(result))),
     })))
 }

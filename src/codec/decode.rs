@@ -520,6 +520,10 @@ fn decode_src<S: Src>(
 #[path = "decode_emit.rs"]
 mod emit;
 
+#[path = "decode_owned.rs"]
+mod owned;
+pub use owned::canonicalize_owned;
+
 #[path = "decode_type_meta.rs"]
 mod type_meta;
 pub(crate) use type_meta::kind_desc;

@@ -16,6 +16,8 @@ use crate::resources::Kinds;
 pub struct Predecoder {
     kinds: Arc<Kinds>,
     served: Vec<Encoding>,
+    /// The engine's time when this was made: an apply prepared ahead is stamped with it.
+    now: String,
 }
 
 impl Predecoder {
@@ -43,14 +45,15 @@ impl Predecoder {
         live: Option<crate::api::predecode::LiveLookup<'_>>,
     ) {
         let ahead = super::stack::with_room(|| {
-            crate::api::predecode::predecode(&self.kinds, &self.served, req, live)
+            crate::api::predecode::predecode(&self.kinds, &self.served, &self.now, req, live)
         });
         if let Some(ahead) = ahead {
             req.extensions_mut().insert(ahead);
         }
     }
 
-    /// Whether `req` is one [`Predecoder::predecode`] may decode: a POST or PUT with a body.
+    /// Whether `req` is one [`Predecoder::predecode`] may decode: a POST, PUT or PATCH with a
+    /// body.
     pub fn wants(req: &http::Request<Bytes>) -> bool {
         crate::api::predecode::applies(req)
     }
@@ -68,6 +71,7 @@ impl Engine {
         Predecoder {
             kinds: self.registry.kinds().clone(),
             served: negotiation::served(self.registry.feature_gates()),
+            now: self.registry.now_text(),
         }
     }
 }
@@ -128,7 +132,6 @@ mod tests {
                 .unwrap()
                 .insert("labels".into(), json!({"a": "b"}));
             let prepared = pretrack(info, Some(live), labelled, &w);
-            assert!(prepared.is_some());
             if stale {
                 let mut other: Map<String, Value> = plain.clone();
                 other["metadata"]
@@ -142,7 +145,7 @@ mod tests {
             let sent = Sent::of(&plain);
             let (out, created) = e
                 .registry
-                .put(info, &key, plain, &sent, &w, prepared)
+                .put(info, &key, plain, &sent, &w, Some(prepared))
                 .unwrap();
             assert!(!created);
             let out = out.value;

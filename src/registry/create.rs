@@ -217,7 +217,7 @@ impl Registry {
         // The field manager has just written managedFields in their canonical form, and they
         // are ObjectMeta's last field: they are set aside rather than copied node by node.
         let managed = meta_mut(&mut obj).shift_remove("managedFields");
-        let mut obj = decode::canonicalize(&obj, info.schema);
+        let mut obj = decode::canonicalize_owned(obj, info.schema);
         if let Some(managed) = managed {
             meta_mut(&mut obj).insert("managedFields".into(), managed);
         }

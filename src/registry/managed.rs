@@ -82,7 +82,10 @@ impl Write {
 /// decode the live object again either.
 #[derive(Debug)]
 pub struct Pretracked {
-    manager: String,
+    /// The write's manager; `None` for a write whose managedFields are final (an apply's
+    /// result), which has nothing to track but still carries the live object it was made
+    /// against.
+    manager: Option<String>,
     reset: bool,
     tracking: Tracking,
     against: Against,
@@ -100,6 +103,18 @@ enum Against {
 }
 
 impl Pretracked {
+    /// Nothing to track, only the live version `stored` and its decoded `value`: for a write
+    /// whose managedFields are already final (an apply's merge made them), so that the
+    /// update need not decode the live object again.
+    pub fn untracked(stored: crate::codec::Object, value: Value) -> Self {
+        Pretracked {
+            manager: None,
+            reset: false,
+            tracking: Tracking::default(),
+            against: Against::Live(stored, value),
+        }
+    }
+
     /// For an update: the decoded live object it was prepared against, if `stored` (the
     /// object now at its key) is still that version. Taken once.
     pub(super) fn take_live(&mut self, stored: Option<&crate::codec::Object>) -> Option<Value> {
@@ -136,24 +151,39 @@ pub fn pretrack(
     live: Option<crate::codec::Object>,
     obj: Map<String, Value>,
     w: &Write,
-) -> Option<Pretracked> {
-    let manager = w.manager.clone()?;
+) -> Pretracked {
     let live = live.map(|stored| {
         let value = stored.decode();
         (stored, value)
     });
-    let obj = defaulted(info, obj, w);
-    let fm = FieldManager::new(info, "");
-    let (_, tracking) = fm.prepare_update(live.as_ref().map(|(_, v)| v), obj, &manager);
-    Some(Pretracked {
-        manager,
+    pretrack_decoded(info, live, obj, w)
+}
+
+/// [`pretrack`] against a live version already decoded (a patch decoded it to patch it).
+pub fn pretrack_decoded(
+    info: &'static ResourceInfo,
+    live: Option<(crate::codec::Object, Value)>,
+    obj: Map<String, Value>,
+    w: &Write,
+) -> Pretracked {
+    let tracking = match &w.manager {
+        Some(manager) => {
+            let obj = defaulted(info, obj, w);
+            let fm = FieldManager::new(info, "");
+            fm.prepare_update(live.as_ref().map(|(_, v)| v), obj, manager)
+                .1
+        }
+        None => Tracking::default(),
+    };
+    Pretracked {
+        manager: w.manager.clone(),
         reset: w.reset_managed_fields,
         tracking,
         against: match live {
             Some((stored, value)) => Against::Live(stored, value),
             None => Against::Nothing,
         },
-    })
+    }
 }
 
 /// `obj` with the kind's defaults, and an empty managedFields list if the request reset them.
@@ -201,7 +231,7 @@ impl Registry {
             Some(p)
                 if p.fits(live)
                     && w.subresource.is_empty()
-                    && p.manager == *manager
+                    && p.manager.as_ref() == Some(manager)
                     && p.reset == w.reset_managed_fields =>
             {
                 p.tracking.finish(obj, &self.now_text())
@@ -245,14 +275,23 @@ impl Registry {
         force: bool,
     ) -> ApiResult<Value> {
         let live = self.read_current(key)?;
-        FieldManager::new(info, subresource).apply(
-            live.as_ref(),
-            config,
-            &ApplyRequest {
-                manager,
-                force,
-                now: &self.now_text(),
-            },
-        )
+        let request = ApplyRequest {
+            manager,
+            force,
+            now: &self.now_text(),
+        };
+        apply_to(info, subresource, live.as_ref(), config, &request)
     }
+}
+
+/// [`Registry::apply`] to `live` as read (`None`: absent) at the request's time: a function
+/// of its inputs alone, so a host may run it before the engine's lock.
+pub fn apply_to(
+    info: &'static ResourceInfo,
+    subresource: &str,
+    live: Option<&Value>,
+    config: &Value,
+    request: &ApplyRequest<'_>,
+) -> ApiResult<Value> {
+    FieldManager::new(info, subresource).apply(live, config, request)
 }

@@ -24,12 +24,43 @@ impl Registry {
         obj: Map<String, Value>,
         w: &super::Write,
     ) -> ApiResult<Value> {
-        let Some(current) = self.read_current(key)? else {
+        self.update_ahead(info, key, obj, w, None)
+            .map(|written| written.value)
+    }
+
+    /// [`Registry::update`] with what was prepared before the engine's lock against a stored
+    /// version ([`super::pretrack`]: its field tracking and the live object decoded), used
+    /// only if that version is still the one at `key`; the stored version comes back too.
+    pub fn update_ahead(
+        &mut self,
+        info: &'static ResourceInfo,
+        key: &str,
+        obj: Map<String, Value>,
+        w: &super::Write,
+        mut ahead: Option<super::Pretracked>,
+    ) -> ApiResult<super::Written> {
+        let Some(current) = self.current_for(key, &mut ahead)? else {
             let name = crate::resources::meta::map_meta_str(&obj, "name");
             return Err(ApiError::not_found(info.group_resource(), name));
         };
-        self.update_current(info, key, current, obj, w, None)
-            .map(|written| written.value)
+        self.update_current(info, key, current, obj, w, ahead)
+    }
+
+    /// The object at `key`, decoded: the one `ahead` decoded if it was prepared against the
+    /// version still stored there, else read now.
+    fn current_for(
+        &self,
+        key: &str,
+        ahead: &mut Option<super::Pretracked>,
+    ) -> ApiResult<Option<Value>> {
+        let prepared_live = match ahead {
+            Some(p) if self.store().corruption(key).is_none() => p.take_live(self.store().get(key)),
+            _ => None,
+        };
+        match prepared_live {
+            live @ Some(_) => Ok(live),
+            None => self.read_current(key),
+        }
     }
 
     /// A PUT (`Store.Update` with the request's object info): the storage precondition a uid
@@ -48,14 +79,7 @@ impl Registry {
         w: &super::Write,
         mut ahead: Option<super::Pretracked>,
     ) -> ApiResult<(super::Written, bool)> {
-        let prepared_live = match &mut ahead {
-            Some(p) if self.store().corruption(key).is_none() => p.take_live(self.store().get(key)),
-            _ => None,
-        };
-        let current = match prepared_live {
-            live @ Some(_) => live,
-            None => self.read_current(key)?,
-        };
+        let current = self.current_for(key, &mut ahead)?;
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
         let uid = crate::resources::meta::map_meta_str(&obj, "uid");
         let live_uid = current.as_ref().map_or("", |c| meta_str(c, "uid"));
@@ -260,7 +284,7 @@ impl Registry {
         dry_run: bool,
     ) -> ApiResult<super::Written> {
         use super::Written;
-        let mut obj = decode::canonicalize(&obj, info.schema);
+        let mut obj = decode::canonicalize_owned(obj, info.schema);
         let current_rv = meta_str(current, "resourceVersion").to_string();
         meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(current_rv));
         crate::fieldmanager::keep_times_of_unchanged(&mut obj, current);

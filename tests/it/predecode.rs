@@ -1,6 +1,7 @@
 //! Bodies decoded before the engine is entered (`Engine::predecoder`): the native server
-//! decodes creates and updates outside the engine's lock. The answer must be the one the
-//! engine gives when it decodes the body itself, for every outcome of the decode.
+//! decodes creates and updates, and applies patches, outside the engine's lock. The answer
+//! must be the one the engine gives when it decodes the body itself, for every outcome of
+//! the decode.
 
 use crate::common::*;
 use bytes::Bytes;
@@ -37,6 +38,12 @@ fn answers_are_the_same_whether_the_body_was_decoded_ahead_or_not() {
     let json = "application/json";
     let crs = "/apis/apps/v1/namespaces/default/controllerrevisions";
     let r1 = format!("{crs}/r1");
+    let merge = "application/merge-patch+json";
+    let apply = "application/apply-patch+yaml";
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let cm = |name: &str, k: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n  k: \"{k}\"\n")
+    };
     let cr = |extra: &str| {
         format!(
             r#"{{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{{"name":"r1"}},"data":{{"x":1}},"revision":1{extra}}}"#
@@ -69,6 +76,27 @@ fn answers_are_the_same_whether_the_body_was_decoded_ahead_or_not() {
         ("POST", crs.into(), json, cr("").replace(r#""name":"r1""#, r#""name":"r6","managedFields":[]"#), true),
         ("POST", crs.into(), json, cr("").replace(r#""name":"r1""#, r#""name":"r7","managedFields":[{"manager":"m","operation":"Update","apiVersion":"apps/v1","fieldsType":"FieldsV1","fieldsV1":{"f:data":{}}}]"#), true),
         ("POST", crs.into(), json, cr("").replace(r#""name":"r1""#, r#""name":"r8","namespace":"other""#), true),
+        // Patches and applies, prepared against the object stored now (an apply also at
+        // the engine's time).
+        ("PATCH", r1.clone(), merge, r#"{"metadata":{"labels":{"p":"1"}}}"#.into(), true),
+        ("PATCH", r1.clone(), "application/json-patch+json", r#"[{"op":"add","path":"/metadata/labels/q","value":"2"}]"#.into(), true),
+        ("PATCH", r1.clone(), "application/strategic-merge-patch+json", r#"{"metadata":{"annotations":{"s":"3"}}}"#.into(), true),
+        ("PATCH", r1.clone(), "application/json-patch+json", r#"[{"op":"remove","path":"/nothing"}]"#.into(), true),
+        ("PATCH", format!("{r1}?fieldValidation=Strict"), merge, r#"{"bogus":1}"#.into(), true),
+        ("PATCH", r1.clone(), merge, r#"{"metadata":{"resourceVersion":"1"}}"#.into(), true),
+        ("PATCH", format!("{r1}?dryRun=All"), merge, r#"{"revision":9}"#.into(), true),
+        ("PATCH", r1.clone(), merge, r#"{"metadata":{"managedFields":[]}}"#.into(), true),
+        ("PATCH", format!("{crs}/missing"), merge, "{}".into(), false),
+        ("PATCH", format!("{r1}?force=false"), merge, "{}".into(), false),
+        ("PATCH", r1.clone(), "application/json", "{}".into(), false),
+        ("PATCH", format!("{crs}/r1/status"), merge, "{}".into(), false),
+        ("PATCH", format!("{cms}/a1?fieldManager=x"), apply, cm("a1", "1"), true),
+        ("PATCH", format!("{cms}/a1?fieldManager=x"), apply, cm("a1", "2"), true),
+        ("PATCH", format!("{cms}/a1?fieldManager=y"), apply, cm("a1", "3"), true),
+        ("PATCH", format!("{cms}/a1?fieldManager=y&force=true"), apply, cm("a1", "3"), true),
+        ("PATCH", format!("{cms}/a1?fieldManager=y&fieldValidation=Strict"), apply, format!("{}  k: \"4\"\n", cm("a1", "4")), true),
+        ("PATCH", format!("{cms}/a1?fieldManager=y"), apply, cm("other", "5"), true),
+        ("PATCH", format!("{cms}/a1"), apply, cm("a1", "6"), false),
         ("DELETE", r1.clone(), json, String::new(), false),
         ("GET", crs.into(), json, String::new(), false),
     ];
@@ -93,7 +121,8 @@ fn answers_are_the_same_whether_the_body_was_decoded_ahead_or_not() {
     }
     let want = [
         201, 409, 400, 201, 422, 201, 400, 400, 415, 201, 201, 200, 409, 200, 200, 404, 400, 201,
-        200, 201, 201, 201, 201, 400, 200, 200,
+        200, 201, 201, 201, 201, 400, 200, 200, 200, 422, 422, 409, 200, 200, 404, 422, 415, 404,
+        201, 200, 409, 200, 400, 400, 422, 200, 200,
     ];
     assert_eq!(codes, want);
 }
@@ -152,4 +181,113 @@ fn tracking_prepared_for_another_manager_is_not_used() {
     let r = Resp::from_response(&e.handle(http::Request::from_parts(parts, body)));
     assert_eq!(r.code, 201, "{}", r.text);
     assert_eq!(manager_names(&r.json), ["second"]);
+}
+
+/// A PATCH to `uri` prepared ahead with `prepared` as its body (against the object stored
+/// then, at the engine's time then), its bytes swapped for `sent`, and `between` run on the
+/// engine before it serves the request: the answer.
+fn served_after_swap(
+    e: &mut Engine,
+    uri: &str,
+    content_type: &str,
+    (prepared, sent): (&str, &str),
+    between: impl FnOnce(&mut Engine),
+) -> Resp {
+    let mut req = request("PATCH", uri, content_type, prepared);
+    e.predecoder()
+        .predecode_against(&mut req, |key| e.stored_at(key));
+    assert!(req.extensions().get::<Predecoded>().is_some());
+    between(e);
+    let (parts, _) = req.into_parts();
+    let swapped = Bytes::from(sent.to_string());
+    Resp::from_response(&e.handle(http::Request::from_parts(parts, swapped)))
+}
+
+/// A patch applied ahead is what the engine writes while the version it was applied to is
+/// still the live one; once another write has replaced that version, the engine patches the
+/// new one itself (with the bytes it has), as `GuaranteedUpdate` retries on a stale object.
+#[test]
+fn a_patch_prepared_ahead_is_written_only_while_its_version_is_live() {
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let label = |v: &str| format!(r#"{{"metadata":{{"labels":{{"a":"{v}"}}}}}}"#);
+    for stale in [false, true] {
+        let mut e = engine();
+        let r = e.handle(request(
+            "POST",
+            cms,
+            "application/json",
+            r#"{"metadata":{"name":"c"}}"#,
+        ));
+        assert_eq!(r.status(), 201);
+        let between = |e: &mut Engine| {
+            if stale {
+                let other = request(
+                    "PATCH",
+                    &format!("{cms}/c"),
+                    "application/merge-patch+json",
+                    r#"{"data":{"k":"v"}}"#,
+                );
+                assert_eq!(e.handle(other).status(), 200);
+            }
+        };
+        let (ahead, swapped) = (label("ahead"), label("swapped"));
+        let r = served_after_swap(
+            &mut e,
+            &format!("{cms}/c"),
+            "application/merge-patch+json",
+            (&ahead, &swapped),
+            between,
+        );
+        assert_eq!(r.code, 200, "{}", r.text);
+        let want = if stale { "swapped" } else { "ahead" };
+        assert_eq!(r.json["metadata"]["labels"]["a"], want, "stale: {stale}");
+        assert_eq!(r.json["data"]["k"].is_string(), stale);
+    }
+}
+
+/// An apply merged ahead is stamped with the engine's time then: the engine writes it only
+/// while that is still the time and the object is as it was (here absent, so the apply
+/// creates); after the clock moves, or once the object exists, it applies again itself.
+#[test]
+fn an_apply_prepared_ahead_is_written_only_at_its_time_and_version() {
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let cm = |v: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: \"{v}\"\n")
+    };
+    let (ahead, swapped) = (cm("ahead"), cm("swapped"));
+    let uri = format!("{cms}/c?fieldManager=m");
+    for change in ["none", "clock", "created"] {
+        let mut e = engine();
+        let between = |e: &mut Engine| match change {
+            "clock" => e.advance(1_000),
+            "created" => {
+                let create = request(
+                    "POST",
+                    cms,
+                    "application/json",
+                    r#"{"metadata":{"name":"c"}}"#,
+                );
+                assert_eq!(e.handle(create).status(), 201);
+            }
+            _ => {}
+        };
+        let r = served_after_swap(
+            &mut e,
+            &uri,
+            "application/apply-patch+yaml",
+            (&ahead, &swapped),
+            between,
+        );
+        let (code, want) = match change {
+            "none" => (201, "ahead"),
+            "clock" => (201, "swapped"),
+            _ => (200, "swapped"),
+        };
+        assert_eq!(
+            (r.code, r.json["data"]["k"].as_str()),
+            (code, Some(want)),
+            "{change}: {}",
+            r.text
+        );
+    }
 }

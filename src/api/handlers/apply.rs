@@ -2,18 +2,23 @@
 //! with CBOR served): options (`fieldManager` required), the configuration decoded as
 //! `yaml.Unmarshal` decodes it, the field manager's merge and conflicts, then — after the
 //! merge, as in kube-apiserver — strict decoding, the namespace and name checks, and the
-//! create (201, when the object is absent) or update (200) of the result.
+//! create (201, when the object is absent) or update (200) of the result. A host may apply
+//! before the engine's lock ([`prepare`]), against the version then stored (or its absence)
+//! and at the engine's time then: the engine writes that result only while both still hold.
 
 use serde_json::{Map, Value};
 
-use super::{reconcile_namespace, write_options_after, FieldValidation};
+use super::{reconcile_namespace, write_options_after, FieldValidation, WriteOptions};
+use crate::api::predecode::{LiveLookup, Made, Prepared};
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
 use crate::codec::{decode, json as gojson, yaml};
+use crate::fieldmanager::ApplyRequest;
 use crate::registry::{Registry, Write};
 use crate::resources::field::FieldError;
 use crate::resources::meta::map_meta_str;
 use crate::resources::status::{ApiError, ApiResult};
+use crate::resources::Sent;
 
 /// The configuration as a map, and the strict-decoding error of its YAML, if any.
 struct Config {
@@ -58,6 +63,35 @@ fn decode_config(req: &Request<'_>, cbor: bool) -> ApiResult<Config> {
     })
 }
 
+/// An apply's options: `fieldManager` is required, then the shared write options.
+fn options(req: &Request<'_>) -> ApiResult<WriteOptions> {
+    let mut first = Vec::new();
+    if req.query.get("fieldManager").unwrap_or("").is_empty() {
+        first.push(FieldError::required(
+            "fieldManager",
+            "is required for apply patch",
+        ));
+    }
+    write_options_after(req, "PatchOptions", first)
+}
+
+/// The object at an apply's key as it was read.
+enum Live<'a> {
+    Absent,
+    Present(&'a Value),
+    /// A value storage cannot read: the apply fails with the read's error.
+    Unreadable(ApiError),
+}
+
+/// An apply merged into one stored version (or none), ready for the create or update.
+pub(crate) struct Applied {
+    obj: Map<String, Value>,
+    warnings: Vec<String>,
+    existed: bool,
+    /// What the client sent (the configuration), for a create's validation.
+    sent: Sent,
+}
+
 /// PATCH with an apply content type.
 pub fn apply(
     reg: &mut Registry,
@@ -66,28 +100,115 @@ pub fn apply(
     cbor: bool,
 ) -> ApiResult<Reply> {
     let info = rr.resource;
-    let manager = req.query.get("fieldManager").unwrap_or("").to_string();
-    let mut first = Vec::new();
-    if manager.is_empty() {
-        first.push(FieldError::required(
-            "fieldManager",
-            "is required for apply patch",
-        ));
-    }
-    let opts = write_options_after(req, "PatchOptions", first)?;
-    let force = req.query.flag("force").unwrap_or(false);
-    let config = decode_config(req, cbor)?;
+    let opts = options(req)?;
     let namespace = rr.namespace.as_deref().unwrap_or("");
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(namespace, name);
-    let existed = reg.store().get(&key).is_some();
+    let prepared = req
+        .predecoded
+        .as_ref()
+        .and_then(|p| p.take_apply(req, info, opts.field_validation))
+        .filter(|p| p.holds(reg, &key));
+    let (applied, ahead) = match prepared {
+        Some(p) => (p.outcome, p.tracking),
+        None => {
+            let read = reg.read_current(&key);
+            let live = match &read {
+                Err(e) => Live::Unreadable(e.clone()),
+                Ok(None) => Live::Absent,
+                Ok(Some(v)) => Live::Present(v),
+            };
+            (applied(req, rr, cbor, &opts, live, &reg.now_text()), None)
+        }
+    };
+    let Applied {
+        obj,
+        warnings,
+        existed,
+        sent,
+    } = applied?;
+    let write = Write {
+        dry_run: opts.dry_run,
+        subresource: rr.subresource.clone().unwrap_or_default(),
+        user: req.user.clone(),
+        request_name: Some(name.to_string()),
+        ..Write::default()
+    };
+    let mut reply = if existed {
+        Reply::written(200, reg.update_ahead(info, &key, obj, &write, ahead)?)
+    } else {
+        reg.admit_namespace_write(info, namespace, name)?;
+        Reply::written(201, reg.create(info, obj, &sent, &write)?)
+    };
+    reply.warnings = warnings;
+    Ok(reply)
+}
+
+/// What a host prepares for an apply to a main resource before the engine's lock: the
+/// configuration merged into the version `live` reads at its key (or into nothing), at the
+/// engine's time `now`, which the merge stamps.
+pub(super) fn prepare(
+    req: &Request<'_>,
+    rr: &ResourceRequest,
+    cbor: bool,
+    live: LiveLookup<'_>,
+    now: &str,
+) -> Option<(FieldValidation, Made)> {
+    let opts = options(req).ok()?;
+    let info = rr.resource;
+    let stored = live(&info.key(
+        rr.namespace.as_deref().unwrap_or(""),
+        rr.name.as_deref().unwrap_or(""),
+    ));
+    let current = stored.as_ref().map(crate::codec::Object::decode);
+    let state = match &current {
+        Some(v) => Live::Present(v),
+        None => Live::Absent,
+    };
+    let outcome = applied(req, rr, cbor, &opts, state, now);
+    // An update carries the live object it decoded; it has no tracking of its own (the
+    // merge made the managedFields).
+    let tracking = stored
+        .clone()
+        .zip(current)
+        .map(|(stored, value)| crate::registry::Pretracked::untracked(stored, value));
+    let prepared = Prepared::new(stored, Some(now.to_string()), outcome, tracking);
+    Some((opts.field_validation, Made::Apply(prepared)))
+}
+
+/// The configuration in `req` merged into `live` at `now`, then checked as the object it
+/// must be: a function of its inputs alone, run before the engine's lock or under it.
+fn applied(
+    req: &Request<'_>,
+    rr: &ResourceRequest,
+    cbor: bool,
+    opts: &WriteOptions,
+    live: Live<'_>,
+    now: &str,
+) -> ApiResult<Applied> {
+    let info = rr.resource;
+    let manager = req.query.get("fieldManager").unwrap_or("");
+    let force = req.query.flag("force").unwrap_or(false);
+    let config = decode_config(req, cbor)?;
+    let name = rr.name.as_deref().unwrap_or("");
     let subresource = rr.subresource.as_deref().unwrap_or("");
     // A subresource's storage never creates (`forceAllowCreate` is false): a missing object
     // is a 404 before anything is applied.
-    if !existed && !subresource.is_empty() {
-        return Err(ApiError::not_found(info.group_resource(), name));
-    }
-    let applied = reg.apply(info, subresource, &key, &config.value, &manager, force)?;
+    let live = match live {
+        Live::Absent if !subresource.is_empty() => {
+            return Err(ApiError::not_found(info.group_resource(), name))
+        }
+        Live::Absent => None,
+        Live::Present(v) => Some(v),
+        Live::Unreadable(e) => return Err(e),
+    };
+    let existed = live.is_some();
+    let request = ApplyRequest {
+        manager,
+        force,
+        now,
+    };
+    let applied = crate::registry::apply_to(info, subresource, live, &config.value, &request)?;
     let mut warnings = Vec::new();
     if let Some(err) = &config.strict {
         match opts.field_validation {
@@ -102,8 +223,8 @@ pub fn apply(
             FieldValidation::Ignore => {}
         }
     }
-    let mut obj = match &applied {
-        Value::Object(m) => decode::canonicalize(m, info.schema),
+    let mut obj = match applied {
+        Value::Object(m) => decode::canonicalize_owned(m, info.schema),
         _ => Map::new(),
     };
     obj.insert("kind".into(), Value::String(info.kind.to_string()));
@@ -115,25 +236,12 @@ pub fn apply(
             "the name of the object ({body_name}) does not match the name on the URL ({name})"
         )));
     }
-    let write = Write {
-        dry_run: opts.dry_run,
-        subresource: subresource.to_string(),
-        user: req.user.clone(),
-        request_name: Some(name.to_string()),
-        ..Write::default()
-    };
-    let mut reply = if existed {
-        Reply::new(200, reg.update(info, &key, obj, &write)?)
-    } else {
-        reg.admit_namespace_write(info, namespace, name)?;
-        // What the client sent is the applied configuration.
-        let sent = config
-            .value
-            .as_object()
-            .map(crate::resources::Sent::of)
-            .unwrap_or_default();
-        Reply::written(201, reg.create(info, obj, &sent, &write)?)
-    };
-    reply.warnings = warnings;
-    Ok(reply)
+    // What the client sent is the applied configuration.
+    let sent = config.value.as_object().map(Sent::of).unwrap_or_default();
+    Ok(Applied {
+        obj,
+        warnings,
+        existed,
+        sent,
+    })
 }

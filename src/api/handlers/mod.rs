@@ -1,7 +1,7 @@
 //! The verb handlers and what they share: decoding request bodies into canonical objects,
 //! the write options (`dryRun`, `fieldValidation`, `fieldManager`), and metadata accessors.
 
-mod apply;
+pub(crate) mod apply;
 mod create;
 pub(crate) mod delete;
 pub(crate) mod list;

@@ -1,12 +1,15 @@
 //! PATCH: JSON Patch, JSON Merge Patch and strategic merge patch, applied to the current
 //! object and then written through the same update path as PUT (validation, optimistic
 //! concurrency when the patch sets `metadata.resourceVersion`, no-op detection).
-//! Server-side apply has its own handler ([`super::apply`]).
+//! Server-side apply has its own handler ([`super::apply`]). A host may patch before the
+//! engine's lock, against the version then stored ([`prepare`]); the engine writes that
+//! result only while the version is still live, and patches again otherwise.
 
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 use super::patch_body::{self, PatchKind};
-use super::FieldValidation;
+use super::{FieldValidation, WriteOptions};
+use crate::api::predecode::{LiveLookup, Made, Prepared};
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
 use crate::codec::{decode, json as gojson};
@@ -51,9 +54,15 @@ fn patch_invalid(value: String, detail: &str) -> ApiError {
     )
 }
 
-/// PATCH of one object.
-pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
-    let info = rr.resource;
+/// What a PATCH's content type asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PatchMedia {
+    Patch(PatchKind),
+    Apply { cbor: bool },
+}
+
+/// The PATCH route's media-type check (415), which comes before the body is read (413).
+fn media(req: &Request<'_>) -> ApiResult<PatchMedia> {
     let ct = req.header("content-type");
     let media = ct
         .split(';')
@@ -64,21 +73,20 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let cbor = req
         .served
         .contains(&crate::api::negotiation::Encoding::Cbor);
-    // The route's media-type check (415) comes before the body is read (413).
-    let kind = match media.as_str() {
-        "application/json-patch+json" => Some(PatchKind::Json),
-        "application/merge-patch+json" => Some(PatchKind::Merge),
-        "application/strategic-merge-patch+json" => Some(PatchKind::Strategic),
-        "application/apply-patch+yaml" => None,
-        APPLY_CBOR if cbor => None,
+    Ok(match media.as_str() {
+        "application/json-patch+json" => PatchMedia::Patch(PatchKind::Json),
+        "application/merge-patch+json" => PatchMedia::Patch(PatchKind::Merge),
+        "application/strategic-merge-patch+json" => PatchMedia::Patch(PatchKind::Strategic),
+        "application/apply-patch+yaml" => PatchMedia::Apply { cbor: false },
+        APPLY_CBOR if cbor => PatchMedia::Apply { cbor: true },
         // The PATCH route consumes only the patch types: go-restful answers the rest.
         _ => return Err(ApiError::unsupported_media_type_route()),
-    };
-    super::body_within_limit(req)?;
-    let Some(kind) = kind else {
-        return super::apply::apply(reg, req, rr, media == APPLY_CBOR);
-    };
-    // `ValidatePatchOptions`: `force` (even `false`) is only for apply patches.
+    })
+}
+
+/// A non-apply patch's options: `ValidatePatchOptions` (`force`, even `false`, is only for
+/// apply patches), then the shared write options.
+fn options(req: &Request<'_>) -> ApiResult<WriteOptions> {
     let mut first = Vec::new();
     if req.query.has("force") {
         first.push(FieldError::forbidden(
@@ -86,12 +94,98 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
             "may not be specified for non-apply patch",
         ));
     }
-    let opts = super::write_options_after(req, "PatchOptions", first)?;
+    super::write_options_after(req, "PatchOptions", first)
+}
+
+/// A patch applied to one stored version, ready for the update: the object, the strict
+/// decoding warnings, and the managedFields the patched object carried (a `[]` reset).
+pub(crate) struct Patched {
+    obj: Map<String, Value>,
+    warnings: Vec<String>,
+    sent_managed: Option<Value>,
+}
+
+/// PATCH of one object.
+pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
+    let media = media(req)?;
+    super::body_within_limit(req)?;
+    let kind = match media {
+        PatchMedia::Apply { cbor } => return super::apply::apply(reg, req, rr, cbor),
+        PatchMedia::Patch(kind) => kind,
+    };
+    let opts = options(req)?;
+    let info = rr.resource;
     let name = rr.name.as_deref().unwrap_or("");
     let key = info.key(rr.namespace.as_deref().unwrap_or(""), name);
-    let Some(current) = reg.read_current(&key)? else {
-        return Err(ApiError::not_found(info.group_resource(), name));
+    let prepared = req
+        .predecoded
+        .as_ref()
+        .and_then(|p| p.take_patch(req, info, opts.field_validation))
+        .filter(|p| p.holds(reg, &key));
+    let (patched, ahead) = match prepared {
+        Some(p) => (p.outcome, p.tracking),
+        None => {
+            let Some(current) = reg.read_current(&key)? else {
+                return Err(ApiError::not_found(info.group_resource(), name));
+            };
+            (patched(req, rr, kind, &opts, &current), None)
+        }
     };
+    let Patched {
+        obj,
+        warnings,
+        sent_managed,
+    } = patched?;
+    let subresource = rr.subresource.as_deref().unwrap_or("");
+    let write = opts.write(req, subresource, sent_managed.as_ref());
+    let mut reply = Reply::written(200, reg.update_ahead(info, &key, obj, &write, ahead)?);
+    reply.warnings = warnings;
+    Ok(reply)
+}
+
+/// What a host prepares for a PATCH of a main resource before the engine's lock: the patch
+/// applied to the version `live` reads at its key, and the update's field tracking against
+/// it; for an apply, [`super::apply::prepare`]. `None` when there is nothing to prepare: the
+/// engine then answers as it would have (a 415, a 404, bad options).
+pub(crate) fn prepare(
+    req: &Request<'_>,
+    rr: &ResourceRequest,
+    live: LiveLookup<'_>,
+    now: &str,
+) -> Option<(FieldValidation, Made)> {
+    if rr.subresource.is_some() {
+        return None;
+    }
+    let kind = match media(req).ok()? {
+        PatchMedia::Apply { cbor } => return super::apply::prepare(req, rr, cbor, live, now),
+        PatchMedia::Patch(kind) => kind,
+    };
+    let opts = options(req).ok()?;
+    let info = rr.resource;
+    let name = rr.name.as_deref().unwrap_or("");
+    let stored = live(&info.key(rr.namespace.as_deref().unwrap_or(""), name))?;
+    let current = stored.decode();
+    let outcome = patched(req, rr, kind, &opts, &current);
+    let tracking = outcome.as_ref().ok().map(|p| {
+        let write = opts.write(req, "", p.sent_managed.as_ref());
+        let live = Some((stored.clone(), current));
+        crate::registry::pretrack_decoded(info, live, p.obj.clone(), &write)
+    });
+    let prepared = Prepared::new(Some(stored), None, outcome, tracking);
+    Some((opts.field_validation, Made::Patch(prepared)))
+}
+
+/// The patch in `req` applied to `current`, decoded as the typed object it must be: a
+/// function of its inputs alone, run before the engine's lock or under it.
+fn patched(
+    req: &Request<'_>,
+    rr: &ResourceRequest,
+    kind: PatchKind,
+    opts: &WriteOptions,
+    current: &Value,
+) -> ApiResult<Patched> {
+    let info = rr.resource;
+    let name = rr.name.as_deref().unwrap_or("");
     let patch = patch_body::decode(kind, req.body, opts.field_validation)?;
     let mut patched = current.clone();
     match kind {
@@ -149,10 +243,9 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     // `applyPatch`: the namespace first, then `checkName`.
     super::reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
     super::check_name(&obj, name)?;
-    let sent = patched.pointer("/metadata/managedFields");
-    let write = opts.write(req, rr.subresource.as_deref().unwrap_or(""), sent);
-    let out = reg.update(info, &key, obj, &write)?;
-    let mut reply = Reply::new(200, out);
-    reply.warnings = warnings;
-    Ok(reply)
+    Ok(Patched {
+        obj,
+        warnings,
+        sent_managed: patched.pointer("/metadata/managedFields").cloned(),
+    })
 }
