@@ -81,7 +81,16 @@ pub struct Reply {
     pub stored: Option<Object>,
     /// Not an answer yet: the read waits for the watch cache.
     pub wait: Option<Wait>,
+    /// Trees the answer does not need (a write's object, once stored, and the version it
+    /// replaced): the response carries them out of the engine ([`Leftovers`]).
+    pub leftovers: Vec<Value>,
 }
+
+/// What a response carries out of the engine only to be freed: a concurrent host drops it
+/// with the response, after releasing the engine's lock, so that freeing a 3 MiB object's
+/// trees holds up no other request.
+#[derive(Clone, Debug)]
+pub struct Leftovers(pub std::sync::Arc<Vec<Value>>);
 
 impl Reply {
     /// A JSON reply with no warnings.
@@ -95,6 +104,7 @@ impl Reply {
             items: None,
             stored: None,
             wait: None,
+            leftovers: Vec::new(),
         }
     }
 
@@ -109,10 +119,15 @@ impl Reply {
     /// A create's or a PUT's reply: the stored version's JSON when it was stored, the value
     /// otherwise (a dry run, a virtual kind's answer, an update that changed nothing).
     pub fn written(code: u16, w: crate::registry::Written) -> Self {
-        match w.stored {
-            Some(obj) => Reply::stored(code, obj),
+        let mut reply = match w.stored {
+            Some(obj) => Reply {
+                leftovers: vec![w.value],
+                ..Reply::stored(code, obj)
+            },
             None => Reply::new(code, w.value),
-        }
+        };
+        reply.leftovers.extend(w.replaced);
+        reply
     }
 
     /// A read that waits for the watch cache.
@@ -272,7 +287,15 @@ fn serve_resource(
         gzip,
     };
     match result {
-        Ok(reply) => response::resource_reply(&reply, &out, request),
+        Ok(mut reply) => {
+            let leftovers = std::mem::take(&mut reply.leftovers);
+            let mut resp = response::resource_reply(&reply, &out, request);
+            if !leftovers.is_empty() {
+                resp.extensions_mut()
+                    .insert(Leftovers(std::sync::Arc::new(leftovers)));
+            }
+            resp
+        }
         Err(e) => fail(&e, request),
     }
 }

@@ -421,22 +421,37 @@ pub fn keep_times_of_unchanged(new: &mut Map<String, Value>, old: &Value) {
     let (Some(Value::Array(n)), Some(Value::Array(o))) = (new_entries, old_entries) else {
         return;
     };
-    if n == o || !same_but_times(n, o) {
+    // The rest of the object first: an update that changes something stops there, before
+    // the entries (whose FieldsV1 cover the whole object) are compared.
+    if !equal_but_managed_fields(new, old_obj) || n == o || !same_but_times(n, o) {
         return;
     }
-    // Equal apart from the times: is the rest of the object equal too?
-    let times = entries(new);
+    // Equal apart from the times.
     let restored = entries(old_obj);
     meta_mut(new).insert(
         "managedFields".into(),
         Value::Array(restored.unwrap_or_default()),
     );
-    if new != old_obj {
-        meta_mut(new).insert(
-            "managedFields".into(),
-            Value::Array(times.unwrap_or_default()),
-        );
-    }
+}
+
+/// Whether two objects are equal when their `metadata.managedFields` are left out (members
+/// in any order, as `Value`'s equality).
+fn equal_but_managed_fields(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    let without = |m: &Map<String, Value>| m.len() - usize::from(m.contains_key("managedFields"));
+    let same_meta = |x: &Value, y: &Value| match (x, y) {
+        (Value::Object(x), Value::Object(y)) => {
+            without(x) == without(y)
+                && x.iter()
+                    .all(|(k, v)| k == "managedFields" || y.get(k) == Some(v))
+        }
+        _ => x == y,
+    };
+    a.len() == b.len()
+        && a.iter().all(|(k, v)| match b.get(k) {
+            Some(w) if k == "metadata" => same_meta(v, w),
+            Some(w) => v == w,
+            None => false,
+        })
 }
 
 fn managed_entries(obj: &Value) -> &[Value] {

@@ -38,6 +38,9 @@ fn answer_virtual(
 pub struct Written {
     pub value: Value,
     pub stored: Option<crate::codec::Object>,
+    /// An update's decoded copy of the version it replaced, no longer needed: handed out with
+    /// the value so that a concurrent host frees both after releasing the engine's lock.
+    pub replaced: Option<Value>,
 }
 
 impl Written {
@@ -47,6 +50,7 @@ impl Written {
         Written {
             value,
             stored: None,
+            replaced: None,
         }
     }
 }
@@ -231,6 +235,7 @@ impl Registry {
         let written = Written {
             value: obj,
             stored: Some(stored),
+            replaced: None,
         };
         self.keep_raw_text(info, &key, &written, w);
         Ok(written)

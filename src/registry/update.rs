@@ -175,10 +175,11 @@ impl Registry {
         if !errs.is_empty() {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));
         }
-        let out = self.write_update(info, key, &current, obj, dry_run)?;
+        let mut out = self.write_update(info, key, &current, obj, dry_run)?;
         if !dry_run {
             self.keep_raw_text(info, key, &out, w);
         }
+        out.replaced = Some(current);
         Ok(out)
     }
 
@@ -320,6 +321,7 @@ impl Registry {
         Ok(Written {
             value: obj,
             stored: Some(stored),
+            replaced: None,
         })
     }
 }

@@ -291,3 +291,40 @@ fn an_apply_prepared_ahead_is_written_only_at_its_time_and_version() {
         );
     }
 }
+
+/// A write hands the trees it no longer needs out with its response (`Leftovers`), so a host
+/// frees them after releasing the engine's lock: an update's stored object and the decoded
+/// version it replaced; a create's stored object; a read hands out nothing.
+#[test]
+fn a_write_hands_its_trees_out_with_the_response() {
+    use kubesim::api::Leftovers;
+    let mut e = engine();
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let left = |resp: &http::Response<kubesim::api::body::Body>| -> Vec<serde_json::Value> {
+        resp.extensions()
+            .get::<Leftovers>()
+            .map(|l| l.0.to_vec())
+            .unwrap_or_default()
+    };
+    let created = e.handle(request(
+        "POST",
+        cms,
+        "application/json",
+        r#"{"metadata":{"name":"c"},"data":{"a":"1"}}"#,
+    ));
+    assert_eq!(created.status(), 201);
+    let first: serde_json::Value = serde_json::from_slice(created.body().bytes()).unwrap();
+    assert_eq!(left(&created), std::slice::from_ref(&first));
+    let patch = r#"{"data":{"a":"2"}}"#;
+    let updated = e.handle(request(
+        "PATCH",
+        &format!("{cms}/c"),
+        "application/merge-patch+json",
+        patch,
+    ));
+    assert_eq!(updated.status(), 200);
+    let second: serde_json::Value = serde_json::from_slice(updated.body().bytes()).unwrap();
+    assert_eq!(left(&updated), [second, first]);
+    let read = e.handle(request("GET", &format!("{cms}/c"), "application/json", ""));
+    assert!(left(&read).is_empty());
+}
