@@ -154,3 +154,53 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod kind_validation_tests {
+    use serde_json::{json, Value};
+
+    use crate::registry::{pretrack, Write};
+    use crate::resources::Sent;
+    use crate::{Config, Engine};
+
+    /// An update's kind validation prepared against the live version is what the write
+    /// reports while that version is live, and is made anew once it is not: prepared for a
+    /// ConfigMap with a key the kind refuses, the update is then served with a valid one, so
+    /// the answer shows which validation the write used.
+    #[test]
+    fn an_update_uses_the_kind_validation_prepared_against_the_version_still_live() {
+        for stale in [false, true] {
+            let mut e = Engine::new(Config::default());
+            let info = e.registry.kinds().by_kind("v1", "ConfigMap").unwrap();
+            let w = Write::by("tracker", false);
+            let Value::Object(created) = json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "c", "namespace": "default"}, "data": {"a": "1"}})
+            else {
+                unreachable!()
+            };
+            e.registry
+                .create(info, created.clone(), &Sent::of(&created), &w)
+                .unwrap();
+            let key = info.key("default", "c");
+            let live = e.stored_at(&key).unwrap();
+            let mut refused = created.clone();
+            refused.insert("data".into(), json!({"not a key!": "1"}));
+            let prepared = pretrack(info, Some(live), refused, &w);
+            if stale {
+                let mut other = created.clone();
+                other.insert("data".into(), json!({"b": "2"}));
+                e.registry
+                    .update(info, &key, other, &Write::by("other", false))
+                    .unwrap();
+            }
+            let sent = Sent::of(&created);
+            let out = e
+                .registry
+                .put(info, &key, created, &sent, &w, Some(prepared));
+            assert_eq!(out.is_err(), !stale, "stale: {stale}: {out:?}");
+            if let Err(err) = out {
+                assert_eq!(err.code, 422, "{err:?}");
+            }
+        }
+    }
+}

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::Registry;
 use crate::fieldmanager::{ApplyRequest, FieldManager, Tracking};
+use crate::resources::field::FieldError;
 use crate::resources::rbac::{Requester, UserInfo};
 use crate::resources::status::ApiResult;
 use crate::resources::ResourceInfo;
@@ -89,6 +90,12 @@ pub struct Pretracked {
     reset: bool,
     tracking: Tracking,
     against: Against,
+    /// For an update: the kind's validation (`Strategy::validate_update`) of the object the
+    /// update writes, shaped as `BeforeUpdate` shapes it against the same version. The
+    /// kinds' preparation and validation read no managedFields, the one part of the object
+    /// the write still changes (its time); ObjectMeta's validation, which does, stays with
+    /// the write.
+    kind_errors: Option<Vec<FieldError>>,
 }
 
 /// What a [`Pretracked`] was prepared against.
@@ -103,18 +110,6 @@ enum Against {
 }
 
 impl Pretracked {
-    /// Nothing to track, only the live version `stored` and its decoded `value`: for a write
-    /// whose managedFields are already final (an apply's merge made them), so that the
-    /// update need not decode the live object again.
-    pub fn untracked(stored: crate::codec::Object, value: Value) -> Self {
-        Pretracked {
-            manager: None,
-            reset: false,
-            tracking: Tracking::default(),
-            against: Against::Live(stored, value),
-        }
-    }
-
     /// For an update: the decoded live object it was prepared against, if `stored` (the
     /// object now at its key) is still that version. Taken once.
     pub(super) fn take_live(&mut self, stored: Option<&crate::codec::Object>) -> Option<Value> {
@@ -138,6 +133,23 @@ impl Pretracked {
             Against::Live(..) => false,
         }
     }
+
+    /// [`Pretracked::fits`], for the write `w` through the main resource by the manager and
+    /// with the reset this was prepared for.
+    fn fits_write(&self, live: Option<&Value>, w: &Write) -> bool {
+        self.fits(live)
+            && w.subresource.is_empty()
+            && self.manager == w.manager
+            && self.reset == w.reset_managed_fields
+    }
+
+    /// The kind's validation prepared for the update `w` of `live`, if this fits it.
+    pub(super) fn take_kind_errors(&mut self, live: &Value, w: &Write) -> Option<Vec<FieldError>> {
+        if !self.fits_write(Some(live), w) {
+            return None;
+        }
+        self.kind_errors.take()
+    }
 }
 
 /// What a write's field tracking can do before the engine's lock: everything but the time
@@ -159,22 +171,28 @@ pub fn pretrack(
     pretrack_decoded(info, live, obj, w)
 }
 
-/// [`pretrack`] against a live version already decoded (a patch decoded it to patch it).
+/// [`pretrack`] against a live version already decoded (a patch decoded it to patch it). A
+/// write without a manager (an apply's result, whose managedFields are final) has nothing to
+/// track, but its update still gets the live object decoded and the kind's validation.
 pub fn pretrack_decoded(
     info: &'static ResourceInfo,
     live: Option<(crate::codec::Object, Value)>,
     obj: Map<String, Value>,
     w: &Write,
 ) -> Pretracked {
-    let tracking = match &w.manager {
+    let obj = defaulted(info, obj, w);
+    let (obj, tracking) = match &w.manager {
         Some(manager) => {
-            let obj = defaulted(info, obj, w);
             let fm = FieldManager::new(info, "");
             fm.prepare_update(live.as_ref().map(|(_, v)| v), obj, manager)
-                .1
         }
-        None => Tracking::default(),
+        None => (obj, Tracking::default()),
     };
+    let kind_errors = live.as_ref().and_then(|(_, v)| v.as_object()).map(|old| {
+        let mut shaped = obj;
+        super::update::before_update(info, &mut shaped, old, "");
+        info.strategy.validate_update(&shaped, old)
+    });
     Pretracked {
         manager: w.manager.clone(),
         reset: w.reset_managed_fields,
@@ -183,6 +201,7 @@ pub fn pretrack_decoded(
             Some((stored, value)) => Against::Live(stored, value),
             None => Against::Nothing,
         },
+        kind_errors,
     }
 }
 
@@ -228,14 +247,7 @@ impl Registry {
             return obj;
         };
         match ahead {
-            Some(p)
-                if p.fits(live)
-                    && w.subresource.is_empty()
-                    && p.manager.as_ref() == Some(manager)
-                    && p.reset == w.reset_managed_fields =>
-            {
-                p.tracking.finish(obj, &self.now_text())
-            }
+            Some(p) if p.fits_write(live, w) => p.tracking.finish(obj, &self.now_text()),
             _ => {
                 FieldManager::new(info, &w.subresource).update(live, obj, manager, &self.now_text())
             }

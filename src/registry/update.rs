@@ -125,6 +125,8 @@ impl Registry {
     ) -> ApiResult<super::Written> {
         let dry_run = w.dry_run;
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
+        let mut ahead = ahead;
+        let prevalidated = ahead.as_mut().and_then(|p| p.take_kind_errors(&current, w));
         // Field management runs first, on the request's object against the live one.
         let mut obj = self.track_ahead(info, Some(&current), obj, w, ahead);
         if let Some(old) = current.as_object() {
@@ -152,25 +154,11 @@ impl Registry {
         }
         let no_object = Map::new();
         let old = current.as_object().unwrap_or(&no_object);
-        // BeforeUpdate: server-owned metadata comes from the stored object; an unconditional
-        // update is validated as if it carried the current resourceVersion.
-        {
-            let empty = Map::new();
-            let old_meta = old
-                .get("metadata")
-                .and_then(Value::as_object)
-                .unwrap_or(&empty);
-            let m = meta_mut(&mut obj);
-            reset_update_system_fields(m, old_meta);
-            if rv.is_empty() {
-                if let Some(r) = old_meta.get("resourceVersion") {
-                    m.insert("resourceVersion".into(), r.clone());
-                }
-            }
-        }
-        info.strategy
-            .prepare_for_update(&mut obj, old, &w.subresource);
-        let mut errs = validate_update(info, &obj, old);
+        before_update(info, &mut obj, old, &w.subresource);
+        // The kind's validation may have been made with the update's preparation.
+        let kind_errors = prevalidated.unwrap_or_else(|| info.strategy.validate_update(&obj, old));
+        let mut errs = validate_common_for_update(info, &obj, old);
+        errs.extend(kind_errors);
         errs.extend(self.raw_field_change(info, key, &obj, old, w));
         if !errs.is_empty() {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));
@@ -326,8 +314,39 @@ impl Registry {
     }
 }
 
-/// Runs generic ObjectMeta update validation plus the kind's, in `BeforeUpdate`'s order.
-pub fn validate_update(
+/// `BeforeUpdate`'s shaping of `obj` against the stored `old` before validation:
+/// server-owned metadata comes from the stored object, an unconditional update is validated
+/// as if it carried the current resourceVersion, then the kind's preparation for an update
+/// through `subresource`.
+pub(super) fn before_update(
+    info: &ResourceInfo,
+    obj: &mut Map<String, Value>,
+    old: &Map<String, Value>,
+    subresource: &str,
+) {
+    let empty = Map::new();
+    let old_meta = old
+        .get("metadata")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let m = meta_mut(obj);
+    let unconditional = m
+        .get("resourceVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .is_empty();
+    reset_update_system_fields(m, old_meta);
+    if unconditional {
+        if let Some(r) = old_meta.get("resourceVersion") {
+            m.insert("resourceVersion".into(), r.clone());
+        }
+    }
+    info.strategy.prepare_for_update(obj, old, subresource);
+}
+
+/// The generic ObjectMeta update validation, which comes before the kind's
+/// (`Strategy::validate_update`) in `BeforeUpdate`'s order.
+fn validate_common_for_update(
     info: &ResourceInfo,
     new: &Map<String, Value>,
     old: &Map<String, Value>,
@@ -342,7 +361,5 @@ pub fn validate_update(
         .get("metadata")
         .and_then(Value::as_object)
         .unwrap_or(&empty);
-    let mut errs = validate_common_fields_for_update(new_meta, old_meta, info.namespaced);
-    errs.extend(info.strategy.validate_update(new, old));
-    errs
+    validate_common_fields_for_update(new_meta, old_meta, info.namespaced)
 }

@@ -166,12 +166,20 @@ pub(super) fn prepare(
         None => Live::Absent,
     };
     let outcome = applied(req, rr, cbor, &opts, state, now);
-    // An update carries the live object it decoded; it has no tracking of its own (the
-    // merge made the managedFields).
-    let tracking = stored
-        .clone()
-        .zip(current)
-        .map(|(stored, value)| crate::registry::Pretracked::untracked(stored, value));
+    // An update carries the live object it decoded and the kind's validation; it has no
+    // tracking of its own (the merge made the managedFields).
+    let tracking = match (&outcome, stored.clone().zip(current)) {
+        (Ok(a), Some(live)) => {
+            let write = Write::default();
+            Some(crate::registry::pretrack_decoded(
+                info,
+                Some(live),
+                a.obj.clone(),
+                &write,
+            ))
+        }
+        _ => None,
+    };
     let prepared = Prepared::new(stored, Some(now.to_string()), outcome, tracking);
     Some((opts.field_validation, Made::Apply(prepared)))
 }
