@@ -251,7 +251,10 @@ pub fn predecode(
         let mut obj = body.object.clone();
         if handlers::reconcile_namespace(&mut obj, rr.resource, namespace).is_ok() {
             let write = options.write(&request, "", body.managed_fields.as_ref());
-            body.pretracked = Some(crate::registry::pretrack(rr.resource, against, obj, &write));
+            body.pretracked = Some(match against {
+                Some(live) => crate::registry::pretrack(rr.resource, Some(live), obj, &write),
+                None => crate::registry::pretrack_create(rr.resource, obj, &write, &body.sent),
+            });
         }
     }
     Some(Predecoded(Arc::new(Ahead {

@@ -203,4 +203,72 @@ mod kind_validation_tests {
             }
         }
     }
+
+    /// An update's validation prepared before the lock is not used when the final
+    /// managedFields entries fail ObjectMeta's check of them (validation's one reading of the
+    /// part the write still changes): the write validates anew. Here a sent entry whose
+    /// manager name is too long keeps the label it owns, while the prepared validation saw a
+    /// ConfigMap key the kind refuses.
+    #[test]
+    fn an_update_validates_anew_when_its_entries_fail_their_check() {
+        let mut e = Engine::new(Config::default());
+        let info = e.registry.kinds().by_kind("v1", "ConfigMap").unwrap();
+        let w = Write::by("tracker", false);
+        let object = |data: Value, entries: Value| {
+            let Value::Object(m) = json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "c", "namespace": "default", "labels": {"x": "y"},
+                    "managedFields": entries}, "data": data})
+            else {
+                unreachable!()
+            };
+            m
+        };
+        let created = object(json!({"a": "1"}), Value::Null);
+        e.registry
+            .create(info, created.clone(), &Sent::of(&created), &w)
+            .unwrap();
+        let key = info.key("default", "c");
+        let long = json!([{"manager": "m".repeat(200), "operation": "Update", "apiVersion": "v1",
+            "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {"f:labels": {"f:x": {}}}}}]);
+        let refused = object(json!({"not a key!": "1"}), long.clone());
+        let prepared = pretrack(info, e.stored_at(&key), refused, &w);
+        let valid = object(json!({"a": "2"}), long);
+        let sent = Sent::of(&valid);
+        let err = e
+            .registry
+            .put(info, &key, valid, &sent, &w, Some(prepared))
+            .unwrap_err();
+        let text = format!("{err:?}");
+        assert_eq!(err.code, 422);
+        assert!(!text.contains("not a key!"), "{text}");
+        assert!(text.contains("managedFields[0].manager"), "{text}");
+    }
+
+    /// A named create's validation prepared before the lock is what the write reports:
+    /// prepared for a ConfigMap with a key the kind refuses, the create is served with a
+    /// valid one and refused.
+    #[test]
+    fn a_create_uses_the_validation_prepared_before_the_lock() {
+        let mut e = Engine::new(Config::default());
+        let info = e.registry.kinds().by_kind("v1", "ConfigMap").unwrap();
+        let w = Write::by("tracker", false);
+        let object = |data: Value| {
+            let Value::Object(m) = json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "c", "namespace": "default"}, "data": data})
+            else {
+                unreachable!()
+            };
+            m
+        };
+        let refused = object(json!({"not a key!": "1"}));
+        let sent = Sent::of(&refused);
+        let prepared = crate::registry::pretrack_create(info, refused, &w, &sent);
+        let valid = object(json!({"a": "1"}));
+        let err = e
+            .registry
+            .create_pretracked(info, valid, &sent, &w, Some(prepared))
+            .unwrap_err();
+        assert_eq!(err.code, 422, "{err:?}");
+        assert!(format!("{err:?}").contains("not a key!"), "{err:?}");
+    }
 }

@@ -62,6 +62,25 @@ const CLEARED_ON_CREATE: &[&str] = &[
     "selfLink",
 ];
 
+/// `BeforeCreate`'s shaping of a new object, its name set: its uid and creation time, the
+/// fields a create clears, its type, then the kind's preparation.
+pub(super) fn before_create(
+    info: &ResourceInfo,
+    obj: &mut Map<String, Value>,
+    uid: String,
+    now: String,
+) {
+    let m = meta_mut(obj);
+    m.insert("uid".into(), Value::String(uid));
+    m.insert("creationTimestamp".into(), Value::String(now));
+    for f in CLEARED_ON_CREATE {
+        m.shift_remove(*f);
+    }
+    obj.insert("kind".into(), Value::String(info.kind.to_string()));
+    obj.insert("apiVersion".into(), Value::String(info.api_version()));
+    info.strategy.prepare_for_create(obj);
+}
+
 /// `SimpleNameGenerator`: the prefix cut to 58 characters, then five random ones.
 fn generated_name(generate_name: &str, rng: &mut crate::rng::Rng) -> String {
     let mut name: String = generate_name.chars().take(58).collect();
@@ -99,6 +118,8 @@ impl Registry {
         w: &super::Write,
         ahead: Option<super::Pretracked>,
     ) -> ApiResult<Written> {
+        let mut ahead = ahead;
+        let prevalidated = ahead.as_mut().and_then(|p| p.take_kind_errors(None, w));
         // The field manager sees the object as the client sent it (name not yet generated,
         // no defaults from the kind's preparation), as in kube-apiserver's create handler.
         let obj = self.track_ahead(info, None, obj, w, ahead);
@@ -111,17 +132,17 @@ impl Registry {
         let generates =
             !map_meta_str(&obj, "generateName").is_empty() && map_meta_str(&obj, "name").is_empty();
         if !generates {
-            return self.create_attempt(info, obj, sent, w);
+            return self.create_attempt(info, obj, sent, w, prevalidated);
         }
         if self.next_generated_name_is_free(info, &obj) {
             // The attempt cannot collide, so it needs no copy to retry with.
-            return self.create_attempt(info, obj, sent, w);
+            return self.create_attempt(info, obj, sent, w, None);
         }
-        let mut result = self.create_attempt(info, obj.clone(), sent, w);
+        let mut result = self.create_attempt(info, obj.clone(), sent, w, None);
         for _ in 1..MAX_NAME_GENERATION_ATTEMPTS {
             match &result {
                 Err(e) if e.reason == "AlreadyExists" => {
-                    result = self.create_attempt(info, obj.clone(), sent, w);
+                    result = self.create_attempt(info, obj.clone(), sent, w, None);
                 }
                 _ => break,
             }
@@ -139,12 +160,15 @@ impl Registry {
         self.store().get(&key).is_none()
     }
 
+    /// One attempt at storing `obj`; `prevalidated`: the kind's validation of it made before
+    /// the engine's lock ([`super::pretrack_create`]), for a named create.
     fn create_attempt(
         &mut self,
         info: &'static ResourceInfo,
         mut obj: Map<String, Value>,
         sent: &crate::resources::Sent,
         w: &super::Write,
+        prevalidated: Option<Vec<crate::resources::field::FieldError>>,
     ) -> ApiResult<Written> {
         let dry_run = w.dry_run;
         let now = self.now_text();
@@ -169,17 +193,12 @@ impl Registry {
                 let name = generated_name(&generate, self.rng());
                 meta_mut(&mut obj).insert("name".into(), Value::String(name));
             }
-            let m = meta_mut(&mut obj);
-            m.insert("uid".into(), Value::String(uid));
-            m.insert("creationTimestamp".into(), Value::String(now));
-            for f in CLEARED_ON_CREATE {
-                m.shift_remove(*f);
-            }
         }
-        obj.insert("kind".into(), Value::String(info.kind.to_string()));
-        obj.insert("apiVersion".into(), Value::String(info.api_version()));
-        info.strategy.prepare_for_create(&mut obj);
-        let mut errs = info.strategy.validate_create(&obj, sent);
+        before_create(info, &mut obj, uid, now);
+        let mut errs = match prevalidated {
+            Some(errs) if super::managed::managed_fields_valid(&obj) => errs,
+            _ => info.strategy.validate_create(&obj, sent),
+        };
         if errs.is_empty() {
             // Generic ObjectMeta checks (path-segment names) run only after the kind's own.
             let empty = Map::new();

@@ -90,11 +90,13 @@ pub struct Pretracked {
     reset: bool,
     tracking: Tracking,
     against: Against,
-    /// For an update: the kind's validation (`Strategy::validate_update`) of the object the
-    /// update writes, shaped as `BeforeUpdate` shapes it against the same version. The
-    /// kinds' preparation and validation read no managedFields, the one part of the object
-    /// the write still changes (its time); ObjectMeta's validation, which does, stays with
-    /// the write.
+    /// The kind's validation of the object the write stores (`Strategy::validate_update`
+    /// against the same version, shaped as `BeforeUpdate` shapes it; `validate_create` of a
+    /// named create, shaped as `BeforeCreate` shapes it, with a uid and creation time it
+    /// does not read), made without the managedFields, the part the write still changes
+    /// (their time, and so their order). Validation reads them only in its own check of
+    /// the entries, so the write uses this only when that check of its final entries finds
+    /// nothing ([`managed_fields_valid`]).
     kind_errors: Option<Vec<FieldError>>,
 }
 
@@ -143,9 +145,14 @@ impl Pretracked {
             && self.reset == w.reset_managed_fields
     }
 
-    /// The kind's validation prepared for the update `w` of `live`, if this fits it.
-    pub(super) fn take_kind_errors(&mut self, live: &Value, w: &Write) -> Option<Vec<FieldError>> {
-        if !self.fits_write(Some(live), w) {
+    /// The kind's validation prepared for the write `w` (a create: no `live`), if this fits
+    /// it.
+    pub(super) fn take_kind_errors(
+        &mut self,
+        live: Option<&Value>,
+        w: &Write,
+    ) -> Option<Vec<FieldError>> {
+        if !self.fits_write(live, w) {
             return None;
         }
         self.kind_errors.take()
@@ -180,14 +187,7 @@ pub fn pretrack_decoded(
     obj: Map<String, Value>,
     w: &Write,
 ) -> Pretracked {
-    let obj = defaulted(info, obj, w);
-    let (obj, tracking) = match &w.manager {
-        Some(manager) => {
-            let fm = FieldManager::new(info, "");
-            fm.prepare_update(live.as_ref().map(|(_, v)| v), obj, manager)
-        }
-        None => (obj, Tracking::default()),
-    };
+    let (obj, tracking) = tracked(info, live.as_ref().map(|(_, v)| v), obj, w);
     let kind_errors = live.as_ref().and_then(|(_, v)| v.as_object()).map(|old| {
         let mut shaped = obj;
         super::update::before_update(info, &mut shaped, old, "");
@@ -203,6 +203,58 @@ pub fn pretrack_decoded(
         },
         kind_errors,
     }
+}
+
+/// [`pretrack`] for a create, whose body set `sent`: a named one also has the kind's
+/// validation made.
+pub fn pretrack_create(
+    info: &'static ResourceInfo,
+    obj: Map<String, Value>,
+    w: &Write,
+    sent: &crate::resources::Sent,
+) -> Pretracked {
+    let (obj, tracking) = tracked(info, None, obj, w);
+    let named = !crate::resources::meta::map_meta_str(&obj, "name").is_empty();
+    let kind_errors = named.then(|| {
+        let mut shaped = obj;
+        // Neither is read by validation; the write sets its own.
+        let (uid, created) = (
+            "00000000-0000-0000-0000-000000000000",
+            "1970-01-01T00:00:00Z",
+        );
+        super::create::before_create(info, &mut shaped, uid.into(), created.into());
+        info.strategy.validate_create(&shaped, sent)
+    });
+    Pretracked {
+        manager: w.manager.clone(),
+        reset: w.reset_managed_fields,
+        tracking,
+        against: Against::Nothing,
+        kind_errors,
+    }
+}
+
+/// `obj` defaulted and prepared for tracking against `live` (without its managedFields),
+/// and the tracking, when the write has a manager.
+fn tracked(
+    info: &'static ResourceInfo,
+    live: Option<&Value>,
+    obj: Map<String, Value>,
+    w: &Write,
+) -> (Map<String, Value>, Tracking) {
+    let obj = defaulted(info, obj, w);
+    match &w.manager {
+        Some(manager) => FieldManager::new(info, "").prepare_update(live, obj, manager),
+        None => (obj, Tracking::default()),
+    }
+}
+
+/// Whether the managedFields entries of `obj` pass ObjectMeta's check of them, the one part
+/// of validation that reads them.
+pub(super) fn managed_fields_valid(obj: &Map<String, Value>) -> bool {
+    let entries = obj.get("metadata").and_then(|m| m.get("managedFields"));
+    let path = crate::resources::field::FieldPath::new("metadata").child("managedFields");
+    crate::resources::validation::meta_fields::validate_managed_fields(entries, &path).is_empty()
 }
 
 /// `obj` with the kind's defaults, and an empty managedFields list if the request reset them.

@@ -25,7 +25,7 @@ pub use corrupt::GATE as UNSAFE_DELETION_GATE;
 pub use create::Written;
 pub use delete::{DeleteOptions, Deleted};
 pub use leases::Leases;
-pub use managed::{apply_to, pretrack, pretrack_decoded, Pretracked, Write};
+pub use managed::{apply_to, pretrack, pretrack_create, pretrack_decoded, Pretracked, Write};
 pub use rbac::AuthorizationMode;
 pub use read::ListOptions;
 pub use watch::WatchOptions;

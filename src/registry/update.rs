@@ -126,7 +126,9 @@ impl Registry {
         let dry_run = w.dry_run;
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
         let mut ahead = ahead;
-        let prevalidated = ahead.as_mut().and_then(|p| p.take_kind_errors(&current, w));
+        let prevalidated = ahead
+            .as_mut()
+            .and_then(|p| p.take_kind_errors(Some(&current), w));
         // Field management runs first, on the request's object against the live one.
         let mut obj = self.track_ahead(info, Some(&current), obj, w, ahead);
         if let Some(old) = current.as_object() {
@@ -156,7 +158,10 @@ impl Registry {
         let old = current.as_object().unwrap_or(&no_object);
         before_update(info, &mut obj, old, &w.subresource);
         // The kind's validation may have been made with the update's preparation.
-        let kind_errors = prevalidated.unwrap_or_else(|| info.strategy.validate_update(&obj, old));
+        let kind_errors = match prevalidated {
+            Some(errs) if super::managed::managed_fields_valid(&obj) => errs,
+            _ => info.strategy.validate_update(&obj, old),
+        };
         let mut errs = validate_common_for_update(info, &obj, old);
         errs.extend(kind_errors);
         errs.extend(self.raw_field_change(info, key, &obj, old, w));
