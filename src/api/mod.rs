@@ -81,16 +81,51 @@ pub struct Reply {
     pub stored: Option<Object>,
     /// Not an answer yet: the read waits for the watch cache.
     pub wait: Option<Wait>,
-    /// Trees the answer does not need (a write's object, once stored, and the version it
-    /// replaced): the response carries them out of the engine ([`Leftovers`]).
-    pub leftovers: Vec<Value>,
+    /// What the answer does not need (a write's object, once encoded, the decoded version
+    /// it was made against, a write prepared against a version no longer live): the
+    /// response carries it out of the engine.
+    pub leftovers: Leftovers,
 }
 
-/// What a response carries out of the engine only to be freed: a concurrent host drops it
-/// with the response, after releasing the engine's lock, so that freeing a 3 MiB object's
-/// trees holds up no other request.
-#[derive(Clone, Debug)]
-pub struct Leftovers(pub std::sync::Arc<Vec<Value>>);
+/// What a response carries out of the engine only to be freed (an `http` extension): a
+/// concurrent host drops it with the response, after releasing the engine's lock, so that
+/// freeing a 3 MiB object's trees holds up no other request.
+#[derive(Clone, Default)]
+pub struct Leftovers(Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>);
+
+impl Leftovers {
+    /// Hands `t` out with the response.
+    pub fn push<T: std::any::Any + Send + Sync>(&mut self, t: T) {
+        self.0.push(std::sync::Arc::new(t));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many there are, of any type.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The leftovers of type `T`, in the order they were handed out.
+    pub fn of<T: std::any::Any>(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().filter_map(|l| l.downcast_ref::<T>())
+    }
+}
+
+impl std::fmt::Debug for Leftovers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Leftovers({})", self.0.len())
+    }
+}
+
+/// Leftovers are no part of an answer: replies that differ only in them are equal.
+impl PartialEq for Leftovers {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
 
 impl Reply {
     /// A JSON reply with no warnings.
@@ -104,7 +139,7 @@ impl Reply {
             items: None,
             stored: None,
             wait: None,
-            leftovers: Vec::new(),
+            leftovers: Leftovers::default(),
         }
     }
 
@@ -116,17 +151,21 @@ impl Reply {
         }
     }
 
-    /// A create's or a PUT's reply: the stored version's JSON when it was stored, the value
-    /// otherwise (a dry run, a virtual kind's answer, an update that changed nothing).
+    /// A write's reply (create, update, patch, apply): the stored version's JSON when it was
+    /// stored, the value otherwise (a dry run, a virtual kind's answer, an update that
+    /// changed nothing).
     pub fn written(code: u16, w: crate::registry::Written) -> Self {
         let mut reply = match w.stored {
-            Some(obj) => Reply {
-                leftovers: vec![w.value],
-                ..Reply::stored(code, obj)
-            },
+            Some(obj) => {
+                let mut reply = Reply::stored(code, obj);
+                reply.leftovers.push(w.value);
+                reply
+            }
             None => Reply::new(code, w.value),
         };
-        reply.leftovers.extend(w.replaced);
+        if let Some(replaced) = w.replaced {
+            reply.leftovers.push(replaced);
+        }
         reply
     }
 
@@ -288,11 +327,15 @@ fn serve_resource(
     };
     match result {
         Ok(mut reply) => {
-            let leftovers = std::mem::take(&mut reply.leftovers);
             let mut resp = response::resource_reply(&reply, &out, request);
+            let mut leftovers = std::mem::take(&mut reply.leftovers);
             if !leftovers.is_empty() {
-                resp.extensions_mut()
-                    .insert(Leftovers(std::sync::Arc::new(leftovers)));
+                // A body written from a value (a dry run, a write that changed nothing) is
+                // encoded by now: it leaves with the rest.
+                if reply.body.is_object() {
+                    leftovers.push(std::mem::take(&mut reply.body));
+                }
+                resp.extensions_mut().insert(leftovers);
             }
             resp
         }

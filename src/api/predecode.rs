@@ -171,7 +171,8 @@ impl Predecoded {
     }
 }
 
-/// Reads the version stored at a storage key, for an update's field tracking.
+/// Reads the version stored at a storage key: what an update's tracking and validation, or
+/// a patch or apply, is prepared against.
 pub type LiveLookup<'a> = &'a dyn Fn(&str) -> Option<crate::codec::Object>;
 
 /// Whether [`predecode`] may decode `req`'s body: a POST, PUT or PATCH with one.
@@ -180,14 +181,15 @@ pub fn applies(req: &http::Request<Bytes>) -> bool {
 }
 
 /// Decodes the body of a create (POST to a collection) or update (PUT) as its handler will,
-/// given the kinds and encodings the engine serves; `None` for any other request, or one
-/// whose options or size its handler refuses before decoding.
+/// given the kinds and encodings the engine serves, with its field tracking and the kind's
+/// validation (a named create's); `None` for any other request, or one whose options or
+/// size its handler refuses before decoding.
 ///
 /// `live` reads the object stored at a key (briefly taking the engine's lock): given it, an
-/// update of a main resource also has its field tracking prepared against that version,
-/// which the engine uses only if it is still the live one when the update reaches it, and
-/// a patch of a main resource is applied to that version (an apply at `now`, the engine's
-/// time as the host read it).
+/// update of a main resource also has its tracking and validation prepared against that
+/// version, which the engine uses only if it is still the live one when the update reaches
+/// it, and a patch of a main resource (PATCH) is applied to that version, an apply at `now`,
+/// the engine's time as the host read it. Without it, a PATCH is left to the engine.
 pub fn predecode(
     kinds: &Arc<Kinds>,
     served: &[Encoding],

@@ -1,6 +1,7 @@
-//! What a concurrent host does before it takes the engine's lock: decode a write's body
-//! ([`crate::api::predecode`]), so that heavy bodies are parsed and checked in parallel and
-//! the engine, which serializes every request, spends only the write itself on them.
+//! What a concurrent host does before it takes the engine's lock: decode a write's body,
+//! prepare its field tracking and validation, apply a patch ([`crate::api::predecode`]), so
+//! that heavy bodies are parsed and checked in parallel and the engine, which serializes
+//! every request, spends only the write itself on them.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use super::Engine;
 use crate::api::negotiation::{self, Encoding};
 use crate::resources::Kinds;
 
-/// The engine's kinds and encodings as of when it was made: enough to decode bodies
+/// The engine's kinds, encodings and time as of when it was made: enough to decode bodies
 /// without the engine. Cheap to make and to clone.
 #[derive(Debug, Clone)]
 pub struct Predecoder {
@@ -28,9 +29,11 @@ impl Predecoder {
         self.attach(req, None);
     }
 
-    /// [`Predecoder::predecode`], and for an update also its field tracking against the
-    /// object `live` reads at the update's key (a host takes the engine's lock briefly for
-    /// [`Engine::stored_at`]); the engine uses that only while the version is still live.
+    /// [`Predecoder::predecode`], and for an update also its field tracking and validation
+    /// against the object `live` reads at the update's key (a host takes the engine's lock
+    /// briefly for [`Engine::stored_at`]), and for a PATCH the patch applied to it (an apply
+    /// at this predecoder's time); the engine uses these only while the version (and the
+    /// time) still hold.
     pub fn predecode_against(
         &self,
         req: &mut http::Request<Bytes>,

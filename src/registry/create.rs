@@ -38,8 +38,9 @@ fn answer_virtual(
 pub struct Written {
     pub value: Value,
     pub stored: Option<crate::codec::Object>,
-    /// An update's decoded copy of the version it replaced, no longer needed: handed out with
-    /// the value so that a concurrent host frees both after releasing the engine's lock.
+    /// An update's decoded copy of the version it was made against (the one it replaced,
+    /// unless it changed nothing or was a dry run), no longer needed: handed out with the
+    /// value so that a concurrent host frees both after releasing the engine's lock.
     pub replaced: Option<Value>,
 }
 
@@ -108,8 +109,8 @@ impl Registry {
         self.create_pretracked(info, obj, sent, w, None)
     }
 
-    /// [`Registry::create`] with the field tracking prepared before the engine's lock
-    /// ([`super::pretrack`]), when the host did.
+    /// [`Registry::create`] with the field tracking and a named create's validation prepared
+    /// before the engine's lock ([`super::pretrack_create`]), when the host did.
     pub fn create_pretracked(
         &mut self,
         info: &'static ResourceInfo,

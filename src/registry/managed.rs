@@ -93,10 +93,10 @@ pub struct Pretracked {
     /// The kind's validation of the object the write stores (`Strategy::validate_update`
     /// against the same version, shaped as `BeforeUpdate` shapes it; `validate_create` of a
     /// named create, shaped as `BeforeCreate` shapes it, with a uid and creation time it
-    /// does not read), made without the managedFields, the part the write still changes
-    /// (their time, and so their order). Validation reads them only in its own check of
-    /// the entries, so the write uses this only when that check of its final entries finds
-    /// nothing ([`managed_fields_valid`]).
+    /// does not read), made without the managedFields the write is still to stamp (their
+    /// time, and so their order; an apply's, already final, are included). Validation reads
+    /// them only in its own check of the entries, so the write uses this only when that
+    /// check of its final entries finds nothing ([`managed_fields_valid`]).
     kind_errors: Option<Vec<FieldError>>,
 }
 

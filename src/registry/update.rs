@@ -29,8 +29,9 @@ impl Registry {
     }
 
     /// [`Registry::update`] with what was prepared before the engine's lock against a stored
-    /// version ([`super::pretrack`]: its field tracking and the live object decoded), used
-    /// only if that version is still the one at `key`; the stored version comes back too.
+    /// version ([`super::pretrack`]: its field tracking, the kind's validation and the live
+    /// object decoded), used only if that version is still the one at `key`; the stored
+    /// version comes back too.
     pub fn update_ahead(
         &mut self,
         info: &'static ResourceInfo,

@@ -105,10 +105,17 @@ async fn serve_within(
                 .stored_at(key)
         });
     }
+    // What was made ahead and not taken (a request refused before its handler) is freed
+    // here, after the lock, rather than with the request under it.
+    let made_ahead = request
+        .extensions()
+        .get::<crate::api::predecode::Predecoded>()
+        .cloned();
     let answer = engine
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .serve_hosted(request);
+    drop(made_ahead);
     let response = match answer {
         Answer::Now(resp) => resp,
         Answer::Later(waiting) => wait_for(&engine, waiting).await,

@@ -197,14 +197,14 @@ fn tracking_prepared_for_another_manager_is_not_used() {
 
 /// A PATCH to `uri` prepared ahead with `prepared` as its body (against the object stored
 /// then, at the engine's time then), its bytes swapped for `sent`, and `between` run on the
-/// engine before it serves the request: the answer.
+/// engine before it serves the request: the answer, and how many leftovers it carries.
 fn served_after_swap(
     e: &mut Engine,
     uri: &str,
     content_type: &str,
     (prepared, sent): (&str, &str),
     between: impl FnOnce(&mut Engine),
-) -> Resp {
+) -> (Resp, usize) {
     let mut req = request("PATCH", uri, content_type, prepared);
     e.predecoder()
         .predecode_against(&mut req, |key| e.stored_at(key));
@@ -212,7 +212,12 @@ fn served_after_swap(
     between(e);
     let (parts, _) = req.into_parts();
     let swapped = Bytes::from(sent.to_string());
-    Resp::from_response(&e.handle(http::Request::from_parts(parts, swapped)))
+    let resp = e.handle(http::Request::from_parts(parts, swapped));
+    let leftovers = resp
+        .extensions()
+        .get::<kubesim::api::Leftovers>()
+        .map_or(0, |l| l.len());
+    (Resp::from_response(&resp), leftovers)
 }
 
 /// A patch applied ahead is what the engine writes while the version it was applied to is
@@ -243,7 +248,7 @@ fn a_patch_prepared_ahead_is_written_only_while_its_version_is_live() {
             }
         };
         let (ahead, swapped) = (label("ahead"), label("swapped"));
-        let r = served_after_swap(
+        let (r, leftovers) = served_after_swap(
             &mut e,
             &format!("{cms}/c"),
             "application/merge-patch+json",
@@ -253,6 +258,9 @@ fn a_patch_prepared_ahead_is_written_only_while_its_version_is_live() {
         assert_eq!(r.code, 200, "{}", r.text);
         let want = if stale { "swapped" } else { "ahead" };
         assert_eq!(r.json["metadata"]["labels"]["a"], want, "stale: {stale}");
+        // The stored value and the version it replaced leave with the response, and the
+        // patch made against a version no longer live with them.
+        assert_eq!(leftovers, if stale { 3 } else { 2 }, "stale: {stale}");
         assert_eq!(r.json["data"]["k"].is_string(), stale);
     }
 }
@@ -283,18 +291,20 @@ fn an_apply_prepared_ahead_is_written_only_at_its_time_and_version() {
             }
             _ => {}
         };
-        let r = served_after_swap(
+        let (r, leftovers) = served_after_swap(
             &mut e,
             &uri,
             "application/apply-patch+yaml",
             (&ahead, &swapped),
             between,
         );
-        let (code, want) = match change {
-            "none" => (201, "ahead"),
-            "clock" => (201, "swapped"),
-            _ => (200, "swapped"),
+        // Leftovers: the stored value; the version an update replaced; a stale apply.
+        let (code, want, left) = match change {
+            "none" => (201, "ahead", 1),
+            "clock" => (201, "swapped", 2),
+            _ => (200, "swapped", 3),
         };
+        assert_eq!(leftovers, left, "{change}");
         assert_eq!(
             (r.code, r.json["data"]["k"].as_str()),
             (code, Some(want)),
@@ -315,7 +325,7 @@ fn a_write_hands_its_trees_out_with_the_response() {
     let left = |resp: &http::Response<kubesim::api::body::Body>| -> Vec<serde_json::Value> {
         resp.extensions()
             .get::<Leftovers>()
-            .map(|l| l.0.to_vec())
+            .map(|l| l.of::<serde_json::Value>().cloned().collect())
             .unwrap_or_default()
     };
     let created = e.handle(request(

@@ -107,8 +107,12 @@ pub fn apply(
     let prepared = req
         .predecoded
         .as_ref()
-        .and_then(|p| p.take_apply(req, info, opts.field_validation))
-        .filter(|p| p.holds(reg, &key));
+        .and_then(|p| p.take_apply(req, info, opts.field_validation));
+    // Made against a version no longer live: freed with the response, not here.
+    let (prepared, stale) = match prepared {
+        Some(p) if p.holds(reg, &key) => (Some(p), None),
+        other => (None, other),
+    };
     let (applied, ahead) = match prepared {
         Some(p) => (p.outcome, p.tracking),
         None => {
@@ -141,6 +145,9 @@ pub fn apply(
         Reply::written(201, reg.create(info, obj, &sent, &write)?)
     };
     reply.warnings = warnings;
+    if let Some(stale) = stale {
+        reply.leftovers.push(stale);
+    }
     Ok(reply)
 }
 

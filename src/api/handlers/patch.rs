@@ -120,8 +120,12 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let prepared = req
         .predecoded
         .as_ref()
-        .and_then(|p| p.take_patch(req, info, opts.field_validation))
-        .filter(|p| p.holds(reg, &key));
+        .and_then(|p| p.take_patch(req, info, opts.field_validation));
+    // Made against a version no longer live: freed with the response, not here.
+    let (prepared, stale) = match prepared {
+        Some(p) if p.holds(reg, &key) => (Some(p), None),
+        other => (None, other),
+    };
     let (patched, ahead) = match prepared {
         Some(p) => (p.outcome, p.tracking),
         None => {
@@ -140,6 +144,9 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let write = opts.write(req, subresource, sent_managed.as_ref());
     let mut reply = Reply::written(200, reg.update_ahead(info, &key, obj, &write, ahead)?);
     reply.warnings = warnings;
+    if let Some(stale) = stale {
+        reply.leftovers.push(stale);
+    }
     Ok(reply)
 }
 
