@@ -359,19 +359,53 @@ pub fn requests(data: &[u8]) -> Vec<Generated> {
 }
 
 /// A few requests built from the input (method, path, query, headers, body) against one
-/// cluster: every answer well formed, no rejected request changing anything.
+/// cluster: every answer well formed, no rejected request changing anything. A second
+/// cluster gets the same requests as the native server sends them, with bodies decoded,
+/// writes prepared and patches applied ahead (`Engine::predecoder`): its answers must be
+/// the same, byte for byte.
 pub fn engine(data: &[u8]) {
     let mut e = cluster();
+    let mut ahead = cluster();
     for (method, uri, content_type, accept, body) in requests(data) {
         let before = e.store().revision();
-        let resp = send(
-            &mut e,
-            method,
-            &uri,
-            &[("content-type", content_type), ("accept", accept)],
-            body,
-        );
+        let headers = [("content-type", content_type), ("accept", accept)];
+        let resp = send(&mut e, method, &uri, &headers, body.clone());
         check_answer(&e, before, &resp);
+        let prepared = send_prepared(&mut ahead, method, &uri, &headers, body);
+        assert_eq!(
+            (
+                prepared.status(),
+                prepared.headers(),
+                prepared.body().bytes()
+            ),
+            (resp.status(), resp.headers(), resp.body().bytes()),
+            "{method} {uri}: prepared ahead, the answer differs"
+        );
         e.tick();
+        ahead.tick();
+    }
+}
+
+/// [`send`] as the native server sends a request: predecoded against the stored objects.
+fn send_prepared(
+    e: &mut Engine,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: impl Into<Bytes>,
+) -> http::Response<Body> {
+    let mut b = http::Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    match b.body(body.into()) {
+        Ok(mut req) => {
+            if crate::engine::Predecoder::wants(&req) {
+                let predecoder = e.predecoder();
+                predecoder.predecode_against(&mut req, |key| e.stored_at(key));
+            }
+            e.handle(req)
+        }
+        Err(_) => http::Response::new(Body::Full(Bytes::new())),
     }
 }
