@@ -10,7 +10,7 @@ pub struct Rng {
 }
 
 /// The alphabet of apiserver's `SimpleNameGenerator` (no vowels, no confusable digits).
-const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+pub(crate) const NAME_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
 impl Rng {
     /// A generator whose whole output is determined by `seed`.

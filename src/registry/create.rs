@@ -82,6 +82,17 @@ pub(super) fn before_create(
     info.strategy.prepare_for_create(obj);
 }
 
+/// A name as [`generated_name`] makes them, with a fixed suffix from the same alphabet: one
+/// is valid exactly when the other is (the suffix's characters are lowercase letters and
+/// digits, which every name rule allows anywhere), so a create may be validated before its
+/// name is drawn, for as long as it is valid.
+pub(super) fn placeholder_name(generate_name: &str) -> String {
+    let mut name: String = generate_name.chars().take(58).collect();
+    let fixed = crate::rng::NAME_ALPHABET[0] as char;
+    name.extend(std::iter::repeat_n(fixed, 5));
+    name
+}
+
 /// `SimpleNameGenerator`: the prefix cut to 58 characters, then five random ones.
 fn generated_name(generate_name: &str, rng: &mut crate::rng::Rng) -> String {
     let mut name: String = generate_name.chars().take(58).collect();
@@ -137,13 +148,14 @@ impl Registry {
         }
         if self.next_generated_name_is_free(info, &obj) {
             // The attempt cannot collide, so it needs no copy to retry with.
-            return self.create_attempt(info, obj, sent, w, None);
+            return self.create_attempt(info, obj, sent, w, prevalidated);
         }
-        let mut result = self.create_attempt(info, obj.clone(), sent, w, None);
+        // A generated name's prepared validation found nothing, whatever the name.
+        let mut result = self.create_attempt(info, obj.clone(), sent, w, prevalidated.clone());
         for _ in 1..MAX_NAME_GENERATION_ATTEMPTS {
             match &result {
                 Err(e) if e.reason == "AlreadyExists" => {
-                    result = self.create_attempt(info, obj.clone(), sent, w, None);
+                    result = self.create_attempt(info, obj.clone(), sent, w, prevalidated.clone());
                 }
                 _ => break,
             }
@@ -162,7 +174,7 @@ impl Registry {
     }
 
     /// One attempt at storing `obj`; `prevalidated`: the kind's validation of it made before
-    /// the engine's lock ([`super::pretrack_create`]), for a named create.
+    /// the engine's lock ([`super::pretrack_create`]).
     fn create_attempt(
         &mut self,
         info: &'static ResourceInfo,

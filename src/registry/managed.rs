@@ -92,8 +92,8 @@ pub struct Pretracked {
     against: Against,
     /// The kind's validation of the object the write stores (`Strategy::validate_update`
     /// against the same version, shaped as `BeforeUpdate` shapes it; `validate_create` of a
-    /// named create, shaped as `BeforeCreate` shapes it, with a uid and creation time it
-    /// does not read), made without the managedFields the write is still to stamp (their
+    /// create, shaped as `BeforeCreate` shapes it, with a uid and creation time it does not
+    /// read, and a generated name's placeholder when that finds nothing), made without the managedFields the write is still to stamp (their
     /// time, and so their order; an apply's, already final, are included). Validation reads
     /// them only in its own check of the entries, so the write uses this only when that
     /// check of its final entries finds nothing ([`managed_fields_valid`]).
@@ -205,17 +205,26 @@ pub fn pretrack_decoded(
     }
 }
 
-/// [`pretrack`] for a create, whose body set `sent`: a named one also has the kind's
-/// validation made.
+/// [`pretrack`] for a create, whose body set `sent`, with the kind's validation made: of a
+/// named create, or, with a placeholder for the name to be generated, of one whose
+/// validation then finds nothing.
 pub fn pretrack_create(
     info: &'static ResourceInfo,
     obj: Map<String, Value>,
     w: &Write,
     sent: &crate::resources::Sent,
 ) -> Pretracked {
-    let (obj, tracking) = tracked(info, None, obj, w);
-    let named = !crate::resources::meta::map_meta_str(&obj, "name").is_empty();
-    let kind_errors = named.then(|| {
+    let (mut obj, tracking) = tracked(info, None, obj, w);
+    let meta_str = |obj: &Map<String, Value>, k: &str| -> String {
+        crate::resources::meta::map_meta_str(obj, k).to_string()
+    };
+    let (name, generate) = (meta_str(&obj, "name"), meta_str(&obj, "generateName"));
+    let generated = name.is_empty() && !generate.is_empty();
+    if generated {
+        let placeholder = super::create::placeholder_name(&generate);
+        crate::resources::meta::meta_mut(&mut obj).insert("name".into(), placeholder.into());
+    }
+    let kind_errors = (generated || !name.is_empty()).then(|| {
         let mut shaped = obj;
         // Neither is read by validation; the write sets its own.
         let (uid, created) = (
@@ -225,6 +234,9 @@ pub fn pretrack_create(
         super::create::before_create(info, &mut shaped, uid.into(), created.into());
         info.strategy.validate_create(&shaped, sent)
     });
+    // Errors would name the placeholder: a generated name's create keeps only a finding of
+    // none, which holds for any name drawn.
+    let kind_errors = kind_errors.filter(|errs| !generated || errs.is_empty());
     Pretracked {
         manager: w.manager.clone(),
         reset: w.reset_managed_fields,
