@@ -131,7 +131,7 @@ impl Registry {
         ahead: Option<super::Pretracked>,
     ) -> ApiResult<Written> {
         let mut ahead = ahead;
-        let prevalidated = ahead.as_mut().and_then(|p| p.take_kind_errors(None, w));
+        let prevalidated = ahead.as_mut().and_then(|p| p.take_validation(None, w));
         // The field manager sees the object as the client sent it (name not yet generated,
         // no defaults from the kind's preparation), as in kube-apiserver's create handler.
         let obj = self.track_ahead(info, None, obj, w, ahead);

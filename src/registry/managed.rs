@@ -90,14 +90,15 @@ pub struct Pretracked {
     reset: bool,
     tracking: Tracking,
     against: Against,
-    /// The kind's validation of the object the write stores (`Strategy::validate_update`
-    /// against the same version, shaped as `BeforeUpdate` shapes it; `validate_create` of a
-    /// create, shaped as `BeforeCreate` shapes it, with a uid and creation time it does not
-    /// read, and a generated name's placeholder when that finds nothing), made without the managedFields the write is still to stamp (their
-    /// time, and so their order; an apply's, already final, are included). Validation reads
-    /// them only in its own check of the entries, so the write uses this only when that
-    /// check of its final entries finds nothing ([`managed_fields_valid`]).
-    kind_errors: Option<Vec<FieldError>>,
+    /// The validation of the object the write stores (an update's, ObjectMeta's rules and
+    /// the kind's, against the same version, shaped as `BeforeUpdate` shapes it; a create's
+    /// `Strategy::validate_create`, shaped as `BeforeCreate` shapes it, with a uid and
+    /// creation time it does not read, and a generated name's placeholder when that finds
+    /// nothing), made without the managedFields the write is still to stamp (their time,
+    /// and so their order; an apply's, already final, are included). Validation reads them
+    /// only in its own check of the entries, so the write uses this only when that check of
+    /// its final entries finds nothing ([`managed_fields_valid`]).
+    validation: Option<Vec<FieldError>>,
 }
 
 /// What a [`Pretracked`] was prepared against.
@@ -145,9 +146,8 @@ impl Pretracked {
             && self.reset == w.reset_managed_fields
     }
 
-    /// The kind's validation prepared for the write `w` (a create: no `live`), if this fits
-    /// it.
-    pub(super) fn take_kind_errors(
+    /// The validation prepared for the write `w` (a create: no `live`), if this fits it.
+    pub(super) fn take_validation(
         &mut self,
         live: Option<&Value>,
         w: &Write,
@@ -155,7 +155,7 @@ impl Pretracked {
         if !self.fits_write(live, w) {
             return None;
         }
-        self.kind_errors.take()
+        self.validation.take()
     }
 }
 
@@ -180,7 +180,7 @@ pub fn pretrack(
 
 /// [`pretrack`] against a live version already decoded (a patch decoded it to patch it). A
 /// write without a manager (an apply's result, whose managedFields are final) has nothing to
-/// track, but its update still gets the live object decoded and the kind's validation.
+/// track, but its update still gets the live object decoded and its validation.
 pub fn pretrack_decoded(
     info: &'static ResourceInfo,
     live: Option<(crate::codec::Object, Value)>,
@@ -188,10 +188,10 @@ pub fn pretrack_decoded(
     w: &Write,
 ) -> Pretracked {
     let (obj, tracking) = tracked(info, live.as_ref().map(|(_, v)| v), obj, w);
-    let kind_errors = live.as_ref().and_then(|(_, v)| v.as_object()).map(|old| {
+    let validation = live.as_ref().and_then(|(_, v)| v.as_object()).map(|old| {
         let mut shaped = obj;
         super::update::before_update(info, &mut shaped, old, "");
-        info.strategy.validate_update(&shaped, old)
+        super::update::validate_update(info, &shaped, old)
     });
     Pretracked {
         manager: w.manager.clone(),
@@ -201,7 +201,7 @@ pub fn pretrack_decoded(
             Some((stored, value)) => Against::Live(stored, value),
             None => Against::Nothing,
         },
-        kind_errors,
+        validation,
     }
 }
 
@@ -224,7 +224,7 @@ pub fn pretrack_create(
         let placeholder = super::create::placeholder_name(&generate);
         crate::resources::meta::meta_mut(&mut obj).insert("name".into(), placeholder.into());
     }
-    let kind_errors = (generated || !name.is_empty()).then(|| {
+    let validation = (generated || !name.is_empty()).then(|| {
         let mut shaped = obj;
         // Neither is read by validation; the write sets its own.
         let (uid, created) = (
@@ -236,13 +236,13 @@ pub fn pretrack_create(
     });
     // Errors would name the placeholder: a generated name's create keeps only a finding of
     // none, which holds for any name drawn.
-    let kind_errors = kind_errors.filter(|errs| !generated || errs.is_empty());
+    let validation = validation.filter(|errs| !generated || errs.is_empty());
     Pretracked {
         manager: w.manager.clone(),
         reset: w.reset_managed_fields,
         tracking,
         against: Against::Nothing,
-        kind_errors,
+        validation,
     }
 }
 

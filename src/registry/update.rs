@@ -29,7 +29,7 @@ impl Registry {
     }
 
     /// [`Registry::update`] with what was prepared before the engine's lock against a stored
-    /// version ([`super::pretrack`]: its field tracking, the kind's validation and the live
+    /// version ([`super::pretrack`]: its field tracking, its validation and the live
     /// object decoded), used only if that version is still the one at `key`; the stored
     /// version comes back too.
     pub fn update_ahead(
@@ -129,7 +129,7 @@ impl Registry {
         let mut ahead = ahead;
         let prevalidated = ahead
             .as_mut()
-            .and_then(|p| p.take_kind_errors(Some(&current), w));
+            .and_then(|p| p.take_validation(Some(&current), w));
         // Field management runs first, on the request's object against the live one.
         let mut obj = self.track_ahead(info, Some(&current), obj, w, ahead);
         if let Some(old) = current.as_object() {
@@ -158,13 +158,11 @@ impl Registry {
         let no_object = Map::new();
         let old = current.as_object().unwrap_or(&no_object);
         before_update(info, &mut obj, old, &w.subresource);
-        // The kind's validation may have been made with the update's preparation.
-        let kind_errors = match prevalidated {
+        // The validation may have been made with the update's preparation.
+        let mut errs = match prevalidated {
             Some(errs) if super::managed::managed_fields_valid(&obj) => errs,
-            _ => info.strategy.validate_update(&obj, old),
+            _ => validate_update(info, &obj, old),
         };
-        let mut errs = validate_common_for_update(info, &obj, old);
-        errs.extend(kind_errors);
         errs.extend(self.raw_field_change(info, key, &obj, old, w));
         if !errs.is_empty() {
             return Err(ApiError::invalid(info.group_kind(), &name, &errs));
@@ -350,9 +348,9 @@ pub(super) fn before_update(
     info.strategy.prepare_for_update(obj, old, subresource);
 }
 
-/// The generic ObjectMeta update validation, which comes before the kind's
-/// (`Strategy::validate_update`) in `BeforeUpdate`'s order.
-fn validate_common_for_update(
+/// `BeforeUpdate`'s validation: the generic ObjectMeta update rules, then the kind's
+/// (`Strategy::validate_update`).
+pub(super) fn validate_update(
     info: &ResourceInfo,
     new: &Map<String, Value>,
     old: &Map<String, Value>,
@@ -367,5 +365,7 @@ fn validate_common_for_update(
         .get("metadata")
         .and_then(Value::as_object)
         .unwrap_or(&empty);
-    validate_common_fields_for_update(new_meta, old_meta, info.namespaced)
+    let mut errs = validate_common_fields_for_update(new_meta, old_meta, info.namespaced);
+    errs.extend(info.strategy.validate_update(new, old));
+    errs
 }
