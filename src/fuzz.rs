@@ -177,14 +177,24 @@ fn send(
     headers: &[(&str, &str)],
     body: impl Into<Bytes>,
 ) -> http::Response<Body> {
+    match request(method, uri, headers, body) {
+        Some(req) => e.handle(req),
+        None => http::Response::new(Body::Full(Bytes::new())),
+    }
+}
+
+/// The request, unless `http` refuses its method, URI or headers.
+fn request(
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: impl Into<Bytes>,
+) -> Option<http::Request<Bytes>> {
     let mut b = http::Request::builder().method(method).uri(uri);
     for (k, v) in headers {
         b = b.header(*k, *v);
     }
-    match b.body(body.into()) {
-        Ok(req) => e.handle(req),
-        Err(_) => http::Response::new(Body::Full(Bytes::new())),
-    }
+    b.body(body.into()).ok()
 }
 
 /// What any answer must be: an error is a Kubernetes `Status` (or one of the plain-text
@@ -394,18 +404,14 @@ fn send_prepared(
     headers: &[(&str, &str)],
     body: impl Into<Bytes>,
 ) -> http::Response<Body> {
-    let mut b = http::Request::builder().method(method).uri(uri);
-    for (k, v) in headers {
-        b = b.header(*k, *v);
-    }
-    match b.body(body.into()) {
-        Ok(mut req) => {
+    match request(method, uri, headers, body) {
+        Some(mut req) => {
             if crate::engine::Predecoder::wants(&req) {
                 let predecoder = e.predecoder();
                 predecoder.predecode_against(&mut req, |key| e.stored_at(key));
             }
             e.handle(req)
         }
-        Err(_) => http::Response::new(Body::Full(Bytes::new())),
+        None => http::Response::new(Body::Full(Bytes::new())),
     }
 }
