@@ -122,7 +122,14 @@ pub fn apply(
                 Ok(None) => Live::Absent,
                 Ok(Some(v)) => Live::Present(v),
             };
-            (applied(req, rr, cbor, &opts, live, &reg.now_text()), None)
+            let applied = applied(req, rr, cbor, &opts, live, &reg.now_text());
+            // An update takes the object decoded here instead of decoding it again.
+            let stored = reg.store().get(&key).cloned();
+            let carried = match (stored, read) {
+                (Some(s), Ok(Some(v))) => Some(crate::registry::Pretracked::live(s, v)),
+                _ => None,
+            };
+            (applied, carried)
         }
     };
     let Applied {

@@ -132,7 +132,13 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
             let Some(current) = reg.read_current(&key)? else {
                 return Err(ApiError::not_found(info.group_resource(), name));
             };
-            (patched(req, rr, kind, &opts, &current), None)
+            let patched = patched(req, rr, kind, &opts, &current);
+            // The update takes the object decoded here instead of decoding it again.
+            let live = reg.store().get(&key).cloned();
+            (
+                patched,
+                live.map(|s| crate::registry::Pretracked::live(s, current)),
+            )
         }
     };
     let Patched {
