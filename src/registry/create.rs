@@ -87,16 +87,19 @@ pub(super) fn before_create(
 /// digits, which every name rule allows anywhere), so a create may be validated before its
 /// name is drawn, for as long as it is valid.
 pub(super) fn placeholder_name(generate_name: &str) -> String {
-    let mut name: String = generate_name.chars().take(58).collect();
     let fixed = crate::rng::NAME_ALPHABET[0] as char;
-    name.extend(std::iter::repeat_n(fixed, 5));
-    name
+    name_with_suffix(generate_name, &String::from(fixed).repeat(5))
 }
 
 /// `SimpleNameGenerator`: the prefix cut to 58 characters, then five random ones.
 fn generated_name(generate_name: &str, rng: &mut crate::rng::Rng) -> String {
+    name_with_suffix(generate_name, &rng.name_suffix(5))
+}
+
+/// `generate_name` cut to 58 characters, then `suffix`.
+fn name_with_suffix(generate_name: &str, suffix: &str) -> String {
     let mut name: String = generate_name.chars().take(58).collect();
-    name.push_str(&rng.name_suffix(5));
+    name.push_str(suffix);
     name
 }
 
@@ -128,9 +131,8 @@ impl Registry {
         obj: Map<String, Value>,
         sent: &crate::resources::Sent,
         w: &super::Write,
-        ahead: Option<super::Pretracked>,
+        mut ahead: Option<super::Pretracked>,
     ) -> ApiResult<Written> {
-        let mut ahead = ahead;
         let prevalidated = ahead.as_mut().and_then(|p| p.take_validation(None, w));
         // The field manager sees the object as the client sent it (name not yet generated,
         // no defaults from the kind's preparation), as in kube-apiserver's create handler.

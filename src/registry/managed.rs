@@ -227,17 +227,16 @@ pub fn pretrack_create(
     w: &Write,
     sent: &crate::resources::Sent,
 ) -> Pretracked {
+    use crate::resources::meta::{map_meta_str, meta_mut};
     let (mut obj, tracking) = tracked(info, None, obj, w);
-    let meta_str = |obj: &Map<String, Value>, k: &str| -> String {
-        crate::resources::meta::map_meta_str(obj, k).to_string()
-    };
-    let (name, generate) = (meta_str(&obj, "name"), meta_str(&obj, "generateName"));
-    let generated = name.is_empty() && !generate.is_empty();
+    let named = !map_meta_str(&obj, "name").is_empty();
+    let generate = map_meta_str(&obj, "generateName");
+    let generated = !named && !generate.is_empty();
     if generated {
-        let placeholder = super::create::placeholder_name(&generate);
-        crate::resources::meta::meta_mut(&mut obj).insert("name".into(), placeholder.into());
+        let placeholder = super::create::placeholder_name(generate);
+        meta_mut(&mut obj).insert("name".into(), placeholder.into());
     }
-    let validation = (generated || !name.is_empty()).then(|| {
+    let validation = (generated || named).then(|| {
         let mut shaped = obj;
         // Neither is read by validation; the write sets its own.
         let (uid, created) = (

@@ -9,7 +9,7 @@ use super::Registry;
 use crate::codec::decode;
 use crate::resources::field::FieldError;
 use crate::resources::meta::{
-    has_finalizers, meta, meta_mut, meta_str, parse_rv, parse_uint_error,
+    has_finalizers, meta, meta_map, meta_mut, meta_str, parse_rv, parse_uint_error,
 };
 use crate::resources::status::{ApiError, ApiResult, OPTIMISTIC_LOCK_MSG};
 use crate::resources::validation::reset_update_system_fields;
@@ -122,11 +122,10 @@ impl Registry {
         current: Value,
         obj: Map<String, Value>,
         w: &super::Write,
-        ahead: Option<super::Pretracked>,
+        mut ahead: Option<super::Pretracked>,
     ) -> ApiResult<super::Written> {
         let dry_run = w.dry_run;
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
-        let mut ahead = ahead;
         let prevalidated = ahead
             .as_mut()
             .and_then(|p| p.take_validation(Some(&current), w));
@@ -328,18 +327,14 @@ pub(super) fn before_update(
     old: &Map<String, Value>,
     subresource: &str,
 ) {
-    let empty = Map::new();
-    let old_meta = old
-        .get("metadata")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
+    let old_meta = meta_map(old);
     let m = meta_mut(obj);
     let unconditional = m
         .get("resourceVersion")
         .and_then(Value::as_str)
         .unwrap_or("")
         .is_empty();
-    reset_update_system_fields(m, old_meta);
+    reset_update_system_fields(m, &old_meta);
     if unconditional {
         if let Some(r) = old_meta.get("resourceVersion") {
             m.insert("resourceVersion".into(), r.clone());
@@ -356,16 +351,8 @@ pub(super) fn validate_update(
     old: &Map<String, Value>,
 ) -> Vec<FieldError> {
     use crate::resources::validation::validate_common_fields_for_update;
-    let empty = Map::new();
-    let new_meta = new
-        .get("metadata")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let old_meta = old
-        .get("metadata")
-        .and_then(Value::as_object)
-        .unwrap_or(&empty);
-    let mut errs = validate_common_fields_for_update(new_meta, old_meta, info.namespaced);
+    let (new_meta, old_meta) = (meta_map(new), meta_map(old));
+    let mut errs = validate_common_fields_for_update(&new_meta, &old_meta, info.namespaced);
     errs.extend(info.strategy.validate_update(new, old));
     errs
 }

@@ -116,20 +116,19 @@ pub fn apply(
     let (applied, ahead) = match prepared {
         Some(p) => (p.outcome, p.tracking),
         None => {
-            let read = reg.read_current(&key);
+            let read = reg.read_live(&key);
             let live = match &read {
                 Err(e) => Live::Unreadable(e.clone()),
                 Ok(None) => Live::Absent,
-                Ok(Some(v)) => Live::Present(v),
+                Ok(Some((_, v))) => Live::Present(v),
             };
             let applied = applied(req, rr, cbor, &opts, live, &reg.now_text());
             // An update takes the object decoded here instead of decoding it again.
-            let stored = reg.store().get(&key).cloned();
-            let carried = match (stored, read) {
-                (Some(s), Ok(Some(v))) => Some(crate::registry::Pretracked::live(s, v)),
-                _ => None,
-            };
-            (applied, carried)
+            let live = read.ok().flatten();
+            (
+                applied,
+                live.map(|(s, v)| crate::registry::Pretracked::live(s, v)),
+            )
         }
     };
     let Applied {

@@ -129,16 +129,13 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let (patched, ahead) = match prepared {
         Some(p) => (p.outcome, p.tracking),
         None => {
-            let Some(current) = reg.read_current(&key)? else {
+            let Some((stored, current)) = reg.read_live(&key)? else {
                 return Err(ApiError::not_found(info.group_resource(), name));
             };
             let patched = patched(req, rr, kind, &opts, &current);
             // The update takes the object decoded here instead of decoding it again.
-            let live = reg.store().get(&key).cloned();
-            (
-                patched,
-                live.map(|s| crate::registry::Pretracked::live(s, current)),
-            )
+            let live = crate::registry::Pretracked::live(stored, current);
+            (patched, Some(live))
         }
     };
     let Patched {
