@@ -233,6 +233,9 @@ fn api_resource(r: &ResourceInfo) -> Value {
     if !r.short_names.is_empty() {
         m.insert("shortNames".into(), json!(r.short_names));
     }
+    if !r.categories.is_empty() {
+        m.insert("categories".into(), json!(r.categories));
+    }
     if is_stored(r) {
         m.insert("storageVersionHash".into(), json!(r.storage_version_hash()));
     }
@@ -258,6 +261,9 @@ fn resource_discovery(r: &ResourceInfo) -> Value {
     m.insert("verbs".into(), json!(r.verbs));
     if !r.short_names.is_empty() {
         m.insert("shortNames".into(), json!(r.short_names));
+    }
+    if !r.categories.is_empty() {
+        m.insert("categories".into(), json!(r.categories));
     }
     if !r.subresources.is_empty() {
         let mut subs: Vec<_> = r.subresources.iter().collect();

@@ -37,7 +37,7 @@ use super::json::{self, SyntaxError, MAX_STRICT_ERRORS};
 use super::rfc3339;
 use super::source::{Kind, Src};
 use crate::codec::go_quote;
-use crate::codec::schema::{Struct, Type};
+use crate::codec::schema::{OrAlt, OrType, Struct, Type};
 
 /// A decoded object: canonical JSON for the schema, plus the unknown fields that were dropped.
 #[derive(Debug, Clone, PartialEq)]
@@ -422,6 +422,25 @@ impl Walker {
                     Err(e) => return Err(e),
                 }
             }
+            Type::Float64 => match kind {
+                Kind::Number => {
+                    let text = src.number_text();
+                    let parsed = text
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|f| f.is_finite())
+                        .and_then(Number::from_f64);
+                    match parsed {
+                        Some(n) => *slot = Slot::Val(Value::Number(n)),
+                        None => {
+                            let desc = format!("number {text}");
+                            self.mismatch(src, &desc, &go_type_name(ty, g.elem_name), slot)?
+                        }
+                    }
+                }
+                k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
+            },
+            Type::Or(o) => self.either(src, o, slot)?,
             Type::Any => match src.to_any() {
                 Ok(v) => *slot = Slot::Val(v),
                 Err(_) if self.lenient => {}
@@ -487,6 +506,44 @@ impl Walker {
                 }
                 k => self.mismatch(src, k.desc(), &go_type_name(ty, g.elem_name), slot)?,
             },
+        }
+        Ok(())
+    }
+}
+
+impl Walker {
+    /// A value of a type with its own `UnmarshalJSON` choosing between a struct and another
+    /// form ([`OrType`]): an object fills the struct, the alternative form is kept as it is,
+    /// anything else is the zero value, or for `OrBool` an error.
+    fn either<S: Src>(&mut self, src: &S, o: &'static OrType, slot: &mut Slot) -> Fatal {
+        static STRING: Type = Type::String;
+        match (src.kind(), o.alt) {
+            (Kind::Object, _) => {
+                let mut slots = vec![Slot::Zero; o.object.fields.len()];
+                self.members(src.members(), o.object, &mut slots)?;
+                *slot = Slot::Struct(slots);
+            }
+            (Kind::Array, OrAlt::Array | OrAlt::Strings) => {
+                let elem: &'static Type = match o.alt {
+                    OrAlt::Strings => &STRING,
+                    _ => o.items,
+                };
+                let mut out = Vec::new();
+                for (i, item) in src.items().iter().enumerate() {
+                    let spath_len = self.spath.len();
+                    self.spath.push_str(&format!("[{i}]"));
+                    let mut e = Slot::Zero;
+                    let result = self.value(item, elem, GoField::default(), &mut e);
+                    self.spath.truncate(spath_len);
+                    result?;
+                    out.push(e);
+                }
+                *slot = Slot::List(out);
+            }
+            (Kind::Bool, OrAlt::Bool) => *slot = Slot::Val(Value::Bool(src.as_bool())),
+            (_, OrAlt::Bool) if self.lenient => *slot = Slot::Val(src.to_any().unwrap_or_default()),
+            (_, OrAlt::Bool) => return Err("boolean or JSON schema expected".into()),
+            _ => *slot = Slot::Val(Value::Null),
         }
         Ok(())
     }

@@ -60,6 +60,21 @@ fn emit_value(ty: &'static Type, g: GoField, slot: Slot) -> Value {
                 .map(|(k, v)| (k, emit_value(inner, elem, v)))
                 .collect(),
         ),
+        (Slot::Struct(slots), Type::Or(o)) => Value::Object(emit_struct(o.object, slots)),
+        // Go writes the array form only when it has items (`items: []` reads back as null).
+        (Slot::List(items), Type::Or(_)) if items.is_empty() => Value::Null,
+        (Slot::List(items), Type::Or(o)) => {
+            let elem: &'static Type = match o.alt {
+                crate::codec::schema::OrAlt::Strings => &Type::String,
+                _ => o.items,
+            };
+            Value::Array(
+                items
+                    .into_iter()
+                    .map(|v| emit_value(elem, GoField::default(), v))
+                    .collect(),
+            )
+        }
         (Slot::List(items), Type::Array(inner, _)) => Value::Array(
             items
                 .into_iter()
@@ -78,6 +93,7 @@ fn zero_value(ty: &'static Type, g: GoField) -> Value {
     match ty {
         Type::String => Value::String(String::new()),
         Type::Int64 | Type::Int32 => Value::from(0),
+        Type::Float64 => Value::from(0),
         Type::Boolean => Value::Bool(false),
         Type::Object(s) => Value::Object(emit_struct(s, vec![Slot::Zero; s.fields.len()])),
         Type::DateTime
@@ -85,6 +101,7 @@ fn zero_value(ty: &'static Type, g: GoField) -> Value {
         | Type::Bytes
         | Type::Map(_)
         | Type::Array(..)
-        | Type::Any => Value::Null,
+        | Type::Any
+        | Type::Or(_) => Value::Null,
     }
 }

@@ -78,6 +78,8 @@ pub(crate) fn go_type_name(ty: &Type, elem: Option<&'static str>) -> String {
         Type::Map(inner) => format!("map[string]{}", go_type_name(inner, elem)),
         Type::Array(inner, _) => format!("[]{}", go_type_name(inner, elem)),
         Type::Any => "runtime.RawExtension".to_string(),
+        Type::Float64 => "float64".to_string(),
+        Type::Or(o) => o.go_name.to_string(),
     }
 }
 

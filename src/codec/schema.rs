@@ -27,6 +27,39 @@ pub enum Type {
     Array(&'static Type, ListType),
     /// Arbitrary JSON (`runtime.RawExtension`, `FieldsV1`): never has unknown fields.
     Any,
+    /// float64 (OpenAPI `number`, format `double`): written as Go writes floats.
+    Float64,
+    /// A value Go decodes with its own `UnmarshalJSON` into either a struct or an alternative
+    /// form (apiextensions' `JSONSchemaPropsOrArray`, `OrBool`, `OrStringArray`).
+    Or(&'static OrType),
+}
+
+/// A struct-or-alternative type (see [`Type::Or`]).
+#[derive(Debug)]
+pub struct OrType {
+    /// The OpenAPI definition name.
+    pub openapi_name: &'static str,
+    pub description: &'static str,
+    /// The Go type name, as type errors print it (`v1.JSONSchemaPropsOrBool`).
+    pub go_name: &'static str,
+    /// The struct an object decodes into.
+    pub object: &'static Struct,
+    /// The element type of the `Array` form: [`Type::Object`] of `object`.
+    pub items: &'static Type,
+    /// What else the value may be.
+    pub alt: OrAlt,
+}
+
+/// The alternative form of an [`OrType`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrAlt {
+    /// An array of the struct (written as the array when it has items, else as the struct,
+    /// or `null`); any other JSON is Go's zero value.
+    Array,
+    /// `true` or `false`; any other JSON is an error.
+    Bool,
+    /// An array of strings; any other JSON is Go's zero value.
+    Strings,
 }
 
 /// List semantics (`x-kubernetes-list-type`), used by apply and strategic merge.

@@ -111,6 +111,7 @@ pub struct Engine {
     registry: Registry,
     auth: AuthConfig,
     aggregation: crate::controllers::clusterrole_aggregation::Aggregation,
+    crd_names: crate::controllers::crd_names::CrdNames,
     gc: crate::controllers::garbage_collector::GarbageCollector,
     /// The leases of objects with a time to live (Events).
     leases: crate::registry::Leases,
@@ -147,6 +148,7 @@ impl Engine {
                 ..config.auth
             },
             aggregation: Default::default(),
+            crd_names: Default::default(),
             gc: crate::controllers::garbage_collector::GarbageCollector::new(config.gc_delay_ms),
             leases: Default::default(),
             namespaces: crate::controllers::namespace::NamespaceController::new(
@@ -223,6 +225,7 @@ impl Engine {
         self.registry.cacher_mut().service(now);
         self.namespaces.run(&mut self.registry);
         self.aggregation.run(&mut self.registry);
+        self.crd_names.run(&mut self.registry);
         self.gc.run(&mut self.registry);
         self.serve_parked();
     }

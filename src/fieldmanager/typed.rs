@@ -79,7 +79,8 @@ impl MapAtom {
 pub fn tr_of(ty: &'static Type) -> Tr {
     match ty {
         Type::Object(s) => Tr::Struct(s),
-        Type::Any => Tr::Deduced,
+        // The custom-marshalled types have no `type` in OpenAPI: untyped, as for JSON.
+        Type::Any | Type::Or(_) => Tr::Deduced,
         other => Tr::Ty(other),
     }
 }
@@ -103,10 +104,10 @@ pub fn resolve(tr: Tr, value: Option<&Value>) -> Atom {
             Type::String | Type::Bytes | Type::DateTime | Type::MicroTime => {
                 Atom::Scalar(Scalar::String)
             }
-            Type::Int64 | Type::Int32 => Atom::Scalar(Scalar::Numeric),
+            Type::Int64 | Type::Int32 | Type::Float64 => Atom::Scalar(Scalar::Numeric),
             Type::Boolean => Atom::Scalar(Scalar::Boolean),
             Type::Object(s) => resolve(Tr::Struct(s), value),
-            Type::Any => resolve(Tr::Deduced, value),
+            Type::Any | Type::Or(_) => resolve(Tr::Deduced, value),
             Type::Map(inner) => Atom::Map(MapAtom {
                 fields: None,
                 elem: Some(tr_of(inner)),

@@ -23,6 +23,8 @@ pub static CONFIG_MAPS: ResourceInfo = ResourceInfo {
     plural: "configmaps",
     singular: "configmap",
     short_names: &["cm"],
+    categories: &[],
+    storage_version: None,
     namespaced: true,
     verbs: CRUD_VERBS,
     subresources: &[],

@@ -20,6 +20,8 @@ pub static CONTROLLER_REVISIONS: ResourceInfo = ResourceInfo {
     plural: "controllerrevisions",
     singular: "controllerrevision",
     short_names: &[],
+    categories: &[],
+    storage_version: None,
     namespaced: true,
     verbs: CRUD_VERBS,
     subresources: &[],

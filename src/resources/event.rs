@@ -27,6 +27,8 @@ pub static EVENTS: ResourceInfo = ResourceInfo {
     plural: "events",
     singular: "event",
     short_names: &["ev"],
+    categories: &[],
+    storage_version: None,
     namespaced: true,
     verbs: CRUD_VERBS,
     subresources: &[],

@@ -6,6 +6,7 @@
 
 pub mod configmap;
 pub(crate) mod controllerrevision;
+pub mod crd;
 pub(crate) mod duration;
 pub(crate) mod event;
 pub mod field;
@@ -226,6 +227,11 @@ pub struct ResourceInfo {
     pub plural: &'static str,
     pub singular: &'static str,
     pub short_names: &'static [&'static str],
+    /// The groups of resources this one belongs to (`kubectl get all`), as discovery shows.
+    pub categories: &'static [&'static str],
+    /// The version objects are stored in when it is not `version` (CustomResourceDefinitions
+    /// are stored as v1beta1): discovery's storage version hash is computed from it.
+    pub storage_version: Option<&'static str>,
     pub namespaced: bool,
     /// Verbs in the alphabetical order discovery emits.
     pub verbs: &'static [&'static str],
@@ -363,7 +369,8 @@ impl ResourceInfo {
     pub fn storage_version_hash(&self) -> String {
         use base64::Engine as _;
         use sha2::Digest as _;
-        let digest = sha2::Sha256::digest(format!("{}/{}/{}", self.group, self.version, self.kind));
+        let version = self.storage_version.unwrap_or(self.version);
+        let digest = sha2::Sha256::digest(format!("{}/{}/{}", self.group, version, self.kind));
         base64::engine::general_purpose::STANDARD.encode(&digest[..8])
     }
 }
@@ -399,6 +406,7 @@ pub static ALL: &[&ResourceInfo] = &[
     &rbac::CLUSTER_ROLES,
     &rbac::ROLE_BINDINGS,
     &rbac::ROLES,
+    &crd::CUSTOM_RESOURCE_DEFINITIONS,
 ];
 
 /// The served kinds, held by value by the registry so that kinds can be added while the

@@ -33,6 +33,8 @@ pub static NAMESPACES: ResourceInfo = ResourceInfo {
     plural: "namespaces",
     singular: "namespace",
     short_names: &["ns"],
+    categories: &[],
+    storage_version: None,
     namespaced: false,
     verbs: &[
         "create", "delete", "get", "list", "patch", "update", "watch",

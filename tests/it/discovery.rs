@@ -30,7 +30,8 @@ fn version_and_group_lists() {
             "apps",
             "authentication.k8s.io",
             "authorization.k8s.io",
-            "rbac.authorization.k8s.io"
+            "rbac.authorization.k8s.io",
+            "apiextensions.k8s.io"
         ]
     );
     assert_eq!(

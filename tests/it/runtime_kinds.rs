@@ -18,6 +18,8 @@ static WIDGETS: ResourceInfo = ResourceInfo {
     plural: "widgets",
     singular: "widget",
     short_names: &["wd"],
+    categories: &[],
+    storage_version: None,
     namespaced: true,
     verbs: &[
         "create", "delete", "get", "list", "patch", "update", "watch",
@@ -50,6 +52,8 @@ const fn test_kind(
         plural,
         singular,
         short_names: &[],
+        categories: &[],
+        storage_version: None,
         namespaced,
         verbs,
         subresources: &[],
@@ -93,6 +97,7 @@ fn a_kind_registered_at_runtime_is_served_from_the_next_request() {
             "authentication.k8s.io",
             "authorization.k8s.io",
             "rbac.authorization.k8s.io",
+            "apiextensions.k8s.io",
             "example.com"
         ]
     );

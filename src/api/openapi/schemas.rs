@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
+use super::lookup::{find_or, find_struct};
 use super::meta;
 use crate::resources::schema::{Field, ListType, Struct, Type};
 use crate::resources::{Kinds, ResourceInfo};
@@ -79,6 +80,10 @@ fn render_in(kinds: &Kinds, gv: (&str, &str), name: &str) -> Option<Value> {
     if let Some(s) = find_struct(kinds, name) {
         return Some(struct_schema(s, gvk_extension(kinds, gv, name)));
     }
+    if let Some(o) = find_or(kinds, name) {
+        // kube-openapi describes these custom-marshalled types by their doc alone.
+        return Some(json!({"description": o.description}));
+    }
     kinds
         .iter()
         .find(|r| list_schema_name(r) == name)
@@ -88,31 +93,6 @@ fn render_in(kinds: &Kinds, gv: (&str, &str), name: &str) -> Option<Value> {
 /// The schema name of a resource's list kind (`io.k8s.api.apps.v1.ControllerRevisionList`).
 pub fn list_schema_name(r: &ResourceInfo) -> String {
     format!("{}List", r.schema.openapi_name)
-}
-
-/// Finds a struct by OpenAPI name among the registry kinds (recursively) and the meta types.
-fn find_struct(kinds: &Kinds, name: &str) -> Option<&'static Struct> {
-    fn walk(s: &'static Struct, name: &str) -> Option<&'static Struct> {
-        if s.openapi_name == name {
-            return Some(s);
-        }
-        s.fields.iter().find_map(|f| walk_type(&f.ty, name))
-    }
-    fn walk_type(t: &Type, name: &str) -> Option<&'static Struct> {
-        match *t {
-            Type::Object(s) => walk(s, name),
-            Type::Map(t) | Type::Array(t, _) => walk_type(t, name),
-            _ => None,
-        }
-    }
-    let registry = kinds.iter().map(|r| r.schema);
-    let extra = [&crate::resources::schema::DELETE_OPTIONS];
-    meta::STRUCTS
-        .iter()
-        .copied()
-        .chain(extra)
-        .chain(registry)
-        .find_map(|s| walk(s, name))
 }
 
 /// `{"group","kind","version"}` — the key order of the map the server builds for schemas.
@@ -270,6 +250,9 @@ fn property(f: &Field) -> Value {
         Type::Any => {
             m.insert("allOf".into(), json!([reference(any_ref(f.name))]));
         }
+        Type::Or(o) => {
+            m.insert("allOf".into(), json!([reference(o.openapi_name)]));
+        }
         Type::Object(s) => {
             if let Some(d) = default {
                 m.insert("default".into(), d);
@@ -301,6 +284,10 @@ fn scalar_or_container(ty: &Type) -> Map<String, Value> {
         Type::Boolean => {
             m.insert("type".into(), json!("boolean"));
         }
+        Type::Float64 => {
+            m.insert("type".into(), json!("number"));
+            m.insert("format".into(), json!("double"));
+        }
         Type::Bytes => {
             m.insert("type".into(), json!("string"));
             m.insert("format".into(), json!("byte"));
@@ -331,7 +318,7 @@ fn scalar_or_container(ty: &Type) -> Map<String, Value> {
                 }
             }
         }
-        Type::DateTime | Type::MicroTime | Type::Object(_) | Type::Any => {}
+        Type::DateTime | Type::MicroTime | Type::Object(_) | Type::Any | Type::Or(_) => {}
     }
     m
 }
@@ -345,6 +332,7 @@ fn item_schema(ty: &Type) -> Value {
         Type::DateTime => reference(meta::TIME),
         Type::MicroTime => reference(meta::MICRO_TIME),
         Type::Any => reference(meta::RAW_EXTENSION),
+        Type::Or(o) => reference(o.openapi_name),
         other => Value::Object(scalar_or_container(other)),
     }
 }

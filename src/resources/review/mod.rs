@@ -35,6 +35,8 @@ macro_rules! review {
             plural: $plural,
             singular: $singular,
             short_names: &[],
+            categories: &[],
+            storage_version: None,
             namespaced: $namespaced,
             verbs: CREATE,
             subresources: &[],

@@ -98,6 +98,24 @@ fn matches_label_key_name(b: &[u8]) -> bool {
     }
 }
 
+/// `validation.IsDNS1035Label`: `^[a-z]([-a-z0-9]*[a-z0-9])?$`, at most 63 characters
+/// (CustomResourceDefinition version and resource names).
+pub fn is_dns1035_label(value: &str) -> Vec<String> {
+    let b = value.as_bytes();
+    let mut errs = Vec::new();
+    if b.len() > DNS1123_LABEL_MAX_LENGTH {
+        errs.push(max_len_error(DNS1123_LABEL_MAX_LENGTH, LenUnit::Characters));
+    }
+    if !(matches_dns_label(b) && b[0].is_ascii_lowercase()) {
+        errs.push(regex_error(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+            "[a-z]([-a-z0-9]*[a-z0-9])?",
+            &["my-name", "abc-123"],
+        ));
+    }
+    errs
+}
+
 fn dns1123_label(b: &[u8], unit: LenUnit) -> Vec<String> {
     let mut errs = Vec::new();
     if b.len() > DNS1123_LABEL_MAX_LENGTH {

@@ -1,0 +1,310 @@
+//! apiextensions-apiserver's NamingConditionController and EstablishingController
+//! (`pkg/controller/status`, `pkg/controller/establish`): a CustomResourceDefinition's
+//! requested names are accepted unless another definition of the same group already uses
+//! them (`NamesAccepted`), then the definition is `Established`.
+//!
+//! As on kube-apiserver, the naming controller first writes `Established=False`
+//! (`Installing`) with the accepted names, and the establishing controller then writes
+//! `Established=True` (`InitialNamesAccepted`): two status writes by `kube-apiserver`, both in
+//! the tick after the definition changed. Once established, a definition stays so through
+//! later renames.
+
+use serde_json::{json, Map, Value};
+
+use crate::registry::{Registry, Write};
+use crate::resources::crd::validation::condition_true;
+use crate::resources::crd::CUSTOM_RESOURCE_DEFINITIONS as CRDS;
+
+/// The field manager of the apiextensions controllers' writes.
+pub const MANAGER: &str = "kube-apiserver";
+
+/// The controllers' memory between ticks: the store revision they last looked at.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CrdNames {
+    seen: u64,
+}
+
+impl CrdNames {
+    /// Reconciles when a definition changed since the last call.
+    pub fn run(&mut self, reg: &mut Registry) {
+        let now = reg.store().revision();
+        if now == self.seen {
+            return;
+        }
+        let prefix = CRDS.key_prefix();
+        let changed = match reg.store().events_after(self.seen) {
+            Ok(events) => events.iter().any(|e| e.key.starts_with(&prefix)),
+            Err(_) => true,
+        };
+        if changed {
+            reconcile(reg);
+        }
+        self.seen = reg.store().revision();
+    }
+}
+
+/// One pass over every definition, in name order: names, then establishment.
+pub fn reconcile(reg: &mut Registry) {
+    let names: Vec<String> = reg
+        .live(&CRDS, None)
+        .iter()
+        .map(|c| c["metadata"]["name"].as_str().unwrap_or("").to_string())
+        .collect();
+    for name in names {
+        if let Some(next) = named(reg, &name) {
+            write_status(reg, next);
+        }
+        if let Some(next) = established(reg, &name) {
+            write_status(reg, next);
+        }
+    }
+}
+
+fn read(reg: &Registry, name: &str) -> Option<Map<String, Value>> {
+    match reg.read_current(&CRDS.key("", name)) {
+        Ok(Some(Value::Object(m))) => Some(m),
+        _ => None,
+    }
+}
+
+fn write_status(reg: &mut Registry, obj: Map<String, Value>) {
+    let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
+    let w = Write {
+        subresource: "status".into(),
+        ..Write::by(MANAGER, false)
+    };
+    // A conflict or a vanished definition is left to the next change, as the informer would.
+    let _ = reg.update(&CRDS, &CRDS.key("", &name), obj, &w);
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn strings_of(v: &Value, key: &str) -> Vec<String> {
+    crate::resources::meta::strings(v.get(key))
+}
+
+/// The names already accepted in `group`: resources (plural, singular, short names) and
+/// kinds (kind, list kind), from every definition's `status.acceptedNames`.
+fn used_names(reg: &Registry, group: &str) -> (Vec<String>, Vec<String>) {
+    let (mut resources, mut kinds) = (Vec::new(), Vec::new());
+    for crd in reg.live(&CRDS, None) {
+        if str_of(&crd["spec"], "group") != group {
+            continue;
+        }
+        let accepted = &crd["status"]["acceptedNames"];
+        resources.push(str_of(accepted, "plural").to_string());
+        resources.push(str_of(accepted, "singular").to_string());
+        resources.extend(strings_of(accepted, "shortNames"));
+        kinds.push(str_of(accepted, "kind").to_string());
+        kinds.push(str_of(accepted, "listKind").to_string());
+    }
+    (resources, kinds)
+}
+
+/// `equalToAcceptedOrFresh`.
+fn fresh(requested: &str, accepted: &str, used: &[String]) -> Result<(), String> {
+    if requested == accepted || !used.iter().any(|u| u == requested) {
+        Ok(())
+    } else {
+        Err(format!("{requested:?} is already in use"))
+    }
+}
+
+/// The naming controller's `sync`: the definition with its accepted names and its
+/// `NamesAccepted` and `Established` conditions, or `None` when nothing changes.
+fn named(reg: &Registry, name: &str) -> Option<Map<String, Value>> {
+    let crd = read(reg, name)?;
+    let spec_names = crd.get("spec")?.get("names")?.clone();
+    let status = crd.get("status").cloned().unwrap_or_else(|| json!({}));
+    let accepted = status
+        .get("acceptedNames")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    if spec_names == accepted {
+        return None;
+    }
+    let group = str_of(crd.get("spec")?, "group").to_string();
+    let (resources, kinds) = used_names(reg, &group);
+    let mut next = accepted.as_object().cloned().unwrap_or_default();
+    // Checked in the real order; the last failure names the condition.
+    let mut condition: Option<(&str, String)> = None;
+    let checks: [(&str, &str, &[String]); 2] = [
+        ("plural", "PluralConflict", &resources),
+        ("singular", "SingularConflict", &resources),
+    ];
+    for (field, reason, used) in checks {
+        let requested = str_of(&spec_names, field);
+        match fresh(requested, str_of(&accepted, field), used) {
+            Ok(()) => {
+                next.insert(field.into(), json!(requested));
+            }
+            Err(msg) => condition = Some((reason, msg)),
+        }
+    }
+    let requested_short = strings_of(&spec_names, "shortNames");
+    let accepted_short = strings_of(&accepted, "shortNames");
+    if requested_short != accepted_short {
+        let errors: Vec<String> = requested_short
+            .iter()
+            .filter(|s| !accepted_short.contains(s))
+            .filter_map(|s| fresh(s, "", &resources).err())
+            .collect();
+        if errors.is_empty() {
+            set_or_remove(&mut next, "shortNames", &requested_short);
+        } else {
+            condition = Some((
+                "ShortNamesConflict",
+                crate::resources::field::aggregate(&errors),
+            ));
+        }
+    }
+    let checks: [(&str, &str, &[String]); 2] = [
+        ("kind", "KindConflict", &kinds),
+        ("listKind", "ListKindConflict", &kinds),
+    ];
+    for (field, reason, used) in checks {
+        let requested = str_of(&spec_names, field);
+        match fresh(requested, str_of(&accepted, field), used) {
+            Ok(()) => {
+                next.insert(field.into(), json!(requested));
+            }
+            Err(msg) => condition = Some((reason, msg)),
+        }
+    }
+    set_or_remove(
+        &mut next,
+        "categories",
+        &strings_of(&spec_names, "categories"),
+    );
+    let names_accepted = match &condition {
+        None => cond("NamesAccepted", "True", "NoConflicts", "no conflicts found"),
+        Some((reason, msg)) => cond("NamesAccepted", "False", reason, msg),
+    };
+    let established = if condition_true(&crd, "Established") {
+        None
+    } else if condition.is_none() {
+        Some(cond(
+            "Established",
+            "False",
+            "Installing",
+            "the initial names have been accepted",
+        ))
+    } else {
+        Some(cond(
+            "Established",
+            "False",
+            "NotAccepted",
+            "not all names are accepted",
+        ))
+    };
+    let next_names = Value::Object(order_names(next));
+    let unchanged = next_names == accepted && same_condition(&status, &names_accepted);
+    if unchanged {
+        return None;
+    }
+    let now = reg.now_text();
+    let mut out = crd.clone();
+    let st = out.entry("status").or_insert_with(|| json!({}));
+    let st = st.as_object_mut()?;
+    st.insert("acceptedNames".into(), next_names);
+    set_condition(st, names_accepted, &now);
+    if let Some(e) = established {
+        set_condition(st, e, &now);
+    }
+    Some(out)
+}
+
+/// The establishing controller's `sync`: `Established=True` once names are accepted.
+fn established(reg: &Registry, name: &str) -> Option<Map<String, Value>> {
+    let mut crd = read(reg, name)?;
+    if !condition_true(&crd, "NamesAccepted") || condition_true(&crd, "Established") {
+        return None;
+    }
+    let now = reg.now_text();
+    let st = crd.get_mut("status")?.as_object_mut()?;
+    set_condition(
+        st,
+        cond(
+            "Established",
+            "True",
+            "InitialNamesAccepted",
+            "the initial names have been accepted",
+        ),
+        &now,
+    );
+    Some(crd)
+}
+
+fn cond(ty: &str, status: &str, reason: &str, message: &str) -> Value {
+    json!({"type": ty, "status": status, "reason": reason, "message": message})
+}
+
+/// Whether `status` holds `c` with the same status, reason and message.
+fn same_condition(status: &Value, c: &Value) -> bool {
+    status["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|x| {
+            x["type"] == c["type"]
+                && x["status"] == c["status"]
+                && x["reason"] == c["reason"]
+                && x["message"] == c["message"]
+        })
+}
+
+/// `SetCRDCondition`: a new condition is appended with the time; an existing one keeps its
+/// transition time unless its status changes.
+fn set_condition(status: &mut Map<String, Value>, c: Value, now: &str) {
+    let list = status.entry("conditions").or_insert_with(|| json!([]));
+    if !list.is_array() {
+        *list = json!([]);
+    }
+    let Some(list) = list.as_array_mut() else {
+        return;
+    };
+    let mut c = c;
+    match list.iter_mut().find(|x| x["type"] == c["type"]) {
+        Some(existing) => {
+            let time = if existing["status"] == c["status"] {
+                existing["lastTransitionTime"].clone()
+            } else {
+                json!(now)
+            };
+            c["lastTransitionTime"] = time;
+            *existing = c;
+        }
+        None => {
+            c["lastTransitionTime"] = json!(now);
+            list.push(c);
+        }
+    }
+}
+
+fn set_or_remove(m: &mut Map<String, Value>, key: &str, values: &[String]) {
+    if values.is_empty() {
+        m.remove(key);
+    } else {
+        m.insert(key.into(), json!(values));
+    }
+}
+
+/// The accepted names in `CustomResourceDefinitionNames` order.
+fn order_names(m: Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    for k in [
+        "plural",
+        "singular",
+        "shortNames",
+        "kind",
+        "listKind",
+        "categories",
+    ] {
+        if let Some(v) = m.get(k) {
+            out.insert(k.into(), v.clone());
+        }
+    }
+    out
+}

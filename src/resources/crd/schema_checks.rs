@@ -1,0 +1,221 @@
+//! The checks of a CustomResourceDefinition's OpenAPI schemas that every schema meets first:
+//! the standard validator's forbidden keywords and types (`specStandardValidatorV3`), then,
+//! when those pass, the structural invariants (`validateStructuralInvariants` and the type
+//! rules of `ValidateStructural`), sorted by their text as the real server sorts them.
+//!
+//! Not checked yet: value validations carrying structure, list and map types, defaults, CEL
+//! rules and their costs.
+
+use serde_json::{json, Map, Value};
+
+use crate::resources::field::{FieldError, FieldPath};
+
+/// The first structural checks of a schema, recursively: the standard validator's forbidden
+/// keywords and types, then (when those pass) the structural invariants sorted by text.
+pub(super) fn validate_schema(schema: &Value, path: &FieldPath) -> Vec<FieldError> {
+    let mut standard = Vec::new();
+    standard_walk(schema, path, &mut standard);
+    if !standard.is_empty() {
+        return standard;
+    }
+    let mut structural = Vec::new();
+    structural_walk(schema, path, Level::Root, &mut structural);
+    structural.sort_by_key(FieldError::message);
+    structural
+}
+
+const TYPES: &[&str] = &["array", "boolean", "integer", "number", "object", "string"];
+
+/// `specStandardValidatorV3.validate` and the recursion of `ValidateCustomResourceDefinitionOpenAPISchema`.
+fn standard_walk(s: &Value, path: &FieldPath, errs: &mut Vec<FieldError>) {
+    let Some(m) = s.as_object() else { return };
+    let ty = m.get("type").and_then(Value::as_str).unwrap_or("");
+    if ty == "null" {
+        errs.push(FieldError::forbidden(
+            path.child("type").as_str(),
+            "type cannot be set to null, use nullable as an alternative",
+        ));
+    } else if !ty.is_empty() && !TYPES.contains(&ty) {
+        errs.push(FieldError::not_supported(
+            path.child("type").as_str(),
+            json!(ty),
+            TYPES,
+        ));
+    }
+    for (key, what) in [
+        ("id", "id"),
+        ("additionalItems", "additionalItems"),
+        ("patternProperties", "patternProperties"),
+        ("definitions", "definitions"),
+        ("dependencies", "dependencies"),
+        ("$ref", "$ref"),
+    ] {
+        let set = match m.get(key) {
+            None | Some(Value::Null) => false,
+            Some(Value::String(x)) => !x.is_empty(),
+            Some(Value::Object(x)) => !x.is_empty() || key == "additionalItems",
+            Some(_) => true,
+        };
+        if set {
+            errs.push(FieldError::forbidden(
+                path.child(key).as_str(),
+                &format!("{what} is not supported"),
+            ));
+        }
+    }
+    if m.get("items").is_some_and(Value::is_array) {
+        errs.push(FieldError::forbidden(
+            path.child("items").as_str(),
+            "items must be a schema object and not an array",
+        ));
+    }
+    if m.get("uniqueItems") == Some(&Value::Bool(true)) {
+        errs.push(FieldError::forbidden(
+            path.child("uniqueItems").as_str(),
+            "uniqueItems cannot be set to true since the runtime complexity becomes quadratic",
+        ));
+    }
+    let has_props = m
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| !p.is_empty());
+    if has_props
+        && m.get("additionalProperties")
+            .is_some_and(|a| a.is_object() || a == &Value::Bool(false))
+    {
+        errs.push(FieldError::forbidden(
+            path.child("additionalProperties").as_str(),
+            "additionalProperties and properties are mutual exclusive",
+        ));
+    }
+    if m.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(false)) {
+        errs.push(FieldError::invalid(
+            path.child("x-kubernetes-preserve-unknown-fields").as_str(),
+            json!(false),
+            "must be true or undefined",
+        ));
+    }
+    if let Some(props) = m.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            standard_walk(v, &path.child("properties").key(k), errs);
+        }
+    }
+    if let Some(a) = m.get("additionalProperties").filter(|a| a.is_object()) {
+        standard_walk(a, &path.child("additionalProperties"), errs);
+    }
+    if let Some(n) = m.get("not") {
+        standard_walk(n, &path.child("not"), errs);
+    }
+    for key in ["allOf", "oneOf", "anyOf"] {
+        for (i, x) in m
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            standard_walk(x, &path.child(key).index(i), errs);
+        }
+    }
+    if let Some(items) = m.get("items").filter(|i| i.is_object()) {
+        standard_walk(items, &path.child("items"), errs);
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Root,
+    Item,
+    Field,
+}
+
+fn is_true(m: &Map<String, Value>, key: &str) -> bool {
+    m.get(key) == Some(&Value::Bool(true))
+}
+
+/// The structural invariants every schema must meet (`validateStructuralInvariants` and the
+/// type rules of `ValidateStructural`).
+fn structural_walk(s: &Value, path: &FieldPath, level: Level, errs: &mut Vec<FieldError>) {
+    let Some(m) = s.as_object() else { return };
+    let ty = m.get("type").and_then(Value::as_str).unwrap_or("");
+    if ty == "array" && m.get("items").is_none_or(Value::is_null) {
+        errs.push(FieldError::required(
+            path.child("items").as_str(),
+            "must be specified",
+        ));
+    }
+    if level == Level::Root && m.get("additionalProperties").is_some_and(|a| !a.is_null()) {
+        errs.push(FieldError::forbidden(
+            path.child("additionalProperties").as_str(),
+            "must not be used at the root",
+        ));
+    }
+    let int_or_string = is_true(m, "x-kubernetes-int-or-string");
+    let preserve = is_true(m, "x-kubernetes-preserve-unknown-fields");
+    if ty.is_empty() && !int_or_string && !preserve {
+        let detail = match level {
+            Level::Root => "must not be empty at the root",
+            Level::Item => "must not be empty for specified array items",
+            Level::Field => "must not be empty for specified object fields",
+        };
+        errs.push(FieldError::required(path.child("type").as_str(), detail));
+    }
+    if level == Level::Root {
+        if !ty.is_empty() && ty != "object" {
+            errs.push(FieldError::invalid(
+                path.child("type").as_str(),
+                json!(ty),
+                "must be object at the root",
+            ));
+        }
+        let props = m.get("properties").and_then(Value::as_object);
+        for (key, want) in [
+            ("kind", "string"),
+            ("apiVersion", "string"),
+            ("metadata", "object"),
+        ] {
+            let t = props
+                .and_then(|p| p.get(key))
+                .and_then(|p| p.get("type"))
+                .and_then(Value::as_str);
+            if let Some(t) = t.filter(|t| *t != want) {
+                let p = path.child("properties").key(key).child("type");
+                errs.push(FieldError::invalid(
+                    p.as_str(),
+                    json!(t),
+                    &format!("must be {want}"),
+                ));
+            }
+        }
+        if let Some(meta) = props
+            .and_then(|p| p.get("metadata"))
+            .and_then(Value::as_object)
+        {
+            let extra = meta.iter().any(|(k, v)| match k.as_str() {
+                "type" => false,
+                "properties" => v
+                    .as_object()
+                    .is_some_and(|p| p.keys().any(|k| k != "name" && k != "generateName")),
+                _ => !v.is_null(),
+            });
+            if extra {
+                errs.push(FieldError::forbidden(path.child("properties").key("metadata").as_str(), "must not specify anything other than name and generateName, but metadata is implicitly specified"));
+            }
+        }
+    }
+    if let Some(props) = m.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            // Root metadata is ObjectMeta's, not checked as a field schema.
+            if level == Level::Root && k == "metadata" {
+                continue;
+            }
+            structural_walk(v, &path.child("properties").key(k), Level::Field, errs);
+        }
+    }
+    if let Some(a) = m.get("additionalProperties").filter(|a| a.is_object()) {
+        structural_walk(a, &path.child("additionalProperties"), Level::Field, errs);
+    }
+    if let Some(items) = m.get("items").filter(|i| i.is_object()) {
+        structural_walk(items, &path.child("items"), Level::Item, errs);
+    }
+}
