@@ -516,7 +516,9 @@ impl Walker {
     /// form ([`OrType`]): an object fills the struct, the alternative form is kept as it is,
     /// anything else is the zero value, or for `OrBool` an error.
     fn either<S: Src>(&mut self, src: &S, o: &'static OrType, slot: &mut Slot) -> Fatal {
-        static STRING: Type = Type::String;
+        // Go's `UnmarshalJSON` of these types decodes with a plain, non-strict decoder:
+        // unknown or duplicate fields inside are dropped without a finding.
+        let strict = self.strict.len();
         match (src.kind(), o.alt) {
             (Kind::Object, _) => {
                 let mut slots = vec![Slot::Zero; o.object.fields.len()];
@@ -524,27 +526,14 @@ impl Walker {
                 *slot = Slot::Struct(slots);
             }
             (Kind::Array, OrAlt::Array | OrAlt::Strings) => {
-                let elem: &'static Type = match o.alt {
-                    OrAlt::Strings => &STRING,
-                    _ => o.items,
-                };
-                let mut out = Vec::new();
-                for (i, item) in src.items().iter().enumerate() {
-                    let spath_len = self.spath.len();
-                    self.spath.push_str(&format!("[{i}]"));
-                    let mut e = Slot::Zero;
-                    let result = self.value(item, elem, GoField::default(), &mut e);
-                    self.spath.truncate(spath_len);
-                    result?;
-                    out.push(e);
-                }
-                *slot = Slot::List(out);
+                self.value(src, o.array, GoField::default(), slot)?
             }
             (Kind::Bool, OrAlt::Bool) => *slot = Slot::Val(Value::Bool(src.as_bool())),
             (_, OrAlt::Bool) if self.lenient => *slot = Slot::Val(src.to_any().unwrap_or_default()),
             (_, OrAlt::Bool) => return Err("boolean or JSON schema expected".into()),
             _ => *slot = Slot::Val(Value::Null),
         }
+        self.strict.truncate(strict);
         Ok(())
     }
 }

@@ -63,18 +63,7 @@ fn emit_value(ty: &'static Type, g: GoField, slot: Slot) -> Value {
         (Slot::Struct(slots), Type::Or(o)) => Value::Object(emit_struct(o.object, slots)),
         // Go writes the array form only when it has items (`items: []` reads back as null).
         (Slot::List(items), Type::Or(_)) if items.is_empty() => Value::Null,
-        (Slot::List(items), Type::Or(o)) => {
-            let elem: &'static Type = match o.alt {
-                crate::codec::schema::OrAlt::Strings => &Type::String,
-                _ => o.items,
-            };
-            Value::Array(
-                items
-                    .into_iter()
-                    .map(|v| emit_value(elem, GoField::default(), v))
-                    .collect(),
-            )
-        }
+        (list @ Slot::List(_), Type::Or(o)) => emit_value(o.array, GoField::default(), list),
         (Slot::List(items), Type::Array(inner, _)) => Value::Array(
             items
                 .into_iter()

@@ -44,8 +44,9 @@ pub struct OrType {
     pub go_name: &'static str,
     /// The struct an object decodes into.
     pub object: &'static Struct,
-    /// The element type of the `Array` form: [`Type::Object`] of `object`.
-    pub items: &'static Type,
+    /// The type of the array form ([`OrAlt::Array`]: of `object`; [`OrAlt::Strings`]: of
+    /// strings), decoded and written as any list is.
+    pub array: &'static Type,
     /// What else the value may be.
     pub alt: OrAlt,
 }

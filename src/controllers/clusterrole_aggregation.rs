@@ -43,33 +43,20 @@ fn aggregate(role: &Value, all: &[Value]) -> Vec<Value> {
     rules
 }
 
-/// The controller's memory between ticks: the store revision it last looked at. Like the
-/// real controller (driven by ClusterRole events), it does nothing until a ClusterRole
-/// changes, so ticks and requests that touch no ClusterRole cost a revision comparison.
+/// The controller between ticks: it acts when a ClusterRole changed.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Aggregation {
-    seen: u64,
+    seen: super::Seen,
 }
 
 impl Aggregation {
-    /// Reconciles when a ClusterRole changed since the last call (or the history that would
-    /// tell was compacted away).
+    /// Reconciles when a ClusterRole changed since the last call. Its own writes change
+    /// ClusterRoles too: the next run finds nothing left to do, or the next level of a nested
+    /// aggregation.
     pub fn run(&mut self, reg: &mut Registry) {
-        let now = reg.store().revision();
-        if now == self.seen {
-            return;
-        }
-        let prefix = CLUSTER_ROLES.key_prefix();
-        let changed = match reg.store().events_after(self.seen) {
-            Ok(events) => events.iter().any(|e| e.key.starts_with(&prefix)),
-            Err(_) => true,
-        };
-        if changed {
+        if self.seen.changed_under(reg, &CLUSTER_ROLES.key_prefix()) {
             reconcile(reg);
         }
-        // Its own writes (after `now`) changed ClusterRoles too: the next run looks at them
-        // and finds nothing left to do, or the next level of a nested aggregation.
-        self.seen = now;
     }
 }
 

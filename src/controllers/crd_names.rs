@@ -18,28 +18,19 @@ use crate::resources::crd::CUSTOM_RESOURCE_DEFINITIONS as CRDS;
 /// The field manager of the apiextensions controllers' writes.
 pub const MANAGER: &str = "kube-apiserver";
 
-/// The controllers' memory between ticks: the store revision they last looked at.
+/// The controllers between ticks: they act when a definition changed (their own status
+/// writes included: the next pass finds the names accepted and does nothing).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CrdNames {
-    seen: u64,
+    seen: super::Seen,
 }
 
 impl CrdNames {
     /// Reconciles when a definition changed since the last call.
     pub fn run(&mut self, reg: &mut Registry) {
-        let now = reg.store().revision();
-        if now == self.seen {
-            return;
-        }
-        let prefix = CRDS.key_prefix();
-        let changed = match reg.store().events_after(self.seen) {
-            Ok(events) => events.iter().any(|e| e.key.starts_with(&prefix)),
-            Err(_) => true,
-        };
-        if changed {
+        if self.seen.changed_under(reg, &CRDS.key_prefix()) {
             reconcile(reg);
         }
-        self.seen = reg.store().revision();
     }
 }
 
@@ -130,48 +121,44 @@ fn named(reg: &Registry, name: &str) -> Option<Map<String, Value>> {
     let mut next = accepted.as_object().cloned().unwrap_or_default();
     // Checked in the real order; the last failure names the condition.
     let mut condition: Option<(&str, String)> = None;
-    let checks: [(&str, &str, &[String]); 2] = [
-        ("plural", "PluralConflict", &resources),
-        ("singular", "SingularConflict", &resources),
-    ];
-    for (field, reason, used) in checks {
+    let mut accept = |field: &str, reason: &'static str, used: &[String]| {
         let requested = str_of(&spec_names, field);
         match fresh(requested, str_of(&accepted, field), used) {
             Ok(()) => {
                 next.insert(field.into(), json!(requested));
+                None
             }
-            Err(msg) => condition = Some((reason, msg)),
+            Err(msg) => Some((reason, msg)),
         }
+    };
+    for (field, reason) in [
+        ("plural", "PluralConflict"),
+        ("singular", "SingularConflict"),
+    ] {
+        condition = accept(field, reason, &resources).or(condition);
     }
     let requested_short = strings_of(&spec_names, "shortNames");
     let accepted_short = strings_of(&accepted, "shortNames");
-    if requested_short != accepted_short {
+    let mut short_accepted = requested_short == accepted_short;
+    if !short_accepted {
         let errors: Vec<String> = requested_short
             .iter()
             .filter(|s| !accepted_short.contains(s))
             .filter_map(|s| fresh(s, "", &resources).err())
             .collect();
-        if errors.is_empty() {
-            set_or_remove(&mut next, "shortNames", &requested_short);
-        } else {
+        short_accepted = errors.is_empty();
+        if !short_accepted {
             condition = Some((
                 "ShortNamesConflict",
                 crate::resources::field::aggregate(&errors),
             ));
         }
     }
-    let checks: [(&str, &str, &[String]); 2] = [
-        ("kind", "KindConflict", &kinds),
-        ("listKind", "ListKindConflict", &kinds),
-    ];
-    for (field, reason, used) in checks {
-        let requested = str_of(&spec_names, field);
-        match fresh(requested, str_of(&accepted, field), used) {
-            Ok(()) => {
-                next.insert(field.into(), json!(requested));
-            }
-            Err(msg) => condition = Some((reason, msg)),
-        }
+    for (field, reason) in [("kind", "KindConflict"), ("listKind", "ListKindConflict")] {
+        condition = accept(field, reason, &kinds).or(condition);
+    }
+    if short_accepted {
+        set_or_remove(&mut next, "shortNames", &requested_short);
     }
     set_or_remove(
         &mut next,
@@ -199,7 +186,8 @@ fn named(reg: &Registry, name: &str) -> Option<Map<String, Value>> {
             "not all names are accepted",
         ))
     };
-    let next_names = Value::Object(order_names(next));
+    // (Map equality ignores order; the status write puts the names in Go's order.)
+    let next_names = Value::Object(next);
     let unchanged = next_names == accepted && same_condition(&status, &names_accepted);
     if unchanged {
         return None;
@@ -289,22 +277,4 @@ fn set_or_remove(m: &mut Map<String, Value>, key: &str, values: &[String]) {
     } else {
         m.insert(key.into(), json!(values));
     }
-}
-
-/// The accepted names in `CustomResourceDefinitionNames` order.
-fn order_names(m: Map<String, Value>) -> Map<String, Value> {
-    let mut out = Map::new();
-    for k in [
-        "plural",
-        "singular",
-        "shortNames",
-        "kind",
-        "listKind",
-        "categories",
-    ] {
-        if let Some(v) = m.get(k) {
-            out.insert(k.into(), v.clone());
-        }
-    }
-    out
 }

@@ -109,7 +109,7 @@ fn validate(obj: &Map<String, Value>) -> Vec<FieldError> {
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    let mut errs = validate_object_meta(&meta, true, name_is_dns_subdomain);
+    let mut errs = validate_object_meta(&meta, true, &name_is_dns_subdomain);
     let binary = map_of(obj, "binaryData");
     let binary_keys = obj.get("binaryData").and_then(Value::as_object);
     let mut total = 0;

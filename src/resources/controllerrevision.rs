@@ -58,7 +58,7 @@ pub struct ControllerRevisionStrategy;
 /// `validateControllerRevision`: metadata and a non-negative `revision` (create and update;
 /// `data` is checked by create alone, and on update only as immutable).
 fn validate(obj: &Map<String, Value>) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&meta_map(obj), true, validate_controller_revision_name);
+    let mut errs = validate_object_meta(&meta_map(obj), true, &validate_controller_revision_name);
     let revision = obj.get("revision").and_then(Value::as_i64).unwrap_or(0);
     if revision < 0 {
         errs.push(FieldError::invalid(

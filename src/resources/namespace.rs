@@ -306,7 +306,7 @@ impl Strategy for NamespaceStrategy {
             .and_then(Value::as_object)
             .cloned()
             .unwrap_or_default();
-        let mut errs = validate_object_meta(&meta, false, validate_namespace_name);
+        let mut errs = validate_object_meta(&meta, false, &validate_namespace_name);
         // `validateFinalizerName` on each spec finalizer, reported at `spec.finalizers`.
         let path = FieldPath::new("spec").child("finalizers");
         for f in spec_finalizers(obj) {

@@ -19,6 +19,7 @@ mod connections;
 mod control;
 mod controller_example;
 mod corrupt_objects;
+mod crds;
 mod crud;
 mod discovery;
 mod durable_state;

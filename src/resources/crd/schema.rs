@@ -247,13 +247,16 @@ static PROPS_T: Type = Type::Object(&PROPS);
 const JSON: Type = Type::Any;
 const RULE_T: Type = Type::Object(&VALIDATION_RULE);
 
+/// The array form of `JSONSchemaPropsOrArray`.
+static PROPS_ARRAY: Type = Type::Array(&PROPS_T, ListType::Atomic);
+
 /// `JSONSchemaPropsOrArray`.
 pub static OR_ARRAY: OrType = OrType {
     openapi_name: name!("JSONSchemaPropsOrArray"),
     description: "JSONSchemaPropsOrArray represents a value that can either be a JSONSchemaProps or an array of JSONSchemaProps. Mainly here for serialization purposes.",
     go_name: "v1.JSONSchemaPropsOrArray",
     object: &PROPS,
-    items: &PROPS_T,
+    array: &PROPS_ARRAY,
     alt: OrAlt::Array,
 };
 
@@ -263,7 +266,7 @@ pub static OR_BOOL: OrType = OrType {
     description: "JSONSchemaPropsOrBool represents JSONSchemaProps or a boolean value. Defaults to true for the boolean property.",
     go_name: "v1.JSONSchemaPropsOrBool",
     object: &PROPS,
-    items: &PROPS_T,
+    array: &PROPS_ARRAY,
     alt: OrAlt::Bool,
 };
 
@@ -273,7 +276,7 @@ pub static OR_STRINGS: OrType = OrType {
     description: "JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array.",
     go_name: "v1.JSONSchemaPropsOrStringArray",
     object: &PROPS,
-    items: &PROPS_T,
+    array: &STRINGS,
     alt: OrAlt::Strings,
 };
 

@@ -18,7 +18,7 @@ use crate::resources::field::{FieldError, FieldPath};
 use crate::resources::meta::{meta_map, strings};
 use crate::resources::validation::names::{is_dns1035_label, name_is_dns_subdomain};
 use crate::resources::validation::object_meta::{
-    validate_object_meta, validate_object_meta_update,
+    validate_object_meta_accessor, validate_object_meta_accessor_update,
 };
 
 /// The CRD's `name` rule beyond DNS: `<plural>.<group>`.
@@ -47,7 +47,7 @@ pub fn validate_create(obj: &Map<String, Value>) -> Vec<FieldError> {
 
 /// `ValidateCustomResourceDefinitionUpdate`.
 pub fn validate_update(new: &Map<String, Value>, old: &Map<String, Value>) -> Vec<FieldError> {
-    let mut errs = validate_object_meta_update(&meta_map(new), &meta_map(old));
+    let mut errs = validate_object_meta_accessor_update(&meta_map(new), &meta_map(old));
     errs.extend(validate_spec(new));
     let (ns, os) = (spec(new), spec(old));
     let established = is_established(old);
@@ -76,6 +76,13 @@ pub fn validate_update(new: &Map<String, Value>, old: &Map<String, Value>) -> Ve
     immutable(&mut errs, "spec.names.plural", plural(ns), plural(os));
     errs.extend(validate_accepted_names(new));
     errs.extend(validate_stored_versions(new));
+    // Both are checked again only when the update changes what they look at.
+    if approval(new) != approval(old) {
+        errs.extend(validate_approval(new));
+    }
+    if !preserves_unknown_fields(old) {
+        errs.extend(validate_preserve_unknown_fields(new));
+    }
     errs
 }
 
@@ -94,37 +101,23 @@ pub fn condition_true(obj: &Map<String, Value>, ty: &str) -> bool {
         .any(|c| c["type"] == ty && c["status"] == "True")
 }
 
-/// ObjectMeta with the CRD's name rule after the DNS-subdomain messages.
+/// apimachinery's `ValidateObjectMeta` (not core's: no standard-finalizer rule) with the
+/// CRD's name function: a DNS subdomain that is `<plural>.<group>`.
 fn validate_meta(obj: &Map<String, Value>) -> Vec<FieldError> {
-    let meta = meta_map(obj);
-    let mut errs = validate_object_meta(&meta, false, name_is_dns_subdomain);
     let s = spec(obj);
     let want = format!(
         "{}.{}",
         str_at(s.and_then(|s| s.get("names")), "plural"),
         str_at(s, "group")
     );
-    let at = errs
-        .iter()
-        .take_while(|e| e.field == "metadata.name" || e.field == "metadata.generateName")
-        .count();
-    let generate_name = meta
-        .get("generateName")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let name = meta.get("name").and_then(Value::as_str).unwrap_or("");
-    if !generate_name.is_empty() {
-        errs.insert(
-            at,
-            FieldError::invalid("metadata.generateName", json!(generate_name), NAME_RULE),
-        );
-    } else if !name.is_empty() && name != want {
-        errs.insert(
-            at,
-            FieldError::invalid("metadata.name", json!(name), NAME_RULE),
-        );
-    }
-    errs
+    let name_fn = |name: &str, prefix: bool| {
+        let mut msgs = name_is_dns_subdomain(name, prefix);
+        if name != want {
+            msgs.push(NAME_RULE.to_string());
+        }
+        msgs
+    };
+    validate_object_meta_accessor(&meta_map(obj), false, &name_fn)
 }
 
 /// `validateCustomResourceDefinitionSpec`.
@@ -407,26 +400,45 @@ fn validate_stored_versions(obj: &Map<String, Value>) -> Vec<FieldError> {
     errs
 }
 
-/// `validateAPIApproval`: groups under k8s.io and kubernetes.io need the approval annotation.
-fn validate_approval(obj: &Map<String, Value>) -> Vec<FieldError> {
+/// Where a definition stands with API approval (`getAPIApprovalState`).
+#[derive(PartialEq, Eq)]
+enum Approval {
+    /// Not a group under k8s.io or kubernetes.io.
+    NotRequired,
+    Missing,
+    Invalid(String),
+    Approved,
+}
+
+fn approval(obj: &Map<String, Value>) -> Approval {
     let group = str_at(spec(obj), "group");
     let protected = ["k8s.io", "kubernetes.io"]
         .iter()
         .any(|d| group == *d || group.ends_with(&format!(".{d}")));
     if !protected {
-        return Vec::new();
+        return Approval::NotRequired;
     }
-    const KEY: &str = "api-approved.kubernetes.io";
-    let path = "metadata.annotations[api-approved.kubernetes.io]";
     let value = meta_map(obj)
         .get("annotations")
-        .and_then(|a| a.get(KEY))
+        .and_then(|a| a.get(APPROVAL))
         .and_then(Value::as_str)
         .map(str::to_string);
     match value {
-        None => vec![FieldError::required(path, &format!("protected groups must have approval annotation {KEY:?}, see https://github.com/kubernetes/enhancements/pull/1111"))],
-        Some(v) if v.starts_with("unapproved") || is_url(&v) => Vec::new(),
-        Some(v) => vec![FieldError::invalid(path, json!(v), &format!("protected groups must have approval annotation {KEY:?} with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111"))],
+        None => Approval::Missing,
+        Some(v) if v.starts_with("unapproved") || is_url(&v) => Approval::Approved,
+        Some(v) => Approval::Invalid(v),
+    }
+}
+
+const APPROVAL: &str = "api-approved.kubernetes.io";
+
+/// `validateAPIApproval`: groups under k8s.io and kubernetes.io need the approval annotation.
+fn validate_approval(obj: &Map<String, Value>) -> Vec<FieldError> {
+    let path = "metadata.annotations[api-approved.kubernetes.io]";
+    match approval(obj) {
+        Approval::NotRequired | Approval::Approved => Vec::new(),
+        Approval::Missing => vec![FieldError::required(path, &format!("protected groups must have approval annotation {APPROVAL:?}, see https://github.com/kubernetes/enhancements/pull/1111"))],
+        Approval::Invalid(v) => vec![FieldError::invalid(path, json!(v), &format!("protected groups must have approval annotation {APPROVAL:?} with either a URL or a reason starting with \"unapproved\", see https://github.com/kubernetes/enhancements/pull/1111"))],
     }
 }
 
@@ -437,12 +449,16 @@ fn is_url(v: &str) -> bool {
     })
 }
 
-fn validate_preserve_unknown_fields(obj: &Map<String, Value>) -> Vec<FieldError> {
-    let on = spec(obj)
+fn preserves_unknown_fields(obj: &Map<String, Value>) -> bool {
+    spec(obj)
         .and_then(|s| s.get("preserveUnknownFields"))
         .and_then(Value::as_bool)
-        == Some(true);
-    if on {
+        == Some(true)
+}
+
+/// `validatePreserveUnknownFields` (an update keeps an old definition's `true`).
+fn validate_preserve_unknown_fields(obj: &Map<String, Value>) -> Vec<FieldError> {
+    if preserves_unknown_fields(obj) {
         return vec![FieldError::invalid("spec.preserveUnknownFields", json!(true), "cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead")];
     }
     Vec::new()

@@ -90,7 +90,7 @@ pub fn validate_role(
     namespaced: bool,
     allow_invalid_values: bool,
 ) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&meta_map(obj), namespaced, validate_rbac_name);
+    let mut errs = validate_object_meta(&meta_map(obj), namespaced, &validate_rbac_name);
     errs.extend(validate_rules(obj, namespaced));
     if let Some(agg) = obj.get("aggregationRule").filter(|v| !v.is_null()) {
         let selectors = agg["clusterRoleSelectors"].as_array();
@@ -196,7 +196,7 @@ fn validate_subject(s: &Value, namespaced: bool, path: &FieldPath) -> Vec<FieldE
 
 /// `ValidateRoleBinding` / `ValidateClusterRoleBinding`.
 pub fn validate_binding(obj: &Map<String, Value>, namespaced: bool) -> Vec<FieldError> {
-    let mut errs = validate_object_meta(&meta_map(obj), namespaced, validate_rbac_name);
+    let mut errs = validate_object_meta(&meta_map(obj), namespaced, &validate_rbac_name);
     let role_ref = obj.get("roleRef").cloned().unwrap_or(Value::Null);
     let api_group = str_at(&role_ref, "apiGroup");
     if api_group != GROUP {

@@ -27,8 +27,9 @@ use crate::resources::field::{FieldError, FieldPath};
 pub use super::names::validate_path_segment;
 
 /// apimachinery's `ValidateNameFunc`: `(name, prefix)` → messages; `prefix` is true when the
-/// value is a generateName.
-pub type NameValidator = fn(&str, bool) -> Vec<String>;
+/// value is a generateName. A closure where the rule depends on the object (a
+/// CustomResourceDefinition's name must be `<plural>.<group>`).
+pub type NameValidator<'a> = &'a dyn Fn(&str, bool) -> Vec<String>;
 
 /// `FieldImmutableErrorMsg`.
 pub const FIELD_IMMUTABLE: &str = "field is immutable";
@@ -57,7 +58,7 @@ fn invalid(path: &FieldPath, value: Value, detail: &str) -> FieldError {
 pub fn validate_object_meta_accessor(
     meta: &Map<String, Value>,
     requires_namespace: bool,
-    name_fn: NameValidator,
+    name_fn: NameValidator<'_>,
 ) -> Vec<FieldError> {
     let path = FieldPath::new("metadata");
     let mut errs = Vec::new();
@@ -144,7 +145,7 @@ pub fn validate_object_meta_accessor(
 pub fn validate_object_meta(
     meta: &Map<String, Value>,
     requires_namespace: bool,
-    name_fn: NameValidator,
+    name_fn: NameValidator<'_>,
 ) -> Vec<FieldError> {
     let mut errs = validate_object_meta_accessor(meta, requires_namespace, name_fn);
     errs.extend(validate_kube_finalizer_names(
@@ -270,7 +271,7 @@ pub fn validate_object_meta_update(
 /// strategy validation returned no errors; any errors become their own 422. It is
 /// [`validate_object_meta_accessor`] with [`validate_path_segment`] as the name rule.
 pub fn validate_generic_create(meta: &Map<String, Value>, namespaced: bool) -> Vec<FieldError> {
-    validate_object_meta_accessor(meta, namespaced, validate_path_segment)
+    validate_object_meta_accessor(meta, namespaced, &validate_path_segment)
 }
 
 /// `rest.validateCommonFields`, run by `rest.BeforeUpdate` before the strategy's update
@@ -281,7 +282,7 @@ pub fn validate_common_fields_for_update(
     old: &Map<String, Value>,
     namespaced: bool,
 ) -> Vec<FieldError> {
-    let mut errs = validate_object_meta_accessor(new, namespaced, validate_path_segment);
+    let mut errs = validate_object_meta_accessor(new, namespaced, &validate_path_segment);
     errs.extend(validate_object_meta_accessor_update(new, old));
     errs
 }

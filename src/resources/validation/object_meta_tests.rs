@@ -20,7 +20,13 @@ fn msgs(errs: &[FieldError]) -> Vec<String> {
 
 #[test]
 fn create_cases() {
-    type Case = (&'static str, Value, bool, NameValidator, Vec<String>);
+    type Case = (
+        &'static str,
+        Value,
+        bool,
+        fn(&str, bool) -> Vec<String>,
+        Vec<String>,
+    );
     let cases: Vec<Case> = vec![
         ("valid", json!({"name": "x", "namespace": "default"}), true, name_is_dns_subdomain, vec![]),
         (
@@ -108,7 +114,7 @@ fn create_cases() {
         ),
     ];
     for (label, meta, namespaced, name_fn, want) in cases {
-        let got = msgs(&validate_object_meta(&obj(meta), namespaced, name_fn));
+        let got = msgs(&validate_object_meta(&obj(meta), namespaced, &name_fn));
         assert_eq!(got, want, "case {label}");
     }
 }
@@ -129,7 +135,7 @@ fn create_order_across_fields() {
         "name": "ok",
         "generateName": "-x-",
     }));
-    let got = msgs(&validate_object_meta(&meta, true, name_is_dns_subdomain));
+    let got = msgs(&validate_object_meta(&meta, true, &name_is_dns_subdomain));
     let fields: Vec<&str> = got.iter().map(|m| m.split(':').next().unwrap()).collect();
     assert_eq!(
         fields,
@@ -158,7 +164,7 @@ fn create_order_across_fields() {
 fn spec_examples_aggregate() {
     let meta =
         obj(json!({"name": "x", "namespace": "ns", "annotations": {"k": "v".repeat(262_144)}}));
-    let errs = validate_object_meta(&meta, true, validate_controller_revision_name);
+    let errs = validate_object_meta(&meta, true, &validate_controller_revision_name);
     assert_eq!(
         aggregate_messages(&errs),
         "metadata.annotations: Too long: may not be more than 262144 bytes"
