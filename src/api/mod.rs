@@ -99,6 +99,11 @@ impl Leftovers {
         self.0.push(std::sync::Arc::new(t));
     }
 
+    /// Hands `t` out first: a write's own value before what it replaced.
+    fn push_first<T: std::any::Any + Send + Sync>(&mut self, t: T) {
+        self.0.insert(0, std::sync::Arc::new(t));
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -151,17 +156,15 @@ impl Reply {
         }
     }
 
-    /// A write's reply (create, update, patch, apply): the stored version's JSON when it was
-    /// stored, the value otherwise (a dry run, a virtual kind's answer, an update that
-    /// changed nothing).
+    /// A write's reply (create, update, patch, apply): the value written, and the stored
+    /// version when it was stored (not for a dry run, a virtual kind's answer, an update that
+    /// changed nothing), whose JSON compact JSON copies; other encodings and transforms use
+    /// the value rather than decode the stored version again. The value leaves with the
+    /// response's leftovers once encoded.
     pub fn written(code: u16, w: crate::registry::Written) -> Self {
-        let mut reply = match w.stored {
-            Some(obj) => {
-                let mut reply = Reply::stored(code, obj);
-                reply.leftovers.push(w.value);
-                reply
-            }
-            None => Reply::new(code, w.value),
+        let mut reply = Reply {
+            stored: w.stored,
+            ..Reply::new(code, w.value)
         };
         if let Some(replaced) = w.replaced {
             reply.leftovers.push(replaced);
@@ -329,12 +332,13 @@ fn serve_resource(
         Ok(mut reply) => {
             let mut resp = response::resource_reply(&reply, &out, request);
             let mut leftovers = std::mem::take(&mut reply.leftovers);
+            // A write's value (stored beside its version, or alone: a dry run, a write that
+            // changed nothing) is encoded by now: it leaves with the rest.
+            let written = reply.stored.is_some() || !leftovers.is_empty();
+            if written && reply.body.is_object() {
+                leftovers.push_first(std::mem::take(&mut reply.body));
+            }
             if !leftovers.is_empty() {
-                // A body written from a value (a dry run, a write that changed nothing) is
-                // encoded by now: it leaves with the rest.
-                if reply.body.is_object() {
-                    leftovers.push(std::mem::take(&mut reply.body));
-                }
                 resp.extensions_mut().insert(leftovers);
             }
             resp

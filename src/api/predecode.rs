@@ -107,6 +107,17 @@ fn kind_of(info: &ResourceInfo) -> (&'static str, &'static str, &'static str) {
 }
 
 impl Predecoded {
+    /// Whether what was made ahead is still here: not taken by the engine (a request refused
+    /// before its handler, or a patch or apply made against a version no longer live). The
+    /// host frees it after the engine's lock with its own handle.
+    pub fn is_untaken(&self) -> bool {
+        self.0
+            .result
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_some()
+    }
+
     /// The decoded body for `req`'s decode as `info` at `level`, if it was decoded ahead with
     /// exactly these (and not taken already).
     pub(super) fn take(
@@ -121,14 +132,19 @@ impl Predecoded {
         }
     }
 
-    /// The patch prepared for `req`'s patch of `info` at `level`, as [`Predecoded::take`].
+    /// The patch prepared for `req`'s patch of `info` at `level`, as [`Predecoded::take`], if
+    /// it still [`Prepared::holds`] for `key`. One that does not stays here, to be freed by the
+    /// host after the engine's lock.
     pub(crate) fn take_patch(
         &self,
         req: &Request<'_>,
         info: &ResourceInfo,
         level: FieldValidation,
+        reg: &Registry,
+        key: &str,
     ) -> Option<Prepared<handlers::patch::Patched>> {
-        match self.take_made(req, info, level, |m| matches!(m, Made::Patch(_)))? {
+        let holds = |m: &Made| matches!(m, Made::Patch(p) if p.holds(reg, key));
+        match self.take_made(req, info, level, holds)? {
             Made::Patch(p) => Some(p),
             _ => None,
         }
@@ -140,8 +156,11 @@ impl Predecoded {
         req: &Request<'_>,
         info: &ResourceInfo,
         level: FieldValidation,
+        reg: &Registry,
+        key: &str,
     ) -> Option<Prepared<handlers::apply::Applied>> {
-        match self.take_made(req, info, level, |m| matches!(m, Made::Apply(_)))? {
+        let holds = |m: &Made| matches!(m, Made::Apply(p) if p.holds(reg, key));
+        match self.take_made(req, info, level, holds)? {
             Made::Apply(p) => Some(p),
             _ => None,
         }
@@ -153,7 +172,7 @@ impl Predecoded {
         req: &Request<'_>,
         info: &ResourceInfo,
         level: FieldValidation,
-        wanted: fn(&Made) -> bool,
+        wanted: impl FnOnce(&Made) -> bool,
     ) -> Option<Made> {
         let ahead = &self.0;
         let same = Arc::ptr_eq(&ahead.kinds, &req.kinds)

@@ -139,6 +139,10 @@ pub fn resource_reply(r: &Reply, out: &Output, req: &Request<'_>) -> Response<Bo
             envelope: &r.body,
             items,
         },
+        // A write's reply has its value too: only compact JSON is the stored bytes copied.
+        (None, Some(_)) if r.body.is_object() && (enc != super::Encoding::Json || pretty) => {
+            Payload::Object(&r.body)
+        }
         (None, Some(obj)) => Payload::Stored(obj),
         (None, None) => Payload::Object(&r.body),
     };

@@ -76,15 +76,6 @@ impl Registry {
         Ok(self.store().get(key).map(Object::decode))
     }
 
-    /// [`Registry::read_current`] with the stored version it decoded, for a write that hands
-    /// the decoded object on to its update ([`super::Pretracked::live`]).
-    pub(crate) fn read_live(&self, key: &str) -> ApiResult<Option<(Object, Value)>> {
-        if let Some(c) = self.store().corruption(key) {
-            return Err(self.corrupt_read_error(&c));
-        }
-        Ok(self.store().get(key).map(|o| (o.clone(), o.decode())))
-    }
-
     /// Whether `key` holds an unreadable value.
     pub fn is_corrupt(&self, key: &str) -> bool {
         self.store().corruption(key).is_some()

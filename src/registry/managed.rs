@@ -113,19 +113,6 @@ enum Against {
 }
 
 impl Pretracked {
-    /// Nothing prepared but the live version `stored`, decoded as `value` under the lock by a
-    /// write that needed it first (a patch, an apply): its update takes the value rather
-    /// than decoding the object again.
-    pub fn live(stored: crate::codec::Object, value: Value) -> Self {
-        Pretracked {
-            manager: None,
-            reset: false,
-            tracking: Tracking::default(),
-            against: Against::Live(stored, value),
-            validation: None,
-        }
-    }
-
     /// For an update: the decoded live object it was prepared against, if `stored` (the
     /// object now at its key) is still that version. Taken once.
     pub(super) fn take_live(&mut self, stored: Option<&crate::codec::Object>) -> Option<Value> {

@@ -114,8 +114,9 @@ impl Registry {
         }
     }
 
-    /// [`Registry::update`] of the object read as `current`.
-    fn update_current(
+    /// [`Registry::update`] of the object read as `current` (a patch or apply that read it
+    /// under the same lock hands it on rather than have it read twice).
+    pub(crate) fn update_current(
         &mut self,
         info: &'static ResourceInfo,
         key: &str,

@@ -203,18 +203,20 @@ fn tracking_prepared_for_another_manager_is_not_used() {
 
 /// A PATCH to `uri` prepared ahead with `prepared` as its body (against the object stored
 /// then, at the engine's time then), its bytes swapped for `sent`, and `between` run on the
-/// engine before it serves the request: the answer, and how many leftovers it carries.
+/// engine before it serves the request: the answer, how many leftovers it carries, and
+/// whether the preparation was left to the host (as the server's handle frees it, after the
+/// lock).
 fn served_after_swap(
     e: &mut Engine,
     uri: &str,
     content_type: &str,
     (prepared, sent): (&str, &str),
     between: impl FnOnce(&mut Engine),
-) -> (Resp, usize) {
+) -> (Resp, usize, bool) {
     let mut req = request("PATCH", uri, content_type, prepared);
     e.predecoder()
         .predecode_against(&mut req, |key| e.stored_at(key));
-    assert!(req.extensions().get::<Predecoded>().is_some());
+    let host_handle = req.extensions().get::<Predecoded>().cloned().unwrap();
     between(e);
     let (parts, _) = req.into_parts();
     let swapped = Bytes::from(sent.to_string());
@@ -223,7 +225,11 @@ fn served_after_swap(
         .extensions()
         .get::<kubesim::api::Leftovers>()
         .map_or(0, |l| l.len());
-    (Resp::from_response(&resp), leftovers)
+    (
+        Resp::from_response(&resp),
+        leftovers,
+        host_handle.is_untaken(),
+    )
 }
 
 /// A patch applied ahead is what the engine writes while the version it was applied to is
@@ -254,7 +260,7 @@ fn a_patch_prepared_ahead_is_written_only_while_its_version_is_live() {
             }
         };
         let (ahead, swapped) = (label("ahead"), label("swapped"));
-        let (r, leftovers) = served_after_swap(
+        let (r, leftovers, untaken) = served_after_swap(
             &mut e,
             &format!("{cms}/c"),
             "application/merge-patch+json",
@@ -264,9 +270,10 @@ fn a_patch_prepared_ahead_is_written_only_while_its_version_is_live() {
         assert_eq!(r.code, 200, "{}", r.text);
         let want = if stale { "swapped" } else { "ahead" };
         assert_eq!(r.json["metadata"]["labels"]["a"], want, "stale: {stale}");
-        // The stored value and the version it replaced leave with the response, and the
-        // patch made against a version no longer live with them.
-        assert_eq!(leftovers, if stale { 3 } else { 2 }, "stale: {stale}");
+        // The stored value and the version it replaced leave with the response; the patch
+        // made against a version no longer live is not taken: the host frees it.
+        assert_eq!(leftovers, 2, "stale: {stale}");
+        assert_eq!(untaken, stale, "stale: {stale}");
         assert_eq!(r.json["data"]["k"].is_string(), stale);
     }
 }
@@ -297,20 +304,22 @@ fn an_apply_prepared_ahead_is_written_only_at_its_time_and_version() {
             }
             _ => {}
         };
-        let (r, leftovers) = served_after_swap(
+        let (r, leftovers, untaken) = served_after_swap(
             &mut e,
             &uri,
             "application/apply-patch+yaml",
             (&ahead, &swapped),
             between,
         );
-        // Leftovers: the stored value; the version an update replaced; a stale apply.
+        // Leftovers: the stored value; the version an update replaced. A stale apply is
+        // not taken: the host frees it.
         let (code, want, left) = match change {
             "none" => (201, "ahead", 1),
-            "clock" => (201, "swapped", 2),
-            _ => (200, "swapped", 3),
+            "clock" => (201, "swapped", 1),
+            _ => (200, "swapped", 2),
         };
         assert_eq!(leftovers, left, "{change}");
+        assert_eq!(untaken, change != "none", "{change}");
         assert_eq!(
             (r.code, r.json["data"]["k"].as_str()),
             (code, Some(want)),

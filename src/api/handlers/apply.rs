@@ -75,14 +75,6 @@ fn options(req: &Request<'_>) -> ApiResult<WriteOptions> {
     write_options_after(req, "PatchOptions", first)
 }
 
-/// The object at an apply's key as it was read.
-enum Live<'a> {
-    Absent,
-    Present(&'a Value),
-    /// A value storage cannot read: the apply fails with the read's error.
-    Unreadable(ApiError),
-}
-
 /// An apply merged into one stored version (or none), ready for the create or update.
 pub(crate) struct Applied {
     obj: Map<String, Value>,
@@ -107,28 +99,22 @@ pub fn apply(
     let prepared = req
         .predecoded
         .as_ref()
-        .and_then(|p| p.take_apply(req, info, opts.field_validation));
-    // Made against a version no longer live: freed with the response, not here.
-    let (prepared, stale) = match prepared {
-        Some(p) if p.holds(reg, &key) => (Some(p), None),
-        other => (None, other),
-    };
-    let (applied, ahead) = match prepared {
-        Some(p) => (p.outcome, p.tracking),
+        .and_then(|p| p.take_apply(req, info, opts.field_validation, reg, &key));
+    // Without a preparation that holds, the apply is merged here into the object read now,
+    // which its update takes rather than reading it again.
+    let (applied, current, ahead) = match prepared {
+        Some(p) => (p.outcome, None, p.tracking),
         None => {
-            let read = reg.read_live(&key);
-            let live = match &read {
-                Err(e) => Live::Unreadable(e.clone()),
-                Ok(None) => Live::Absent,
-                Ok(Some((_, v))) => Live::Present(v),
-            };
-            let applied = applied(req, rr, cbor, &opts, live, &reg.now_text());
-            // An update takes the object decoded here instead of decoding it again.
-            let live = read.ok().flatten();
-            (
-                applied,
-                live.map(|(s, v)| crate::registry::Pretracked::live(s, v)),
-            )
+            let read = reg.read_current(&key);
+            let applied = applied(
+                req,
+                rr,
+                cbor,
+                &opts,
+                read.as_ref().map(Option::as_ref),
+                &reg.now_text(),
+            );
+            (applied, read.ok().flatten(), None)
         }
     };
     let Applied {
@@ -144,16 +130,18 @@ pub fn apply(
         request_name: Some(name.to_string()),
         ..Write::default()
     };
-    let mut reply = if existed {
-        Reply::written(200, reg.update_ahead(info, &key, obj, &write, ahead)?)
-    } else {
-        reg.admit_namespace_write(info, namespace, name)?;
-        Reply::written(201, reg.create(info, obj, &sent, &write)?)
+    let written = match (existed, current) {
+        (true, Some(current)) => reg.update_current(info, &key, current, obj, &write, None)?,
+        (true, None) => reg.update_ahead(info, &key, obj, &write, ahead)?,
+        (false, _) => {
+            reg.admit_namespace_write(info, namespace, name)?;
+            let mut reply = Reply::written(201, reg.create(info, obj, &sent, &write)?);
+            reply.warnings = warnings;
+            return Ok(reply);
+        }
     };
+    let mut reply = Reply::written(200, written);
     reply.warnings = warnings;
-    if let Some(stale) = stale {
-        reply.leftovers.push(stale);
-    }
     Ok(reply)
 }
 
@@ -174,11 +162,7 @@ pub(super) fn prepare(
         rr.name.as_deref().unwrap_or(""),
     ));
     let current = stored.as_ref().map(crate::codec::Object::decode);
-    let state = match &current {
-        Some(v) => Live::Present(v),
-        None => Live::Absent,
-    };
-    let outcome = applied(req, rr, cbor, &opts, state, now);
+    let outcome = applied(req, rr, cbor, &opts, Ok(current.as_ref()), now);
     // An update carries the live object it decoded and the kind's validation; it has no
     // tracking of its own (the merge made the managedFields).
     let tracking = match (&outcome, stored.clone().zip(current)) {
@@ -204,7 +188,7 @@ fn applied(
     rr: &ResourceRequest,
     cbor: bool,
     opts: &WriteOptions,
-    live: Live<'_>,
+    live: Result<Option<&Value>, &ApiError>,
     now: &str,
 ) -> ApiResult<Applied> {
     let info = rr.resource;
@@ -215,13 +199,12 @@ fn applied(
     let subresource = rr.subresource.as_deref().unwrap_or("");
     // A subresource's storage never creates (`forceAllowCreate` is false): a missing object
     // is a 404 before anything is applied.
-    let live = match live {
-        Live::Absent if !subresource.is_empty() => {
+    // An unreadable value fails the apply with the read's error.
+    let live = match live.map_err(Clone::clone)? {
+        None if !subresource.is_empty() => {
             return Err(ApiError::not_found(info.group_resource(), name))
         }
-        Live::Absent => None,
-        Live::Present(v) => Some(v),
-        Live::Unreadable(e) => return Err(e),
+        live => live,
     };
     let existed = live.is_some();
     let request = ApplyRequest {

@@ -120,22 +120,16 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let prepared = req
         .predecoded
         .as_ref()
-        .and_then(|p| p.take_patch(req, info, opts.field_validation));
-    // Made against a version no longer live: freed with the response, not here.
-    let (prepared, stale) = match prepared {
-        Some(p) if p.holds(reg, &key) => (Some(p), None),
-        other => (None, other),
-    };
-    let (patched, ahead) = match prepared {
-        Some(p) => (p.outcome, p.tracking),
+        .and_then(|p| p.take_patch(req, info, opts.field_validation, reg, &key));
+    // Without a preparation that holds, the patch is applied here to the object read now,
+    // which its update takes rather than reading it again.
+    let (patched, current, ahead) = match prepared {
+        Some(p) => (p.outcome, None, p.tracking),
         None => {
-            let Some((stored, current)) = reg.read_live(&key)? else {
+            let Some(current) = reg.read_current(&key)? else {
                 return Err(ApiError::not_found(info.group_resource(), name));
             };
-            let patched = patched(req, rr, kind, &opts, &current);
-            // The update takes the object decoded here instead of decoding it again.
-            let live = crate::registry::Pretracked::live(stored, current);
-            (patched, Some(live))
+            (patched(req, rr, kind, &opts, &current), Some(current), None)
         }
     };
     let Patched {
@@ -145,11 +139,12 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     } = patched?;
     let subresource = rr.subresource.as_deref().unwrap_or("");
     let write = opts.write(req, subresource, sent_managed.as_ref());
-    let mut reply = Reply::written(200, reg.update_ahead(info, &key, obj, &write, ahead)?);
+    let written = match current {
+        Some(current) => reg.update_current(info, &key, current, obj, &write, None)?,
+        None => reg.update_ahead(info, &key, obj, &write, ahead)?,
+    };
+    let mut reply = Reply::written(200, written);
     reply.warnings = warnings;
-    if let Some(stale) = stale {
-        reply.leftovers.push(stale);
-    }
     Ok(reply)
 }
 

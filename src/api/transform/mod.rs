@@ -85,8 +85,12 @@ pub fn apply(
     if reply.body.get("kind").and_then(Value::as_str) == Some("Status") {
         return Ok(reply);
     }
-    // A GET's stored object is read where it is, not copied into the reply first.
-    let stored = reply.stored.take().map(|o| o.decode());
+    // A GET's stored object is read where it is, not copied into the reply first; a write's
+    // reply has the value already.
+    let stored = match reply.stored.take() {
+        Some(o) if !reply.body.is_object() => Some(o.decode()),
+        _ => None,
+    };
     let object = stored.as_ref().unwrap_or(&reply.body);
     let list = is_list(&reply);
     let body = match target {
