@@ -381,37 +381,29 @@ pub fn engine(data: &[u8]) {
         let headers = [("content-type", content_type), ("accept", accept)];
         let resp = send(&mut e, method, &uri, &headers, body.clone());
         check_answer(&e, before, &resp);
-        let prepared = send_prepared(&mut ahead, method, &uri, &headers, body);
-        assert_eq!(
-            (
-                prepared.status(),
-                prepared.headers(),
-                prepared.body().bytes()
-            ),
-            (resp.status(), resp.headers(), resp.body().bytes()),
-            "{method} {uri}: prepared ahead, the answer differs"
-        );
+        // A request `http` refuses reaches neither engine: nothing to compare.
+        if let Some(req) = request(method, &uri, &headers, body) {
+            let prepared = handle_prepared(&mut ahead, req);
+            assert_eq!(
+                (
+                    prepared.status(),
+                    prepared.headers(),
+                    prepared.body().bytes()
+                ),
+                (resp.status(), resp.headers(), resp.body().bytes()),
+                "{method} {uri}: prepared ahead, the answer differs"
+            );
+        }
         e.tick();
         ahead.tick();
     }
 }
 
-/// [`send`] as the native server sends a request: predecoded against the stored objects.
-fn send_prepared(
-    e: &mut Engine,
-    method: &str,
-    uri: &str,
-    headers: &[(&str, &str)],
-    body: impl Into<Bytes>,
-) -> http::Response<Body> {
-    match request(method, uri, headers, body) {
-        Some(mut req) => {
-            if crate::engine::Predecoder::wants(&req) {
-                let predecoder = e.predecoder();
-                predecoder.predecode_against(&mut req, |key| e.stored_at(key));
-            }
-            e.handle(req)
-        }
-        None => http::Response::new(Body::Full(Bytes::new())),
+/// How the native server hands `req` to the engine: predecoded against the stored objects.
+fn handle_prepared(e: &mut Engine, mut req: http::Request<Bytes>) -> http::Response<Body> {
+    if crate::engine::Predecoder::wants(&req) {
+        let predecoder = e.predecoder();
+        predecoder.predecode_against(&mut req, |key| e.stored_at(key));
     }
+    e.handle(req)
 }

@@ -223,11 +223,13 @@ pub fn predecode(
     let Route::Resource(rr) = route::route(kinds, req.method().as_str(), &path, false) else {
         return None;
     };
-    let options_kind = match rr.verb {
-        Verb::Create => "CreateOptions",
-        Verb::Update => "UpdateOptions",
-        Verb::Patch => "PatchOptions",
-        _ => return None,
+    if !matches!(rr.verb, Verb::Create | Verb::Update | Verb::Patch) {
+        return None;
+    }
+    // A patch is made against the stored version: nothing to prepare without a look at it.
+    let live = match (rr.verb, live) {
+        (Verb::Patch, None) => return None,
+        (_, live) => live,
     };
     let request = Request {
         method: req.method(),
@@ -242,21 +244,35 @@ pub fn predecode(
         predecoded: None,
     };
     handlers::body_within_limit(&request).ok()?;
-    if rr.verb == Verb::Patch {
-        let (level, made) = handlers::patch::prepare(&request, &rr, live?, now)?;
-        return Some(Predecoded(Arc::new(Ahead {
-            kinds: kinds.clone(),
-            served: request.served,
-            kind: kind_of(rr.resource),
-            level,
-            result: Mutex::new(Some(made)),
-        })));
-    }
-    let options = handlers::write_options(&request, options_kind).ok()?;
+    let (level, made) = match (rr.verb, live) {
+        (Verb::Patch, Some(live)) => handlers::patch::prepare(&request, &rr, live, now)?,
+        _ => body_made(&request, &rr, live)?,
+    };
+    Some(Predecoded(Arc::new(Ahead {
+        kinds: kinds.clone(),
+        served: request.served,
+        kind: kind_of(rr.resource),
+        level,
+        result: Mutex::new(Some(made)),
+    })))
+}
+
+/// A create's or update's body decoded as its handler will, with the field tracking (and
+/// validation) of the object its handler will track (namespace reconciled), all but the
+/// write's time: a create's, or an update's of the main resource against the version `live`
+/// reads now. `None` when the options are refused (the handler answers them).
+fn body_made(
+    request: &Request<'_>,
+    rr: &super::ResourceRequest,
+    live: Option<LiveLookup<'_>>,
+) -> Option<(FieldValidation, Made)> {
+    let options_kind = match rr.verb {
+        Verb::Create => "CreateOptions",
+        _ => "UpdateOptions",
+    };
+    let options = handlers::write_options(request, options_kind).ok()?;
     let level = options.field_validation;
-    let mut result = handlers::decode_body(&request, rr.resource, level);
-    // The field tracking too, on the object its handler will track (namespace reconciled);
-    // all but the write's time. An update's is against the object stored now.
+    let mut result = handlers::decode_body(request, rr.resource, level);
     let namespace = rr.namespace.as_deref();
     // What to track against: nothing for a create, the stored version for an update of the
     // main resource; `None` when there is nothing to prepare.
@@ -271,18 +287,12 @@ pub fn predecode(
     if let (Ok(body), Some(against)) = (&mut result, against) {
         let mut obj = body.object.clone();
         if handlers::reconcile_namespace(&mut obj, rr.resource, namespace).is_ok() {
-            let write = options.write(&request, "", body.managed_fields.as_ref());
+            let write = options.write(request, "", body.managed_fields.as_ref());
             body.pretracked = Some(match against {
                 Some(live) => crate::registry::pretrack(rr.resource, Some(live), obj, &write),
                 None => crate::registry::pretrack_create(rr.resource, obj, &write, &body.sent),
             });
         }
     }
-    Some(Predecoded(Arc::new(Ahead {
-        kinds: kinds.clone(),
-        served: request.served,
-        kind: kind_of(rr.resource),
-        level,
-        result: Mutex::new(Some(Made::Body(result))),
-    })))
+    Some((level, Made::Body(result)))
 }

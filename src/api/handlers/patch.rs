@@ -102,7 +102,8 @@ fn options(req: &Request<'_>) -> ApiResult<WriteOptions> {
 pub(crate) struct Patched {
     obj: Map<String, Value>,
     warnings: Vec<String>,
-    sent_managed: Option<Value>,
+    /// How the update writes (its manager; a `managedFields: []` in the result resets them).
+    write: crate::registry::Write,
 }
 
 /// PATCH of one object.
@@ -135,10 +136,8 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let Patched {
         obj,
         warnings,
-        sent_managed,
+        write,
     } = patched?;
-    let subresource = rr.subresource.as_deref().unwrap_or("");
-    let write = opts.write(req, subresource, sent_managed.as_ref());
     let written = match current {
         Some(current) => reg.update_current(info, &key, current, obj, &write, None)?,
         None => reg.update_ahead(info, &key, obj, &write, ahead)?,
@@ -172,9 +171,8 @@ pub(crate) fn prepare(
     let current = stored.decode();
     let outcome = patched(req, rr, kind, &opts, &current);
     let tracking = outcome.as_ref().ok().map(|p| {
-        let write = opts.write(req, "", p.sent_managed.as_ref());
         let live = Some((stored.clone(), current));
-        crate::registry::pretrack_decoded(info, live, p.obj.clone(), &write)
+        crate::registry::pretrack_decoded(info, live, p.obj.clone(), &p.write)
     });
     let prepared = Prepared::new(Some(stored), None, outcome, tracking);
     Some((opts.field_validation, Made::Patch(prepared)))
@@ -248,9 +246,11 @@ fn patched(
     // `applyPatch`: the namespace first, then `checkName`.
     super::reconcile_namespace(&mut obj, info, rr.namespace.as_deref())?;
     super::check_name(&obj, name)?;
+    let subresource = rr.subresource.as_deref().unwrap_or("");
+    let write = opts.write(req, subresource, patched.pointer("/metadata/managedFields"));
     Ok(Patched {
         obj,
         warnings,
-        sent_managed: patched.pointer("/metadata/managedFields").cloned(),
+        write,
     })
 }

@@ -289,13 +289,10 @@ fn short_tag(p: &Plain) -> &'static str {
     }
 }
 
-/// A mapping's entries as collected: in first-seen order, with an index by key, so a
+/// A mapping's entries as collected, by key: a later key replaces an earlier one, and the
+/// order is the one `json.Marshal` writes a Go map in (`String`'s order is the bytes'), so a
 /// mapping of n keys costs O(n log n), not a scan per key.
-#[derive(Default)]
-struct Entries<'n> {
-    list: Vec<(String, &'n Node)>,
-    at: std::collections::BTreeMap<String, usize>,
-}
+type Entries<'n> = std::collections::BTreeMap<String, &'n Node>;
 
 struct Converter {
     /// Strict-mode duplicate-key findings, in document order.
@@ -327,11 +324,8 @@ impl Converter {
                 Ok(())
             }
             Node::Map(..) => {
-                let mut entries = Entries::default();
+                let mut entries = Entries::new();
                 self.collect(node, &mut entries)?;
-                let mut entries = entries.list;
-                // `json.Marshal` of a Go map: keys in byte order.
-                crate::sort::sort_by(&mut entries, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
                 self.out.push(b'{');
                 for (i, (k, v)) in entries.iter().enumerate() {
                     if i > 0 {
@@ -389,16 +383,9 @@ impl Converter {
                 continue;
             }
             let (key, shown) = self.key(k, v)?;
-            match entries.at.get(&key) {
-                Some(&i) => {
-                    self.dups
-                        .push(format!("line {}: key {shown} already set in map", v.line()));
-                    entries.list[i].1 = v;
-                }
-                None => {
-                    entries.at.insert(key.clone(), entries.list.len());
-                    entries.list.push((key, v));
-                }
+            if entries.insert(key, v).is_some() {
+                self.dups
+                    .push(format!("line {}: key {shown} already set in map", v.line()));
             }
         }
         Ok(())
