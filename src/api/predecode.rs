@@ -150,7 +150,8 @@ impl Predecoded {
         }
     }
 
-    /// The apply prepared for `req`'s apply to `info` at `level`, as [`Predecoded::take`].
+    /// The apply prepared for `req`'s apply to `info` at `level`, as
+    /// [`Predecoded::take_patch`]: only while it still holds.
     pub(crate) fn take_apply(
         &self,
         req: &Request<'_>,
