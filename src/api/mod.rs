@@ -261,6 +261,7 @@ fn serve_authenticated(
     let result = match route::route(reg.kinds(), request.method.as_str(), request.path, watch) {
         Route::PageNotFound => return response::page_not_found(),
         Route::ResourceNotFound => Err(resource_not_found()),
+        Route::ObjectNotFound(info, name) => Err(ApiError::not_found(info.group_resource(), &name)),
         Route::MethodNotAllowed => Err(ApiError::method_not_allowed_route()),
         Route::NonResource(nr) => {
             let reply = serve_non_resource(reg, server_address, &request, &nr);

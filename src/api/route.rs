@@ -96,6 +96,9 @@ pub enum Route {
     ResourceNotFound,
     /// The path exists but not for this method: 405 from the router.
     MethodNotAllowed,
+    /// A custom resource's subresource it does not have: the CRD handler's NotFound for the
+    /// object (`widgets.example.com "foo" not found`).
+    ObjectNotFound(&'static ResourceInfo, String),
 }
 
 /// Subresources of `namespaces/NAME` that are not namespaced collections.
@@ -142,7 +145,8 @@ fn non_resource(method: &str, nr: NonResource) -> Route {
 /// claims the path and go-restful answers a NotFound Status; anything else falls through to
 /// the plain-text 404.
 fn unserved_version(kinds: &Kinds, group: &str) -> Route {
-    if group.is_empty() || kinds.serves_group(group) {
+    // The CRD handler hands what it does not serve to the plain-text 404.
+    if group.is_empty() || (kinds.serves_group(group) && !kinds.custom_group(group)) {
         Route::ResourceNotFound
     } else {
         Route::PageNotFound
@@ -173,6 +177,22 @@ fn resource_path(
     if !kinds.serves_group_version(group, version) {
         return unserved_version(kinds, group);
     }
+    let route = resource_route(kinds, method, group, version, rest, watch_param);
+    match route {
+        // What the CRD handler does not find it hands to the plain-text 404.
+        Route::ResourceNotFound if kinds.custom_group(group) => Route::PageNotFound,
+        route => route,
+    }
+}
+
+fn resource_route(
+    kinds: &Kinds,
+    method: &str,
+    group: &str,
+    version: &str,
+    rest: &[&str],
+    watch_param: bool,
+) -> Route {
     let (watch_prefix, rest) = match rest {
         ["watch", tail @ ..] => (true, tail),
         _ => (false, rest),
@@ -205,7 +225,10 @@ fn resource_path(
     }
     if let Some(s) = sub {
         if !info.subresources.iter().any(|x| x.name == s) {
-            return Route::ResourceNotFound;
+            return match (info.custom, name) {
+                (Some(_), Some(name)) => Route::ObjectNotFound(info, name.to_string()),
+                _ => Route::ResourceNotFound,
+            };
         }
     }
     let verb = match pick_verb(

@@ -163,7 +163,7 @@ pub fn bookmark_object(info: &ResourceInfo, rv: u64, initial_events_end: bool) -
     obj.insert("kind".into(), json!(info.kind));
     obj.insert("apiVersion".into(), json!(info.api_version()));
     obj.insert("metadata".into(), Value::Object(meta));
-    Value::Object(crate::codec::decode::canonicalize(&obj, info.schema))
+    Value::Object(info.canonicalize(&obj))
 }
 
 /// How a watcher's frames are written. The layer that negotiated the response (the API)

@@ -30,6 +30,7 @@ impl CrdNames {
     pub fn run(&mut self, reg: &mut Registry) {
         if self.seen.changed_under(reg, &CRDS.key_prefix()) {
             reconcile(reg);
+            reg.serve_definitions();
         }
     }
 }

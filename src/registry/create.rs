@@ -4,7 +4,6 @@
 use serde_json::{Map, Value};
 
 use super::Registry;
-use crate::codec::decode;
 use crate::resources::meta::{map_meta_str, meta_mut};
 use crate::resources::status::{ApiError, ApiResult};
 use crate::resources::ResourceInfo;
@@ -29,7 +28,7 @@ fn answer_virtual(
     let now = reg.now_text();
     let by = w.requester(reg, &obj, false, &now);
     let answer = info.strategy.answer(info, obj.clone(), sent, &by)?;
-    Ok(Value::Object(decode::canonicalize(&answer, info.schema)))
+    Ok(Value::Object(info.canonicalize(&answer)))
 }
 
 /// What a create leaves: the value written and, unless it was a dry run or a virtual kind's
@@ -254,12 +253,16 @@ impl Registry {
         }
         // The field manager has just written managedFields in their canonical form, and they
         // are ObjectMeta's last field: they are set aside rather than copied node by node.
-        let managed = meta_mut(&mut obj).shift_remove("managedFields");
-        let mut obj = decode::canonicalize_owned(obj, info.schema);
+        // (A custom resource's metadata is sorted: its managedFields are not last.)
+        let managed = match info.custom {
+            None => meta_mut(&mut obj).shift_remove("managedFields"),
+            Some(_) => None,
+        };
+        let mut obj = info.canonicalize_owned(obj);
         if let Some(managed) = managed {
             meta_mut(&mut obj).insert("managedFields".into(), managed);
         }
-        debug_assert_eq!(obj, decode::canonicalize(&obj, info.schema));
+        debug_assert_eq!(obj, info.canonicalize(&obj));
         if dry_run {
             meta_mut(&mut obj).shift_remove("resourceVersion");
             return Ok(Written::answer(Value::Object(obj)));

@@ -87,6 +87,19 @@ impl Registry {
         Arc::make_mut(&mut self.kinds).register(info)
     }
 
+    /// Serves the custom resources the stored CustomResourceDefinitions define now (the CRD
+    /// handler's view of its informer); whether what is served changed.
+    pub fn serve_definitions(&mut self) -> bool {
+        let crds = self.live(&crate::resources::crd::CUSTOM_RESOURCE_DEFINITIONS, None);
+        let maps = crds.iter().filter_map(Value::as_object);
+        let mut kinds = (*self.kinds).clone();
+        if !kinds.serve_definitions(maps) {
+            return false;
+        }
+        self.kinds = Arc::new(kinds);
+        true
+    }
+
     /// The clock.
     pub fn clock(&self) -> &Clock {
         &self.clock

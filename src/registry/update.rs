@@ -6,7 +6,6 @@
 use serde_json::{Map, Value};
 
 use super::Registry;
-use crate::codec::decode;
 use crate::resources::field::FieldError;
 use crate::resources::meta::{
     has_finalizers, meta, meta_map, meta_mut, meta_str, parse_rv, parse_uint_error,
@@ -277,9 +276,10 @@ impl Registry {
         dry_run: bool,
     ) -> ApiResult<super::Written> {
         use super::Written;
-        let mut obj = decode::canonicalize_owned(obj, info.schema);
+        let mut obj = obj;
         let current_rv = meta_str(current, "resourceVersion").to_string();
         meta_mut(&mut obj).insert("resourceVersion".into(), Value::String(current_rv));
+        let mut obj = info.canonicalize_owned(obj);
         crate::fieldmanager::keep_times_of_unchanged(&mut obj, current);
         let obj = Value::Object(obj);
         if obj == *current {

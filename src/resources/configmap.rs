@@ -37,6 +37,7 @@ pub static CONFIG_MAPS: ResourceInfo = ResourceInfo {
         items: "Items is the list of ConfigMaps.",
         metadata: "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
     },
+    custom: None,
 };
 
 const DATA_DOC: &str = "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.";

@@ -34,6 +34,7 @@ pub static CONTROLLER_REVISIONS: ResourceInfo = ResourceInfo {
         items: "Items is the list of ControllerRevisions",
         metadata: "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",
     },
+    custom: None,
 };
 
 /// apps/v1 `ControllerRevision`.

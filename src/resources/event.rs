@@ -53,6 +53,7 @@ pub static EVENTS: ResourceInfo = ResourceInfo {
         items: "List of events",
         metadata: LIST_META_MORE,
     },
+    custom: None,
 };
 
 const FIELD_PATH_DOC: &str = "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: \"spec.containers{name}\" (where \"name\" refers to the name of the container that triggered the event) or if no container name is specified \"spec.containers[2]\" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.";

@@ -181,9 +181,27 @@ pub fn render_value(v: &Value) -> String {
     match v {
         Value::Null => "null".to_string(),
         Value::Bool(b) => b.to_string(),
+        Value::Number(n) if n.is_f64() => go_v_float(n.as_f64().unwrap_or(0.0)),
         Value::Number(n) => n.to_string(),
         Value::String(s) => go_quote(s),
         other => crate::codec::json::to_compact_string(other),
+    }
+}
+
+/// A `float64` as Go's `%v` prints it: shortest digits, in exponent form (`2e+06`,
+/// `1e-05`) when the exponent is below -4 or at least 6.
+pub fn go_v_float(f: f64) -> String {
+    if f == 0.0 || !f.is_finite() {
+        return format!("{f}");
+    }
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.abs())
+    } else {
+        format!("{f}")
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod configmap;
 pub(crate) mod controllerrevision;
 pub mod crd;
+pub mod custom;
 pub(crate) mod duration;
 pub(crate) mod event;
 pub mod field;
@@ -246,6 +247,9 @@ pub struct ResourceInfo {
     pub protobuf: bool,
     /// OpenAPI descriptions of the list kind: the type and its `items` (and `metadata`).
     pub list_docs: ListDocs,
+    /// A custom resource's kind (defined by a CustomResourceDefinition): objects are
+    /// unstructured, decoded and canonicalized by its structural schema, not by `schema`.
+    pub custom: Option<&'static custom::CustomKind>,
 }
 
 /// `ListMeta`'s usual description on a list's `metadata`.
@@ -350,17 +354,40 @@ impl ResourceInfo {
         p
     }
 
-    /// The storage key prefix: `/registry/<plural>/`.
+    /// The storage key prefix: `/registry/<plural>/`, or for a custom resource, whose
+    /// versions share it, `/registry/<group>/<plural>/` (as the CRD handler's storage has it).
     pub fn key_prefix(&self) -> String {
-        format!("/registry/{}/", self.plural)
+        match self.custom {
+            Some(_) => format!("/registry/{}/{}/", self.group, self.plural),
+            None => format!("/registry/{}/", self.plural),
+        }
     }
 
     /// The storage key of one object.
     pub fn key(&self, namespace: &str, name: &str) -> String {
+        let mut key = self.key_prefix();
         if self.namespaced {
-            format!("/registry/{}/{}/{}", self.plural, namespace, name)
-        } else {
-            format!("/registry/{}/{}", self.plural, name)
+            key.push_str(namespace);
+            key.push('/');
+        }
+        key.push_str(name);
+        key
+    }
+
+    /// The canonical form of an object built or changed in the server: the typed decoder's
+    /// for a built-in kind, a custom resource's pruned and sorted form for a custom one.
+    pub fn canonicalize(&self, obj: &Map<String, Value>) -> Map<String, Value> {
+        match self.custom {
+            Some(c) => custom::canonical::canonicalize(&c.schema, obj.clone()),
+            None => crate::codec::decode::canonicalize(obj, self.schema),
+        }
+    }
+
+    /// [`ResourceInfo::canonicalize`], moving what is already canonical.
+    pub fn canonicalize_owned(&self, obj: Map<String, Value>) -> Map<String, Value> {
+        match self.custom {
+            Some(c) => custom::canonical::canonicalize(&c.schema, obj),
+            None => crate::codec::decode::canonicalize_owned(obj, self.schema),
         }
     }
 
@@ -415,6 +442,10 @@ pub static ALL: &[&ResourceInfo] = &[
 #[derive(Debug, Clone)]
 pub struct Kinds {
     all: Vec<&'static ResourceInfo>,
+    /// Every custom kind built so far, by its definition's fingerprint
+    /// ([`custom::fingerprint`]): a definition that has not changed serves the kind it
+    /// served before, so no kind is built twice for one definition version.
+    built: std::collections::HashMap<String, &'static ResourceInfo>,
 }
 
 impl Default for Kinds {
@@ -426,7 +457,56 @@ impl Default for Kinds {
 impl Kinds {
     /// The built-in kinds ([`ALL`]).
     pub fn builtin() -> Self {
-        Kinds { all: ALL.to_vec() }
+        Kinds {
+            all: ALL.to_vec(),
+            built: Default::default(),
+        }
+    }
+
+    /// Serves the custom kinds `definitions` (CustomResourceDefinitions) define now, in place
+    /// of those served before; whether that changed what is served.
+    pub fn serve_definitions<'a>(
+        &mut self,
+        definitions: impl IntoIterator<Item = &'a Map<String, Value>>,
+    ) -> bool {
+        let mut custom: Vec<&'static ResourceInfo> = Vec::new();
+        for crd in definitions {
+            let accepted = crd
+                .get("status")
+                .and_then(|s| s.get("acceptedNames"))
+                .cloned()
+                .unwrap_or(Value::Null);
+            for version in custom::served_versions(crd) {
+                let print = custom::fingerprint(crd, version);
+                let info = *self
+                    .built
+                    .entry(print)
+                    .or_insert_with(|| custom::CustomKind::of(crd, version).into_info(&accepted));
+                // A name another kind serves already is not served twice.
+                let taken = |r: &&&ResourceInfo| {
+                    r.custom.is_none_or(|_| true)
+                        && r.group == info.group
+                        && r.version == info.version
+                        && r.plural == info.plural
+                };
+                if self
+                    .all
+                    .iter()
+                    .filter(|r| r.custom.is_none())
+                    .any(|r| taken(&r))
+                    || custom.iter().any(|r| taken(&r))
+                {
+                    continue;
+                }
+                custom.push(info);
+            }
+        }
+        custom.sort_by(|a, b| (a.group, a.plural, a.version).cmp(&(b.group, b.plural, b.version)));
+        let before: Vec<*const ResourceInfo> = self.all.iter().map(|r| *r as *const _).collect();
+        self.all.retain(|r| r.custom.is_none());
+        self.all.extend(custom);
+        let after: Vec<*const ResourceInfo> = self.all.iter().map(|r| *r as *const _).collect();
+        before != after
     }
 
     /// Serves one more kind; an error when its group, version and plural are taken.
@@ -484,6 +564,15 @@ impl Kinds {
     /// Whether any resource is served under this group (any version).
     pub fn serves_group(&self, group: &str) -> bool {
         self.iter().any(|r| r.group == group)
+    }
+
+    /// Whether `group` is served by custom resources alone (the CRD handler's).
+    pub fn custom_group(&self, group: &str) -> bool {
+        self.serves_group(group)
+            && self
+                .iter()
+                .filter(|r| r.group == group)
+                .all(|r| r.custom.is_some())
     }
 }
 

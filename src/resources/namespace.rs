@@ -58,6 +58,7 @@ pub static NAMESPACES: ResourceInfo = ResourceInfo {
         items: "Items is the list of Namespace objects in the list. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/",
         metadata: LIST_META_MORE,
     },
+    custom: None,
 };
 
 /// core/v1 `NamespaceSpec`.

@@ -21,6 +21,7 @@ mod controller_example;
 mod corrupt_objects;
 mod crds;
 mod crud;
+mod custom_resources;
 mod discovery;
 mod durable_state;
 mod events;

@@ -34,6 +34,7 @@ static WIDGETS: ResourceInfo = ResourceInfo {
         items: "The widgets.",
         metadata: "Standard list metadata.",
     },
+    custom: None,
 };
 
 /// A test kind in `group`/v1 reusing ConfigMap's schema, served by `strategy`.
@@ -66,6 +67,7 @@ const fn test_kind(
             items: "",
             metadata: "",
         },
+        custom: None,
     }
 }
 

@@ -12,7 +12,7 @@ use super::{reconcile_namespace, write_options_after, FieldValidation, WriteOpti
 use crate::api::predecode::{LiveLookup, Made, Prepared};
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
-use crate::codec::{decode, json as gojson, yaml};
+use crate::codec::{json as gojson, yaml};
 use crate::fieldmanager::ApplyRequest;
 use crate::registry::{Registry, Write};
 use crate::resources::field::FieldError;
@@ -228,7 +228,7 @@ fn applied(
         }
     }
     let mut obj = match applied {
-        Value::Object(m) => decode::canonicalize_owned(m, info.schema),
+        Value::Object(m) => info.canonicalize_owned(m),
         _ => Map::new(),
     };
     obj.insert("kind".into(), Value::String(info.kind.to_string()));

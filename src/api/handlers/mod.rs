@@ -253,7 +253,7 @@ pub fn decode_body(
         })
         .and_then(|type_meta| check_group_version_kind(&req.kinds, &type_meta, info))
         .and_then(|()| {
-            decode::decode_parsed(&doc, info.schema).map_err(|e| {
+            decode_object(&doc, info).map_err(|e| {
                 ApiError::bad_request(format!(
                     "{} in version \"{}\" cannot be handled as a {}: {}",
                     info.kind, info.version, info.kind, e
@@ -311,8 +311,16 @@ pub fn decode_body(
         _ => None,
     };
     // The typed decode's output is canonical, and stays so with the URL's type meta set.
-    decode::set_type_meta(&mut object, info.kind, &info.api_version());
-    debug_assert_eq!(object, decode::canonicalize(&object, info.schema));
+    match info.custom {
+        None => decode::set_type_meta(&mut object, info.kind, &info.api_version()),
+        // Unstructured: the members keep their sorted places.
+        Some(_) => {
+            object.insert("apiVersion".into(), Value::String(info.api_version()));
+            object.insert("kind".into(), Value::String(info.kind.to_string()));
+            object.sort_keys();
+        }
+    }
+    debug_assert_eq!(object, info.canonicalize(&object));
     Ok(DecodedBody {
         object,
         sent,
@@ -320,6 +328,43 @@ pub fn decode_body(
         warnings,
         raw_text,
         pretracked: None,
+    })
+}
+
+/// The body's object for `info`: typed for a built-in kind; for a custom resource its JSON
+/// value, pruned by the structural schema, with duplicate members found as the unstructured
+/// decoder's strict pass finds them, then the unknown fields pruning dropped.
+pub(super) fn decode_object(
+    doc: &json::Raw,
+    info: &ResourceInfo,
+) -> Result<decode::StrictDecoded, String> {
+    let Some(custom) = info.custom else {
+        return decode::decode_parsed(doc, info.schema).map_err(|e| e.to_string());
+    };
+    let mut duplicates = Vec::new();
+    let value = json::raw_to_value(doc, Some(&mut duplicates)).map_err(|e| e.message)?;
+    let Value::Object(obj) = value else {
+        return Err("Object 'Kind' is missing in the body".into());
+    };
+    let decoded = crate::resources::custom::canonical::decode(&custom.schema, obj)?;
+    let strict = duplicates
+        .into_iter()
+        .map(|path| (decode::StrictKind::Duplicate, path))
+        .chain(
+            decoded
+                .unknown
+                .into_iter()
+                .map(|path| (decode::StrictKind::Unknown, path)),
+        )
+        .map(|(kind, path)| decode::StrictError {
+            kind,
+            path,
+            index: 0,
+        })
+        .collect();
+    Ok(decode::StrictDecoded {
+        object: decoded.object,
+        strict,
     })
 }
 

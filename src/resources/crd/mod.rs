@@ -46,6 +46,7 @@ pub static CUSTOM_RESOURCE_DEFINITIONS: ResourceInfo = ResourceInfo {
         items: "items list individual CustomResourceDefinition objects",
         metadata: LIST_META_MORE,
     },
+    custom: None,
 };
 
 /// The CustomResourceDefinition strategy.

@@ -40,6 +40,7 @@ pub static CLUSTER_ROLE_BINDINGS: ResourceInfo = ResourceInfo {
         items: "Items is a list of ClusterRoleBindings",
         metadata: LIST_META_DOC,
     },
+    custom: None,
 };
 
 /// rbac.authorization.k8s.io/v1 clusterroles.
@@ -64,6 +65,7 @@ pub static CLUSTER_ROLES: ResourceInfo = ResourceInfo {
         items: "Items is a list of ClusterRoles",
         metadata: LIST_META_DOC,
     },
+    custom: None,
 };
 
 /// rbac.authorization.k8s.io/v1 rolebindings.
@@ -88,6 +90,7 @@ pub static ROLE_BINDINGS: ResourceInfo = ResourceInfo {
         items: "Items is a list of RoleBindings",
         metadata: LIST_META_DOC,
     },
+    custom: None,
 };
 
 /// rbac.authorization.k8s.io/v1 roles.
@@ -112,6 +115,7 @@ pub static ROLES: ResourceInfo = ResourceInfo {
         items: "Items is a list of Roles",
         metadata: LIST_META_DOC,
     },
+    custom: None,
 };
 
 /// Role and ClusterRole: validation only (the real strategies change nothing).

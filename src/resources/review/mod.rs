@@ -45,6 +45,7 @@ macro_rules! review {
             extra_field_labels: &[],
             protobuf: true,
             list_docs: NO_LIST,
+            custom: None,
         }
     };
 }

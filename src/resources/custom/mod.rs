@@ -1,0 +1,270 @@
+//! Custom resources: the kinds CustomResourceDefinitions define, served as
+//! apiextensions-apiserver's `crdHandler` serves them.
+//!
+//! A definition that is `Established` serves one kind per served version ([`served_by`]):
+//! a [`CustomKind`] (its structural schema, subresources, printer columns and selectable
+//! fields), which is the kind's strategy and printer, and a [`ResourceInfo`] built from it,
+//! which routing, discovery and the generic registry read as they read a built-in kind's.
+//!
+//! Objects are unstructured, as on kube-apiserver: what a client sends is kept as JSON values,
+//! pruned to the schema, with `metadata` coerced through `ObjectMeta`, and every object
+//! written with its keys sorted (Go's `map[string]interface{}`), metadata included
+//! ([`canonical`]).
+//!
+//! A built kind lives as long as the process (`&'static`, as the built-in kinds): the
+//! registry's [`Kinds`](super::Kinds) builds one per definition version and reuses it while
+//! the definition does not change.
+
+pub mod canonical;
+mod formats;
+mod printer;
+mod schema_errors;
+mod strategy;
+pub mod structural;
+mod typed;
+pub mod validate;
+
+use serde_json::{Map, Value};
+
+use super::{ListDocs, ResourceInfo, Subresource};
+use crate::resources::meta::{str_at, strings};
+use structural::Schema;
+
+/// A custom resource's verbs, in the order discovery lists them (`verbs` in
+/// `customresource_discovery_controller.go`).
+pub const VERBS: &[&str] = &[
+    "delete",
+    "deletecollection",
+    "get",
+    "list",
+    "patch",
+    "create",
+    "update",
+    "watch",
+];
+
+/// The verbs of the `status` and `scale` subresources.
+pub const SUBRESOURCE_VERBS: &[&str] = &["get", "patch", "update"];
+
+/// A printer column (`additionalPrinterColumns`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrinterColumn {
+    pub name: String,
+    pub ty: String,
+    pub format: String,
+    pub description: String,
+    pub priority: i64,
+    pub json_path: String,
+}
+
+/// The `scale` subresource's paths.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scale {
+    pub spec_replicas: String,
+    pub status_replicas: String,
+    pub label_selector: String,
+}
+
+/// One served version of a definition: everything its objects' handling needs.
+#[derive(Debug)]
+pub struct CustomKind {
+    /// The definition's name (`widgets.example.com`).
+    pub definition: String,
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    pub list_kind: String,
+    pub plural: String,
+    pub namespaced: bool,
+    /// The version objects are stored in.
+    pub storage_version: String,
+    /// The version's structural schema (the root object's).
+    pub schema: Schema,
+    /// Whether the `status` subresource is enabled.
+    pub status: bool,
+    pub scale: Option<Scale>,
+    pub columns: Vec<PrinterColumn>,
+    /// `selectableFields`, as field labels (`spec.color`).
+    pub selectable: Vec<String>,
+    /// The Table's columns and cells.
+    printer: &'static printer::CustomPrinter,
+}
+
+/// Puts `value` beyond the reach of drops: the kinds are `&'static`, as the built-in ones are.
+fn leak<T>(value: T) -> &'static T {
+    Box::leak(Box::new(value))
+}
+
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+fn leak_strs(v: Vec<String>) -> &'static [&'static str] {
+    Box::leak(
+        v.iter()
+            .map(|s| leak_str(s))
+            .collect::<Vec<_>>()
+            .into_boxed_slice(),
+    )
+}
+
+/// Whether condition `ty` of a definition is `True`.
+fn condition(crd: &Map<String, Value>, ty: &str) -> bool {
+    crd.get("status")
+        .and_then(|s| s.get("conditions"))
+        .and_then(Value::as_array)
+        .is_some_and(|cs| {
+            cs.iter()
+                .any(|c| str_at(c, "type") == ty && str_at(c, "status") == "True")
+        })
+}
+
+/// The versions a definition serves now: none until it is `Established`, then every version
+/// marked `served`, named by its accepted names.
+pub fn served_versions(crd: &Map<String, Value>) -> Vec<&Value> {
+    if !condition(crd, "Established") {
+        return Vec::new();
+    }
+    super::crd::versions(crd)
+        .iter()
+        .filter(|v| v.get("served").and_then(Value::as_bool) == Some(true))
+        .collect()
+}
+
+/// The kinds a definition serves now, one per served version (built anew: the registry's
+/// [`Kinds`](super::Kinds) keeps them).
+pub fn served_by(crd: &Map<String, Value>) -> Vec<CustomKind> {
+    served_versions(crd)
+        .into_iter()
+        .map(|v| CustomKind::of(crd, v))
+        .collect()
+}
+
+impl CustomKind {
+    /// The kind `crd` defines in `version` (one of its `spec.versions`).
+    pub fn of(crd: &Map<String, Value>, version: &Value) -> CustomKind {
+        let spec = crd.get("spec").unwrap_or(&Value::Null);
+        let accepted = crd
+            .get("status")
+            .and_then(|s| s.get("acceptedNames"))
+            .unwrap_or(&Value::Null);
+        let subresources = version.get("subresources").unwrap_or(&Value::Null);
+        let scale = subresources
+            .get("scale")
+            .filter(|s| s.is_object())
+            .map(|s| Scale {
+                spec_replicas: str_at(s, "specReplicasPath").to_string(),
+                status_replicas: str_at(s, "statusReplicasPath").to_string(),
+                label_selector: str_at(s, "labelSelectorPath").to_string(),
+            });
+        let columns: Vec<PrinterColumn> = version
+            .get("additionalPrinterColumns")
+            .and_then(Value::as_array)
+            .map(|cs| {
+                cs.iter()
+                    .map(|c| PrinterColumn {
+                        name: str_at(c, "name").to_string(),
+                        ty: str_at(c, "type").to_string(),
+                        format: str_at(c, "format").to_string(),
+                        description: str_at(c, "description").to_string(),
+                        priority: c.get("priority").and_then(Value::as_i64).unwrap_or(0),
+                        json_path: str_at(c, "jsonPath").to_string(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let selectable = version
+            .get("selectableFields")
+            .and_then(Value::as_array)
+            .map(|fs| {
+                fs.iter()
+                    .map(|f| str_at(f, "jsonPath").trim_start_matches('.').to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let schema = version
+            .get("schema")
+            .and_then(|s| s.get("openAPIV3Schema"))
+            .map(Schema::parse)
+            .unwrap_or_default();
+        let printer = printer::printer(&columns);
+        CustomKind {
+            definition: crate::resources::meta::map_meta_str(crd, "name").to_string(),
+            group: str_at(spec, "group").to_string(),
+            version: str_at(version, "name").to_string(),
+            kind: str_at(accepted, "kind").to_string(),
+            list_kind: str_at(accepted, "listKind").to_string(),
+            plural: str_at(accepted, "plural").to_string(),
+            namespaced: str_at(spec, "scope") == "Namespaced",
+            storage_version: super::crd::storage_version(crd).unwrap_or_default(),
+            schema,
+            status: subresources.get("status").is_some_and(Value::is_object),
+            scale,
+            columns,
+            selectable,
+            printer,
+        }
+    }
+
+    /// The kind as the server serves it, for as long as the process lives.
+    pub fn into_info(self, accepted: &Value) -> &'static ResourceInfo {
+        let kind: &'static CustomKind = leak(self);
+        let mut subresources = Vec::new();
+        if kind.status {
+            subresources.push(Subresource {
+                name: "status",
+                verbs: SUBRESOURCE_VERBS,
+            });
+        }
+        if kind.scale.is_some() {
+            subresources.push(Subresource {
+                name: "scale",
+                verbs: SUBRESOURCE_VERBS,
+            });
+        }
+        let info = ResourceInfo {
+            group: leak_str(&kind.group),
+            version: leak_str(&kind.version),
+            kind: leak_str(&kind.kind),
+            plural: leak_str(&kind.plural),
+            singular: leak_str(str_at(accepted, "singular")),
+            short_names: leak_strs(strings(accepted.get("shortNames"))),
+            categories: leak_strs(strings(accepted.get("categories"))),
+            storage_version: Some(leak_str(&kind.storage_version)),
+            namespaced: kind.namespaced,
+            verbs: VERBS,
+            subresources: Box::leak(subresources.into_boxed_slice()),
+            schema: typed::root_struct(kind),
+            strategy: kind,
+            extra_field_labels: leak_strs(kind.selectable.clone()),
+            protobuf: false,
+            list_docs: ListDocs {
+                description: leak_str(&format!("{} is a list of {}", kind.list_kind, kind.kind)),
+                items: leak_str(&format!(
+                    "List of {}. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md",
+                    kind.plural
+                )),
+                metadata: super::LIST_META_MORE,
+            },
+            custom: Some(kind),
+        };
+        leak(info)
+    }
+}
+
+/// A definition's fingerprint for one version: what its built kind depends on. A kind is
+/// built again only when this changes.
+pub fn fingerprint(crd: &Map<String, Value>, version: &Value) -> String {
+    let mut out = Vec::new();
+    for part in [
+        crd.get("spec").unwrap_or(&Value::Null),
+        crd.get("status")
+            .and_then(|s| s.get("acceptedNames"))
+            .unwrap_or(&Value::Null),
+        version,
+    ] {
+        crate::codec::json::write_compact(part, &mut out);
+        out.push(b'\n');
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,161 @@
+//! Validation of custom resources (`customResourceValidator`): the type meta, `metadata`
+//! (the name a DNS subdomain), then the structural schema's value validations as
+//! kube-openapi's `SchemaValidator` runs them ([`super::schema_errors`]), then embedded
+//! resources' type meta. An update is ratcheted: what did not change is not checked again
+//! (`CRDValidationRatcheting`, locked on).
+
+use serde_json::{Map, Value};
+
+use super::structural::Schema;
+use super::CustomKind;
+use crate::resources::field::FieldError;
+use crate::resources::validation::names;
+use crate::resources::validation::object_meta::validate_object_meta_accessor;
+
+/// `ValidateTypeMeta`: errors that stop validation.
+fn type_meta(kind: &CustomKind, obj: &Map<String, Value>) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    let got = |k: &str| obj.get(k).cloned().unwrap_or(Value::String(String::new()));
+    if obj.get("kind").and_then(Value::as_str) != Some(kind.kind.as_str()) {
+        errs.push(FieldError::invalid(
+            "kind",
+            got("kind"),
+            &format!("must be {}", kind.kind),
+        ));
+    }
+    let api_version = format!("{}/{}", kind.group, kind.version);
+    if obj.get("apiVersion").and_then(Value::as_str) != Some(api_version.as_str()) {
+        errs.push(FieldError::invalid(
+            "apiVersion",
+            got("apiVersion"),
+            &format!("must be {api_version}"),
+        ));
+    }
+    errs
+}
+
+/// A create: type meta, metadata, the schema, embedded resources.
+pub fn validate_create(kind: &CustomKind, obj: &Map<String, Value>) -> Vec<FieldError> {
+    let errs = type_meta(kind, obj);
+    if !errs.is_empty() {
+        return errs;
+    }
+    let meta = crate::resources::meta::meta_map(obj);
+    let mut errs =
+        validate_object_meta_accessor(&meta, kind.namespaced, &names::name_is_dns_subdomain);
+    let value = Value::Object(obj.clone());
+    errs.extend(super::schema_errors::validate(&kind.schema, &value, None));
+    embedded(&kind.schema, &value, "", true, &mut errs);
+    errs
+}
+
+/// An update (metadata's update rules are the registry's): type meta, then the schema,
+/// ratcheted against `old`, and embedded resources.
+pub fn validate_update(
+    kind: &CustomKind,
+    new: &Map<String, Value>,
+    old: &Map<String, Value>,
+) -> Vec<FieldError> {
+    let errs = type_meta(kind, new);
+    if !errs.is_empty() {
+        return errs;
+    }
+    let value = Value::Object(new.clone());
+    let old = Value::Object(old.clone());
+    let mut errs = super::schema_errors::validate(&kind.schema, &value, Some(&old));
+    embedded(&kind.schema, &value, "", true, &mut errs);
+    errs
+}
+
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// `schemaobjectmeta.Validate`: every `x-kubernetes-embedded-resource` object needs a string
+/// `apiVersion` that parses and a `kind` that is a DNS-1035 label but for case, and its
+/// `metadata` the path-segment name rules.
+fn embedded(schema: &Schema, value: &Value, path: &str, root: bool, errs: &mut Vec<FieldError>) {
+    match value {
+        Value::Object(m) => {
+            if schema.embedded && !root {
+                embedded_type_meta(m, path, errs);
+            }
+            for (k, v) in m {
+                if let Some(s) = schema.properties.get(k) {
+                    embedded(s, v, &child(path, k), false, errs);
+                } else if let Some(s) = schema.additional.as_deref() {
+                    embedded(s, v, &format!("{path}[{k}]"), false, errs);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(s) = schema.items.as_deref() {
+                for (i, v) in items.iter().enumerate() {
+                    embedded(s, v, &format!("{path}[{i}]"), false, errs);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn embedded_type_meta(m: &Map<String, Value>, path: &str, errs: &mut Vec<FieldError>) {
+    match m.get("apiVersion") {
+        None => errs.push(FieldError::required(&child(path, "apiVersion"), "")),
+        Some(Value::String(s)) if s.is_empty() => errs.push(FieldError::invalid(
+            &child(path, "apiVersion"),
+            Value::String(s.clone()),
+            "must not be empty",
+        )),
+        Some(Value::String(s)) if s.matches('/').count() > 1 => errs.push(FieldError::invalid(
+            &child(path, "apiVersion"),
+            Value::String(s.clone()),
+            &format!("unexpected GroupVersion string: {s}"),
+        )),
+        Some(Value::String(_)) => {}
+        Some(v) => errs.push(FieldError::invalid(
+            &child(path, "apiVersion"),
+            v.clone(),
+            "must be a string",
+        )),
+    }
+    match m.get("kind") {
+        None => errs.push(FieldError::required(&child(path, "kind"), "")),
+        Some(Value::String(s)) if s.is_empty() => errs.push(FieldError::invalid(
+            &child(path, "kind"),
+            Value::String(s.clone()),
+            "must not be empty",
+        )),
+        Some(Value::String(s)) => {
+            for msg in names::is_dns1035_label(&s.to_lowercase()) {
+                errs.push(FieldError::invalid(
+                    &child(path, "kind"),
+                    Value::String(s.clone()),
+                    &format!("may have mixed case, but should otherwise match: {msg}"),
+                ));
+            }
+        }
+        Some(v) => errs.push(FieldError::invalid(
+            &child(path, "kind"),
+            v.clone(),
+            "must be a string",
+        )),
+    }
+    if let Some(Value::Object(meta)) = m.get("metadata") {
+        let mut meta = meta.clone();
+        if crate::resources::meta::map_str(&meta, "name").is_empty() {
+            meta.insert("name".into(), Value::String("fakename".into()));
+        }
+        let namespaced = !crate::resources::meta::map_str(&meta, "namespace").is_empty();
+        let at = child(path, "metadata");
+        for mut e in validate_object_meta_accessor(&meta, namespaced, &names::validate_path_segment)
+        {
+            e.field = e.field.replacen("metadata", &at, 1);
+            errs.push(e);
+        }
+    }
+}
