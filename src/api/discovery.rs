@@ -57,7 +57,7 @@ pub fn api_versions(server_address: &str) -> Value {
 /// `GET /apis`: the `APIGroupList` of every named group (the core group is not listed), in
 /// the registry's group order. Groups inside the list carry no `kind`/`apiVersion`.
 pub fn api_group_list(kinds: &Kinds) -> Value {
-    let groups: Vec<Value> = group_names(kinds)
+    let groups: Vec<Value> = legacy_group_names(kinds)
         .into_iter()
         .map(|g| Value::Object(group_body(kinds, g)))
         .collect();
@@ -98,12 +98,23 @@ pub fn api_resource_list(kinds: &Kinds, group: &str, version: &str) -> Option<Va
             m.insert("name".into(), json!(name));
             m.insert("singularName".into(), json!(""));
             m.insert("namespaced".into(), json!(r.namespaced));
-            m.insert("kind".into(), json!(r.kind));
+            let kind = match sub.name {
+                "scale" => {
+                    m.insert("group".into(), json!("autoscaling"));
+                    m.insert("version".into(), json!("v1"));
+                    "Scale"
+                }
+                _ => r.kind,
+            };
+            m.insert("kind".into(), json!(kind));
             m.insert("verbs".into(), json!(sub.verbs));
             entries.push((name, Value::Object(m)));
         }
     }
-    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
+    // The CRD handler lists each definition's resource, then `status`, then `scale`, unsorted.
+    if !kinds.custom_group(group) {
+        crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
+    }
     let group_version = if group.is_empty() {
         version.to_string()
     } else {
@@ -171,6 +182,31 @@ pub fn sha512_upper_hex(bytes: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02X}")).collect()
 }
 
+/// The named groups in the legacy `/apis` order: the aggregator sorts APIServices by
+/// priority, then by name (`<version>.<group>`), and lists groups as they first appear; custom
+/// groups, whose priority is the lowest, by their least APIService name.
+fn legacy_group_names(kinds: &Kinds) -> Vec<&'static str> {
+    let names = group_names(kinds);
+    let (builtin, custom): (Vec<&str>, Vec<&str>) =
+        names.into_iter().partition(|g| !kinds.custom_group(g));
+    let mut custom: Vec<(String, &'static str)> = custom
+        .into_iter()
+        .map(|g| {
+            let least = versions_of(kinds, g)
+                .into_iter()
+                .map(|v| format!("{v}.{g}"))
+                .min()
+                .unwrap_or_default();
+            (least, g)
+        })
+        .collect();
+    crate::sort::sort_by(&mut custom, |a, b| a.0.cmp(&b.0));
+    builtin
+        .into_iter()
+        .chain(custom.into_iter().map(|(_, g)| g))
+        .collect()
+}
+
 /// The named groups in `/apis` order.
 fn group_names(kinds: &Kinds) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
@@ -222,6 +258,15 @@ fn is_stored(r: &ResourceInfo) -> bool {
     r.strategy.stored()
 }
 
+/// The verbs discovery lists: a terminating definition's resource no longer lists the
+/// writes that create.
+fn discovered_verbs(r: &ResourceInfo) -> &'static [&'static str] {
+    match r.custom {
+        Some(c) if c.terminating => crate::resources::custom::TERMINATING_VERBS,
+        _ => r.verbs,
+    }
+}
+
 /// One top-level `metav1.APIResource`, fields in Go struct order with `omitempty` honoured.
 fn api_resource(r: &ResourceInfo) -> Value {
     let mut m = Map::new();
@@ -229,14 +274,14 @@ fn api_resource(r: &ResourceInfo) -> Value {
     m.insert("singularName".into(), json!(r.singular));
     m.insert("namespaced".into(), json!(r.namespaced));
     m.insert("kind".into(), json!(r.kind));
-    m.insert("verbs".into(), json!(r.verbs));
+    m.insert("verbs".into(), json!(discovered_verbs(r)));
     if !r.short_names.is_empty() {
         m.insert("shortNames".into(), json!(r.short_names));
     }
     if !r.categories.is_empty() {
         m.insert("categories".into(), json!(r.categories));
     }
-    if is_stored(r) {
+    if is_stored(r) && r.custom.is_none_or(|c| c.storage_served) {
         m.insert("storageVersionHash".into(), json!(r.storage_version_hash()));
     }
     Value::Object(m)
@@ -245,7 +290,11 @@ fn api_resource(r: &ResourceInfo) -> Value {
 /// One `apidiscovery.k8s.io/v2` `APIResourceDiscovery`. `responseKind` leaves group and version
 /// empty when they are the resource's own, as the server does.
 fn resource_discovery(r: &ResourceInfo) -> Value {
-    let kind = json!({"group": "", "version": "", "kind": r.kind});
+    // The CRD handler's entries name their group and version.
+    let kind = match r.custom {
+        Some(_) => json!({"group": r.group, "version": r.version, "kind": r.kind}),
+        None => json!({"group": "", "version": "", "kind": r.kind}),
+    };
     let mut m = Map::new();
     m.insert("resource".into(), json!(r.plural));
     m.insert("responseKind".into(), kind.clone());
@@ -258,7 +307,7 @@ fn resource_discovery(r: &ResourceInfo) -> Value {
         }),
     );
     m.insert("singularResource".into(), json!(r.singular));
-    m.insert("verbs".into(), json!(r.verbs));
+    m.insert("verbs".into(), json!(discovered_verbs(r)));
     if !r.short_names.is_empty() {
         m.insert("shortNames".into(), json!(r.short_names));
     }
@@ -267,10 +316,19 @@ fn resource_discovery(r: &ResourceInfo) -> Value {
     }
     if !r.subresources.is_empty() {
         let mut subs: Vec<_> = r.subresources.iter().collect();
-        crate::sort::sort_by_key(&mut subs, |s| s.name);
+        // The CRD handler's come as it appends them: `status`, then `scale`.
+        if r.custom.is_none() {
+            crate::sort::sort_by_key(&mut subs, |s| s.name);
+        }
         let subs: Vec<Value> = subs
             .into_iter()
-            .map(|s| json!({"subresource": s.name, "responseKind": kind, "verbs": s.verbs}))
+            .map(|s| {
+                let kind = match s.name {
+                    "scale" => json!({"group": "autoscaling", "version": "v1", "kind": "Scale"}),
+                    _ => kind.clone(),
+                };
+                json!({"subresource": s.name, "responseKind": kind, "verbs": s.verbs})
+            })
             .collect();
         m.insert("subresources".into(), Value::Array(subs));
     }

@@ -12,6 +12,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::registry::{Registry, Write};
+use crate::resources::crd::conditions::{cond, same_condition, set_condition};
 use crate::resources::crd::validation::condition_true;
 use crate::resources::crd::CUSTOM_RESOURCE_DEFINITIONS as CRDS;
 
@@ -224,52 +225,6 @@ fn established(reg: &Registry, name: &str) -> Option<Map<String, Value>> {
         &now,
     );
     Some(crd)
-}
-
-fn cond(ty: &str, status: &str, reason: &str, message: &str) -> Value {
-    json!({"type": ty, "status": status, "reason": reason, "message": message})
-}
-
-/// Whether `status` holds `c` with the same status, reason and message.
-fn same_condition(status: &Value, c: &Value) -> bool {
-    status["conditions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .any(|x| {
-            x["type"] == c["type"]
-                && x["status"] == c["status"]
-                && x["reason"] == c["reason"]
-                && x["message"] == c["message"]
-        })
-}
-
-/// `SetCRDCondition`: a new condition is appended with the time; an existing one keeps its
-/// transition time unless its status changes.
-fn set_condition(status: &mut Map<String, Value>, c: Value, now: &str) {
-    let list = status.entry("conditions").or_insert_with(|| json!([]));
-    if !list.is_array() {
-        *list = json!([]);
-    }
-    let Some(list) = list.as_array_mut() else {
-        return;
-    };
-    let mut c = c;
-    match list.iter_mut().find(|x| x["type"] == c["type"]) {
-        Some(existing) => {
-            let time = if existing["status"] == c["status"] {
-                existing["lastTransitionTime"].clone()
-            } else {
-                json!(now)
-            };
-            c["lastTransitionTime"] = time;
-            *existing = c;
-        }
-        None => {
-            c["lastTransitionTime"] = json!(now);
-            list.push(c);
-        }
-    }
 }
 
 fn set_or_remove(m: &mut Map<String, Value>, key: &str, values: &[String]) {

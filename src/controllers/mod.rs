@@ -6,6 +6,7 @@
 pub const MANAGER: &str = "kube-controller-manager";
 
 pub mod clusterrole_aggregation;
+pub mod crd_finalizer;
 pub mod crd_names;
 pub mod garbage_collector;
 pub mod namespace;

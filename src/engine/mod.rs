@@ -112,6 +112,7 @@ pub struct Engine {
     auth: AuthConfig,
     aggregation: crate::controllers::clusterrole_aggregation::Aggregation,
     crd_names: crate::controllers::crd_names::CrdNames,
+    crd_finalizer: crate::controllers::crd_finalizer::CrdFinalizer,
     gc: crate::controllers::garbage_collector::GarbageCollector,
     /// The leases of objects with a time to live (Events).
     leases: crate::registry::Leases,
@@ -149,6 +150,7 @@ impl Engine {
             },
             aggregation: Default::default(),
             crd_names: Default::default(),
+            crd_finalizer: Default::default(),
             gc: crate::controllers::garbage_collector::GarbageCollector::new(config.gc_delay_ms),
             leases: Default::default(),
             namespaces: crate::controllers::namespace::NamespaceController::new(
@@ -226,6 +228,7 @@ impl Engine {
         self.namespaces.run(&mut self.registry);
         self.aggregation.run(&mut self.registry);
         self.crd_names.run(&mut self.registry);
+        self.crd_finalizer.run(&mut self.registry);
         self.gc.run(&mut self.registry);
         self.serve_parked();
     }

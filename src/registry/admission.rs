@@ -33,6 +33,18 @@ impl Registry {
         namespace: &str,
         name: &str,
     ) -> Result<(), ApiError> {
+        // The CRD handler's `forbidCreateAdmission`, wrapped around every other plugin.
+        if let Some(custom) = info.custom {
+            let crd =
+                crate::resources::crd::CUSTOM_RESOURCE_DEFINITIONS.key("", &custom.definition);
+            if self.store().get(&crd).is_some_and(being_deleted) {
+                return Err(ApiError::forbidden(
+                    info.group_resource(),
+                    name,
+                    "create not allowed while custom resource definition is terminating",
+                ));
+            }
+        }
         if !info.namespaced || !info.strategy.stored() {
             return Ok(());
         }

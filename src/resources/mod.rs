@@ -501,7 +501,14 @@ impl Kinds {
                 custom.push(info);
             }
         }
-        custom.sort_by(|a, b| (a.group, a.plural, a.version).cmp(&(b.group, b.plural, b.version)));
+        // Custom groups after every built-in one (their priority is the lowest), by name
+        // (aggregated discovery's order); a group's versions preferred first.
+        custom.sort_by(|a, b| {
+            a.group
+                .cmp(b.group)
+                .then_with(|| custom::versions::discovery_order(a.version, b.version))
+                .then(a.plural.cmp(b.plural))
+        });
         let before: Vec<*const ResourceInfo> = self.all.iter().map(|r| *r as *const _).collect();
         self.all.retain(|r| r.custom.is_none());
         self.all.extend(custom);

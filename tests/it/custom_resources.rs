@@ -483,3 +483,151 @@ fn unserved_custom_paths_are_plain_404s() {
         );
     }
 }
+
+/// Discovery of custom resources as the CRD handler and the aggregator publish them: groups
+/// after the built-in ones, versions in kube-aware order, the CRD handler's verb order,
+/// `status` then `scale` (an autoscaling/v1 Scale), names from the accepted ones.
+#[test]
+fn discovery_lists_custom_resources_as_the_crd_handler_does() {
+    let mut e = engine();
+    let mut crd = widget_crd();
+    let v1 = crd["spec"]["versions"][0].clone();
+    let mut beta = v1.clone();
+    beta["name"] = json!("v1beta1");
+    beta["storage"] = json!(false);
+    crd["spec"]["versions"][0]["subresources"]["scale"] =
+        json!({"specReplicasPath": ".spec.size", "statusReplicasPath": ".status.size"});
+    crd["spec"]["versions"] = json!([beta, crd["spec"]["versions"][0].clone()]);
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 201, "{}", r.text);
+    let mut other = widget_crd();
+    other["metadata"]["name"] = json!("gadgets.aaa.example.com");
+    other["spec"]["group"] = json!("aaa.example.com");
+    other["spec"]["names"] = json!({"plural": "gadgets", "kind": "Gadget"});
+    assert_eq!(post(&mut e, CRDS, &other).code, 201);
+    let groups: Vec<String> = get(&mut e, "/apis").json["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        groups[groups.len() - 3..],
+        ["apiextensions.k8s.io", "aaa.example.com", "example.com"]
+    );
+    assert_eq!(
+        get(&mut e, "/apis/example.com").text,
+        r#"{"kind":"APIGroup","apiVersion":"v1","name":"example.com","versions":[{"groupVersion":"example.com/v1","version":"v1"},{"groupVersion":"example.com/v1beta1","version":"v1beta1"}],"preferredVersion":{"groupVersion":"example.com/v1","version":"v1"}}"#.to_string() + "\n"
+    );
+    assert_eq!(
+        get(&mut e, "/apis/example.com/v1beta1").text,
+        r#"{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"example.com/v1beta1","resources":[{"name":"widgets","singularName":"widget","namespaced":true,"kind":"Widget","verbs":["delete","deletecollection","get","list","patch","create","update","watch"],"shortNames":["wd"],"categories":["all"],"storageVersionHash":"gIwvi5rymmg="},{"name":"widgets/status","singularName":"","namespaced":true,"kind":"Widget","verbs":["get","patch","update"]}]}"#.to_string() + "\n"
+    );
+    assert_eq!(
+        get(&mut e, "/apis/example.com/v1").text,
+        r#"{"kind":"APIResourceList","apiVersion":"v1","groupVersion":"example.com/v1","resources":[{"name":"widgets","singularName":"widget","namespaced":true,"kind":"Widget","verbs":["delete","deletecollection","get","list","patch","create","update","watch"],"shortNames":["wd"],"categories":["all"],"storageVersionHash":"gIwvi5rymmg="},{"name":"widgets/status","singularName":"","namespaced":true,"kind":"Widget","verbs":["get","patch","update"]},{"name":"widgets/scale","singularName":"","namespaced":true,"group":"autoscaling","version":"v1","kind":"Scale","verbs":["get","patch","update"]}]}"#.to_string() + "\n"
+    );
+    let aggregated = send(
+        &mut e,
+        "GET",
+        "/apis",
+        None,
+        &[(
+            "accept",
+            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+        )],
+    );
+    let items = aggregated.json["items"].as_array().unwrap();
+    let names: Vec<&str> = items
+        .iter()
+        .map(|g| g["metadata"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names[names.len() - 2..], ["aaa.example.com", "example.com"]);
+    let group = items.last().unwrap();
+    assert_eq!(
+        group["versions"][0].to_string(),
+        r#"{"version":"v1","resources":[{"resource":"widgets","responseKind":{"group":"example.com","version":"v1","kind":"Widget"},"scope":"Namespaced","singularResource":"widget","verbs":["delete","deletecollection","get","list","patch","create","update","watch"],"shortNames":["wd"],"categories":["all"],"subresources":[{"subresource":"status","responseKind":{"group":"example.com","version":"v1","kind":"Widget"},"verbs":["get","patch","update"]},{"subresource":"scale","responseKind":{"group":"autoscaling","version":"v1","kind":"Scale"},"verbs":["get","patch","update"]}]}],"freshness":"Current"}"#
+    );
+}
+
+fn condition(crd: &Value, ty: &str) -> (String, String, String) {
+    let c = crd["status"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == ty)
+        .unwrap_or_else(|| panic!("no {ty} in {crd}"));
+    let s = |k: &str| c[k].as_str().unwrap().to_string();
+    (s("status"), s("reason"), s("message"))
+}
+
+/// Deleting a definition marks it (the cleanup finalizer, `Terminating`), refuses creates,
+/// deletes its objects, waits for those held by finalizers, then goes, and so does the
+/// resource.
+#[test]
+fn deleting_a_definition_removes_its_objects_first() {
+    let mut e = with_widgets();
+    let crd_path = format!("{CRDS}/widgets.example.com");
+    assert_eq!(post(&mut e, WIDGETS, &widget("w1", json!({}))).code, 201);
+    let mut held = widget("w2", json!({}));
+    held["metadata"]["finalizers"] = json!(["example.com/hold"]);
+    assert_eq!(post(&mut e, WIDGETS, &held).code, 201);
+    let r = crate::common::delete(&mut e, &crd_path);
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(
+        r.json["metadata"]["finalizers"],
+        json!(["customresourcecleanup.apiextensions.k8s.io"])
+    );
+    assert!(r.json["metadata"]["deletionTimestamp"].is_string());
+    assert!(r.json["metadata"]
+        .get("deletionGracePeriodSeconds")
+        .is_none());
+    assert_eq!(
+        condition(&r.json, "Terminating"),
+        (
+            "True".into(),
+            "InstanceDeletionPending".into(),
+            "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon"
+                .into()
+        )
+    );
+    e.tick();
+    let r = post(&mut e, WIDGETS, &widget("w3", json!({})));
+    assert_eq!(r.code, 403);
+    assert_eq!(
+        r.json["message"],
+        r#"widgets.example.com "w3" is forbidden: create not allowed while custom resource definition is terminating"#
+    );
+    assert_eq!(get(&mut e, &format!("{WIDGETS}/w1")).code, 404);
+    assert!(
+        get(&mut e, &format!("{WIDGETS}/w2")).json["metadata"]["deletionTimestamp"].is_string()
+    );
+    let crd = get(&mut e, &crd_path).json;
+    assert_eq!(
+        condition(&crd, "Terminating"),
+        (
+            "True".into(),
+            "InstanceDeletionInProgress".into(),
+            "CustomResource deletion is in progress".into()
+        )
+    );
+    let verbs = &get(&mut e, "/apis/example.com/v1").json["resources"][0]["verbs"];
+    assert_eq!(
+        verbs,
+        &json!(["delete", "deletecollection", "get", "list", "watch"])
+    );
+    // The last object's finalizer goes: so do the object, the definition and the resource.
+    let r = send(
+        &mut e,
+        "PATCH",
+        &format!("{WIDGETS}/w2"),
+        Some(r#"{"metadata":{"finalizers":null}}"#),
+        &[("content-type", "application/merge-patch+json")],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    e.tick();
+    e.tick();
+    assert_eq!(get(&mut e, &crd_path).code, 404);
+    let r = get(&mut e, WIDGETS);
+    assert_eq!((r.code, r.text.as_str()), (404, "404 page not found\n"));
+}

@@ -8,6 +8,7 @@
 //! Stored, as on kube-apiserver, as v1beta1: discovery's storage version hash is that
 //! version's.
 
+pub mod conditions;
 pub mod schema;
 mod schema_checks;
 pub mod validation;
@@ -177,6 +178,34 @@ impl Strategy for CrdStrategy {
             "status" => &["spec"],
             _ => &["status"],
         }
+    }
+
+    /// The definition's own Delete: the first request marks it (`deletionTimestamp`, the
+    /// cleanup finalizer, `Terminating`) and answers it; the finalizer controller
+    /// (`crate::controllers::crd_finalizer`) deletes the custom resources, then the finalizer.
+    fn delete_marks_terminating(&self, obj: &Value) -> bool {
+        super::meta::meta_str(obj, "deletionTimestamp").is_empty()
+    }
+
+    fn prepare_for_terminating(&self, obj: &mut Map<String, Value>) {
+        if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+            // A direct update of the stored object: no grace period is set.
+            meta.shift_remove("deletionGracePeriodSeconds");
+            let mut finalizers = super::meta::strings(meta.get("finalizers"));
+            if !finalizers.iter().any(|f| f == CLEANUP_FINALIZER) {
+                finalizers.push(CLEANUP_FINALIZER.to_string());
+            }
+            super::meta::set_finalizers(meta, finalizers);
+        }
+        let now = super::meta::map_meta_str(obj, "deletionTimestamp").to_string();
+        conditions::set_on(
+            obj,
+            "Terminating",
+            "True",
+            "InstanceDeletionPending",
+            "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+            &now,
+        );
     }
 
     fn validate_create(&self, obj: &Map<String, Value>, _sent: &super::Sent) -> Vec<FieldError> {

@@ -23,6 +23,7 @@ mod strategy;
 pub mod structural;
 mod typed;
 pub mod validate;
+pub mod versions;
 
 use serde_json::{Map, Value};
 
@@ -42,6 +43,9 @@ pub const VERBS: &[&str] = &[
     "update",
     "watch",
 ];
+
+/// The verbs discovery lists while the definition is terminating (creates are refused).
+pub const TERMINATING_VERBS: &[&str] = &["delete", "deletecollection", "get", "list", "watch"];
 
 /// The verbs of the `status` and `scale` subresources.
 pub const SUBRESOURCE_VERBS: &[&str] = &["get", "patch", "update"];
@@ -78,6 +82,11 @@ pub struct CustomKind {
     pub namespaced: bool,
     /// The version objects are stored in.
     pub storage_version: String,
+    /// Whether the storage version is served: discovery gives a storage version hash only
+    /// then.
+    pub storage_served: bool,
+    /// Whether the definition is being deleted: discovery lists [`TERMINATING_VERBS`].
+    pub terminating: bool,
     /// The version's structural schema (the root object's).
     pub schema: Schema,
     /// Whether the `status` subresource is enabled.
@@ -117,6 +126,12 @@ fn condition(crd: &Map<String, Value>, ty: &str) -> bool {
             cs.iter()
                 .any(|c| str_at(c, "type") == ty && str_at(c, "status") == "True")
         })
+}
+
+/// Whether a definition is being deleted (`deletionTimestamp`, or `Terminating=True`).
+fn terminating(crd: &Map<String, Value>) -> bool {
+    !crate::resources::meta::map_meta_str(crd, "deletionTimestamp").is_empty()
+        || condition(crd, "Terminating")
 }
 
 /// The versions a definition serves now: none until it is `Established`, then every version
@@ -197,6 +212,11 @@ impl CustomKind {
             plural: str_at(accepted, "plural").to_string(),
             namespaced: str_at(spec, "scope") == "Namespaced",
             storage_version: super::crd::storage_version(crd).unwrap_or_default(),
+            terminating: terminating(crd),
+            storage_served: super::crd::versions(crd).iter().any(|v| {
+                v.get("storage").and_then(Value::as_bool) == Some(true)
+                    && v.get("served").and_then(Value::as_bool) == Some(true)
+            }),
             schema,
             status: subresources.get("status").is_some_and(Value::is_object),
             scale,
@@ -265,6 +285,9 @@ pub fn fingerprint(crd: &Map<String, Value>, version: &Value) -> String {
     ] {
         crate::codec::json::write_compact(part, &mut out);
         out.push(b'\n');
+    }
+    if terminating(crd) {
+        out.extend_from_slice(b"terminating");
     }
     String::from_utf8_lossy(&out).into_owned()
 }

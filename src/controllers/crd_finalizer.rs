@@ -1,0 +1,140 @@
+//! apiextensions-apiserver's CRDFinalizer (`pkg/controller/finalizer`): a definition marked
+//! for deletion (the `customresourcecleanup.apiextensions.k8s.io` finalizer, `Terminating`)
+//! first loses its custom resources, then the finalizer, and with it the definition.
+//!
+//! Conditions as the real controller writes them, through `status` as `kube-apiserver`:
+//! `InstanceDeletionInProgress`, then `InstanceDeletionCompleted` once no object is left (or
+//! `NeverEstablished` for a definition that never served). Objects held by finalizers of
+//! their own keep the definition terminating until they are gone.
+
+use serde_json::{Map, Value};
+
+use crate::registry::{DeleteOptions, Registry, Write};
+use crate::resources::crd::conditions::set_on;
+use crate::resources::crd::validation::condition_true;
+use crate::resources::crd::{CLEANUP_FINALIZER, CUSTOM_RESOURCE_DEFINITIONS as CRDS};
+use crate::resources::meta::{map_meta_str, meta_mut, set_finalizers, strings};
+
+/// The controller between ticks: it looks when anything was written.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct CrdFinalizer {
+    seen: super::Seen,
+}
+
+impl CrdFinalizer {
+    /// Finalizes the terminating definitions when the store changed since the last call.
+    pub fn run(&mut self, reg: &mut Registry) {
+        if !self.seen.changed_under(reg, "/registry/") {
+            return;
+        }
+        let terminating: Vec<Map<String, Value>> = reg
+            .live(&CRDS, None)
+            .into_iter()
+            .filter_map(|c| c.as_object().cloned())
+            .filter(|c| {
+                !map_meta_str(c, "deletionTimestamp").is_empty()
+                    && strings(c.get("metadata").and_then(|m| m.get("finalizers")))
+                        .iter()
+                        .any(|f| f == CLEANUP_FINALIZER)
+            })
+            .collect();
+        for crd in terminating {
+            finalize(reg, crd);
+        }
+        reg.serve_definitions();
+    }
+}
+
+fn write_status(reg: &mut Registry, obj: Map<String, Value>) -> Option<Map<String, Value>> {
+    let name = map_meta_str(&obj, "name").to_string();
+    let w = Write {
+        subresource: "status".into(),
+        ..Write::by(super::crd_names::MANAGER, false)
+    };
+    reg.update(&CRDS, &CRDS.key("", &name), obj, &w)
+        .ok()
+        .and_then(|v| v.as_object().cloned())
+}
+
+/// One definition's `sync`.
+fn finalize(reg: &mut Registry, mut crd: Map<String, Value>) {
+    let now = reg.now_text();
+    if condition_true(&crd, "Established") {
+        let in_progress = (
+            "Terminating",
+            "True",
+            "InstanceDeletionInProgress",
+            "CustomResource deletion is in progress",
+        );
+        if !has_condition(&crd, in_progress) {
+            let (t, s, r, m) = in_progress;
+            set_on(&mut crd, t, s, r, m, &now);
+            match write_status(reg, crd) {
+                Some(next) => crd = next,
+                None => return,
+            }
+        }
+        if !delete_instances(reg, &crd) {
+            return;
+        }
+        set_on(
+            &mut crd,
+            "Terminating",
+            "False",
+            "InstanceDeletionCompleted",
+            "removed all instances",
+            &now,
+        );
+    } else {
+        set_on(
+            &mut crd,
+            "Terminating",
+            "False",
+            "NeverEstablished",
+            "resource was never established",
+            &now,
+        );
+    }
+    match write_status(reg, crd) {
+        Some(next) => crd = next,
+        None => return,
+    }
+    let meta = meta_mut(&mut crd);
+    let left: Vec<String> = strings(meta.get("finalizers"))
+        .into_iter()
+        .filter(|f| f != CLEANUP_FINALIZER)
+        .collect();
+    set_finalizers(meta, left);
+    write_status(reg, crd);
+}
+
+fn has_condition(crd: &Map<String, Value>, (t, s, r, m): (&str, &str, &str, &str)) -> bool {
+    let c = serde_json::json!({"type": t, "status": s, "reason": r, "message": m});
+    crd.get("status")
+        .is_some_and(|st| crate::resources::crd::conditions::same_condition(st, &c))
+}
+
+/// `deleteInstances`: deletes every object of the definition; whether none is left.
+fn delete_instances(reg: &mut Registry, crd: &Map<String, Value>) -> bool {
+    let name = map_meta_str(crd, "name");
+    let Some(info) = reg
+        .kinds()
+        .iter()
+        .find(|k| k.custom.is_some_and(|c| c.definition == name))
+    else {
+        return true;
+    };
+    let objects = reg.live(info, None);
+    for obj in &objects {
+        let meta = crate::resources::meta::meta(obj);
+        let s = |k: &str| {
+            meta.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let key = info.key(&s("namespace"), &s("name"));
+        let _ = reg.delete(info, &key, &s("name"), &DeleteOptions::default());
+    }
+    reg.live(info, None).is_empty()
+}
