@@ -631,3 +631,66 @@ fn deleting_a_definition_removes_its_objects_first() {
     let r = get(&mut e, WIDGETS);
     assert_eq!((r.code, r.text.as_str()), (404, "404 page not found\n"));
 }
+
+/// The scale subresource: the object as an autoscaling/v1 Scale, and a Scale's replicas
+/// written to the spec replicas path through the object's own update.
+#[test]
+fn the_scale_subresource_reads_and_writes_replicas() {
+    let mut e = engine();
+    let mut crd = widget_crd();
+    let v = &mut crd["spec"]["versions"][0];
+    v["subresources"]["scale"] = json!({"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas", "labelSelectorPath": ".status.selector"});
+    v["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["replicas"] =
+        json!({"type": "integer"});
+    v["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"]["replicas"] =
+        json!({"type": "integer"});
+    v["schema"]["openAPIV3Schema"]["properties"]["status"]["properties"]["selector"] =
+        json!({"type": "string"});
+    assert_eq!(post(&mut e, CRDS, &crd).code, 201);
+    let created = post(&mut e, WIDGETS, &widget("w1", json!({"replicas": 2})));
+    assert_eq!(created.code, 201, "{}", created.text);
+    let path = format!("{WIDGETS}/w1/scale");
+    let r = get(&mut e, &path);
+    assert_eq!(r.code, 200, "{}", r.text);
+    let m = &created.json["metadata"];
+    assert_eq!(
+        r.text.trim_end(),
+        format!(
+            r#"{{"kind":"Scale","apiVersion":"autoscaling/v1","metadata":{{"name":"w1","namespace":"default","uid":"{}","resourceVersion":"{}","creationTimestamp":"{}"}},"spec":{{"replicas":2}},"status":{{"replicas":0}}}}"#,
+            m["uid"].as_str().unwrap(),
+            m["resourceVersion"].as_str().unwrap(),
+            m["creationTimestamp"].as_str().unwrap()
+        )
+    );
+    let r = send(
+        &mut e,
+        "PATCH",
+        &path,
+        Some(r#"{"spec":{"replicas":5}}"#),
+        &[("content-type", "application/merge-patch+json")],
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["spec"]["replicas"], 5);
+    let obj = get(&mut e, &format!("{WIDGETS}/w1")).json;
+    assert_eq!(obj["spec"]["replicas"], 5);
+    assert_eq!(obj["metadata"]["generation"], 2);
+    let entry = obj["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(entry["subresource"], "scale");
+    let mut stale = r.json.clone();
+    stale["metadata"]["resourceVersion"] = m["resourceVersion"].clone();
+    let r = put(&mut e, &path, &stale);
+    assert_eq!(r.code, 409, "{}", r.text);
+    let mut negative = get(&mut e, &path).json;
+    negative["spec"]["replicas"] = json!(-1);
+    let r = put(&mut e, &path, &negative);
+    assert_eq!(r.code, 422);
+    assert_eq!(
+        r.json["message"],
+        r#"Widget.example.com "w1" is invalid: spec.replicas: Invalid value: -1: should be a non-negative integer"#
+    );
+}

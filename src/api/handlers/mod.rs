@@ -8,6 +8,7 @@ pub(crate) mod list;
 pub(crate) mod patch;
 mod patch_body;
 mod read;
+mod scale;
 mod update;
 pub(crate) mod watch;
 
@@ -27,6 +28,9 @@ use crate::resources::{Kinds, ResourceInfo};
 
 /// Routes a resource request to its verb handler.
 pub fn dispatch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
+    if scale::serves(rr) {
+        return scale::serve(reg, req, rr);
+    }
     match rr.verb {
         Verb::Get => read::get(reg, req, rr),
         Verb::List => list::list(reg, req, rr),

@@ -34,7 +34,7 @@ fn unprocessable() -> ApiError {
     e
 }
 
-fn map_err(e: PatchError) -> ApiError {
+pub(super) fn map_err(e: PatchError) -> ApiError {
     match e {
         PatchError::BadRequest(m) => ApiError::bad_request(m),
         PatchError::Unprocessable(_) => unprocessable(),

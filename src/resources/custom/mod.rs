@@ -18,6 +18,7 @@
 pub mod canonical;
 mod formats;
 mod printer;
+pub mod scale;
 mod schema_errors;
 mod strategy;
 pub mod structural;

@@ -45,6 +45,9 @@ pub fn validate_create(kind: &CustomKind, obj: &Map<String, Value>) -> Vec<Field
         validate_object_meta_accessor(&meta, kind.namespaced, &names::name_is_dns_subdomain);
     let value = Value::Object(obj.clone());
     errs.extend(super::schema_errors::validate(&kind.schema, &value, None));
+    if let Some(scale) = &kind.scale {
+        errs.extend(super::scale::validate(scale, &value));
+    }
     embedded(&kind.schema, &value, "", true, &mut errs);
     errs
 }
@@ -63,6 +66,9 @@ pub fn validate_update(
     let value = Value::Object(new.clone());
     let old = Value::Object(old.clone());
     let mut errs = super::schema_errors::validate(&kind.schema, &value, Some(&old));
+    if let Some(scale) = &kind.scale {
+        errs.extend(super::scale::validate(scale, &value));
+    }
     embedded(&kind.schema, &value, "", true, &mut errs);
     errs
 }

@@ -1,0 +1,174 @@
+//! A custom resource's `scale` subresource (`pkg/registry/customresource` `ScaleREST`): the
+//! object seen as an autoscaling/v1 Scale through the version's `specReplicasPath`,
+//! `statusReplicasPath` and `labelSelectorPath`, and a Scale's replicas written back.
+
+use serde_json::{json, Map, Value};
+
+use super::Scale;
+use crate::codec::schema::{always, f, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
+use crate::resources::field::FieldError;
+use crate::resources::schema::METADATA_FIELD;
+
+static SCALE_SPEC: Struct = Struct {
+    openapi_name: "io.k8s.api.autoscaling.v1.ScaleSpec",
+    atomic: false,
+    description: "ScaleSpec describes the attributes of a scale subresource.",
+    fields: &[f(
+        "replicas",
+        Type::Int32,
+        "replicas is the desired number of instances for the scaled object.",
+    )],
+};
+
+static SCALE_STATUS: Struct = Struct {
+    openapi_name: "io.k8s.api.autoscaling.v1.ScaleStatus",
+    atomic: false,
+    description: "ScaleStatus represents the current status of a scale subresource.",
+    fields: &[
+        always("replicas", Type::Int32, "replicas is the actual number of observed instances of the scaled object."),
+        f("selector", Type::String, "selector is the label query over pods that should match the replicas count. This is same as the label selector but in the string format to avoid introspection by clients. The string will be in the same format as the query-param syntax. More info about label selectors: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/"),
+    ],
+};
+
+/// autoscaling/v1 `Scale`, fields in Go order.
+pub static SCALE: Struct = Struct {
+    openapi_name: "io.k8s.api.autoscaling.v1.Scale",
+    atomic: false,
+    description: "Scale represents a scaling request for a resource.",
+    fields: &[
+        KIND_FIELD,
+        API_VERSION_FIELD,
+        METADATA_FIELD,
+        f("spec", Type::Object(&SCALE_SPEC), "spec defines the behavior of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status."),
+        f("status", Type::Object(&SCALE_STATUS), "status is the current status of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status. Read-only."),
+    ],
+};
+
+/// The members of a simple JSONPath (`.spec.replicas`).
+fn members(path: &str) -> Vec<&str> {
+    path.split('.').filter(|p| !p.is_empty()).collect()
+}
+
+fn at<'a>(obj: &'a Value, path: &str) -> Option<&'a Value> {
+    members(path).into_iter().try_fold(obj, |v, k| v.get(k))
+}
+
+/// `NestedInt64` at a replicas path: absent is 0; anything but an integer is the accessor's
+/// error.
+fn replicas(obj: &Value, path: &str) -> Result<i64, String> {
+    if path.is_empty() {
+        return Ok(0);
+    }
+    match at(obj, path) {
+        None => Ok(0),
+        Some(v) => v
+            .as_i64()
+            .filter(|_| !v.as_number().is_some_and(|n| n.is_f64()))
+            .ok_or_else(|| {
+                format!(
+                    "{path} accessor error: {} is of the type {}, expected int64",
+                    crate::resources::field::render_value(v).trim_matches('"'),
+                    go_type(v)
+                )
+            }),
+    }
+}
+
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Number(n) if n.is_f64() => "float64",
+        Value::Number(_) => "int64",
+        Value::String(_) => "string",
+        Value::Bool(_) => "bool",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+        Value::Null => "<nil>",
+    }
+}
+
+/// `scaleFromCustomResource`.
+pub fn scale_of(paths: &Scale, obj: &Value) -> Result<Value, String> {
+    let spec = replicas(obj, &paths.spec_replicas)?;
+    let status = replicas(obj, &paths.status_replicas)?;
+    let meta = crate::resources::meta::meta(obj);
+    let mut m = Map::new();
+    for k in [
+        "name",
+        "namespace",
+        "uid",
+        "resourceVersion",
+        "creationTimestamp",
+    ] {
+        if let Some(v) = meta
+            .get(k)
+            .filter(|v| v.as_str().is_some_and(|s| !s.is_empty()))
+        {
+            m.insert(k.into(), v.clone());
+        }
+    }
+    let mut status_obj = json!({"replicas": status});
+    if !paths.label_selector.is_empty() {
+        if let Some(Value::String(s)) =
+            at(obj, &paths.label_selector).filter(|s| s.as_str().is_some_and(|s| !s.is_empty()))
+        {
+            status_obj["selector"] = json!(s);
+        }
+    }
+    let spec_obj = if spec == 0 {
+        json!({})
+    } else {
+        json!({"replicas": spec})
+    };
+    Ok(json!({
+        "kind": "Scale", "apiVersion": "autoscaling/v1", "metadata": m,
+        "spec": spec_obj, "status": status_obj
+    }))
+}
+
+/// The object with its spec replicas set (`SetNestedField`, making the path's objects).
+pub fn set_replicas(paths: &Scale, obj: &mut Value, replicas: i64) {
+    let keys = members(&paths.spec_replicas);
+    let Some((last, parents)) = keys.split_last() else {
+        return;
+    };
+    let mut at = obj;
+    for k in parents {
+        if !at.get(*k).is_some_and(Value::is_object) {
+            at[*k] = json!({});
+        }
+        at = &mut at[*k];
+    }
+    at[*last] = json!(replicas);
+}
+
+/// `ValidateScaleSpec` and `ValidateScaleStatus` of a custom resource.
+pub fn validate(paths: &Scale, obj: &Value) -> Vec<FieldError> {
+    let mut errs = Vec::new();
+    for path in [&paths.spec_replicas, &paths.status_replicas] {
+        let Some(v) = (!path.is_empty()).then(|| at(obj, path)).flatten() else {
+            continue;
+        };
+        let field = path.trim_start_matches('.');
+        match replicas(obj, path) {
+            Err(e) => errs.push(FieldError::invalid(field, v.clone(), &e)),
+            Ok(n) if n < 0 => errs.push(FieldError::invalid(
+                field,
+                v.clone(),
+                "should be a non-negative integer",
+            )),
+            Ok(n) if n > i64::from(i32::MAX) => errs.push(FieldError::invalid(
+                field,
+                v.clone(),
+                &format!("should be less than or equal to {}", i32::MAX),
+            )),
+            Ok(_) => {}
+        }
+    }
+    if !paths.label_selector.is_empty() {
+        if let Some(v) = at(obj, &paths.label_selector).filter(|v| !v.is_string()) {
+            let field = paths.label_selector.trim_start_matches('.');
+            errs.push(FieldError::invalid(field, v.clone(), "must be a string"));
+        }
+    }
+    errs
+}
