@@ -42,6 +42,11 @@ pub enum Payload<'a> {
         envelope: &'a Value,
         items: &'a [Object],
     },
+    /// A custom resource's list (`UnstructuredList`): keys sorted, the items whole.
+    UnstructuredList {
+        envelope: &'a Value,
+        items: &'a [Object],
+    },
 }
 
 /// The response body for `payload` (`pretty`: `json.MarshalIndent` instead of `Encode`);
@@ -53,6 +58,18 @@ pub fn encode(
     scheme: &dyn Scheme,
 ) -> Result<Vec<u8>, ApiError> {
     match (enc, payload) {
+        (Encoding::Json, Payload::UnstructuredList { envelope, items }) if !pretty => {
+            Ok(unstructured_json_list(envelope, items))
+        }
+        (_, Payload::UnstructuredList { envelope, items }) => {
+            let mut list = envelope.clone();
+            if let Some(m) = list.as_object_mut() {
+                let items = items.iter().map(Object::decode).collect();
+                m.insert("items".into(), Value::Array(items));
+                m.sort_keys();
+            }
+            encode(Payload::Object(&list), enc, pretty, scheme)
+        }
         (Encoding::Json, Payload::Stored(obj)) if !pretty => {
             let j = obj.json();
             let mut out = Vec::with_capacity(j.len() + 1);
@@ -90,6 +107,46 @@ pub fn encode(
             scheme,
         )),
     }
+}
+
+/// An `UnstructuredList` in compact JSON: its members in key order, the items' stored JSON
+/// copied whole.
+fn unstructured_json_list(envelope: &Value, items: &[Object]) -> Vec<u8> {
+    let items_len: usize = items.iter().map(|o| o.json().len() + 1).sum();
+    let mut out = Vec::with_capacity(256 + items_len);
+    let mut members: Vec<(&str, Option<&Value>)> = envelope
+        .as_object()
+        .map(|m| m.iter().map(|(k, v)| (k.as_str(), Some(v))).collect())
+        .unwrap_or_default();
+    members.push(("items", None));
+    members.sort_by(|a, b| a.0.cmp(b.0));
+    out.push(b'{');
+    for (i, (k, v)) in members.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        json::write_string(k, &mut out);
+        out.push(b':');
+        match v {
+            Some(v) => {
+                let mut v = v.clone();
+                crate::resources::custom::canonical::sort_keys(&mut v);
+                json::write_compact(&v, &mut out);
+            }
+            None => {
+                out.push(b'[');
+                for (j, item) in items.iter().enumerate() {
+                    if j > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(item.json());
+                }
+                out.push(b']');
+            }
+        }
+    }
+    out.extend_from_slice(b"}\n");
+    out
 }
 
 /// A protobuf body; a kind without a protobuf form is the serializer's error (406).

@@ -76,6 +76,9 @@ pub struct Reply {
     /// For typed lists: the stored items, written one by one without `kind`/`apiVersion`
     /// after `body` (which then holds `kind`, `apiVersion` and `metadata` only).
     pub items: Option<Vec<Object>>,
+    /// The list is a custom resource's (`UnstructuredList`): its keys are sorted and its
+    /// items keep their `kind` and `apiVersion`.
+    pub unstructured: bool,
     /// For a GET: the stored object itself (`body` is then null), written from its JSON as
     /// encoded once for every reader; a transform or another encoding reads its value.
     pub stored: Option<Object>,
@@ -142,6 +145,7 @@ impl Reply {
             content_type: None,
             headers: Vec::new(),
             items: None,
+            unstructured: false,
             stored: None,
             wait: None,
             leftovers: Leftovers::default(),
@@ -315,7 +319,12 @@ fn serve_resource(
         };
     }
     let now_ms = reg.clock().now_ms();
-    let result = handlers::dispatch(reg, request, rr);
+    let mut result = handlers::dispatch(reg, request, rr);
+    if let Ok(reply) = &mut result {
+        if crate::resources::custom::conversion::converts(rr.resource) {
+            served_version(rr.resource, reply);
+        }
+    }
     if let Ok(Reply {
         wait: Some(wait), ..
     }) = &result
@@ -345,6 +354,24 @@ fn serve_resource(
             resp
         }
         Err(e) => fail(&e, request),
+    }
+}
+
+/// A custom resource read through a version other than its storage version: every object
+/// of the reply in the version asked for (`conversion: None` rewrites `apiVersion` alone).
+fn served_version(info: &'static crate::resources::ResourceInfo, reply: &mut Reply) {
+    use crate::resources::custom::conversion::{object_to_served, value_to_served};
+    if let Some(stored) = reply.stored.take() {
+        if reply.body.is_null() {
+            reply.body = stored.decode();
+        }
+        reply.leftovers.push(stored);
+    }
+    value_to_served(info, &mut reply.body);
+    if let Some(items) = &mut reply.items {
+        for item in items.iter_mut() {
+            *item = object_to_served(info, item);
+        }
     }
 }
 

@@ -135,6 +135,10 @@ pub fn resource_reply(r: &Reply, out: &Output, req: &Request<'_>) -> Response<Bo
     let enc = out.negotiated.encoding;
     let pretty = out.pretty || out.negotiated.pretty;
     let payload = match (&r.items, &r.stored) {
+        (Some(items), _) if r.unstructured => Payload::UnstructuredList {
+            envelope: &r.body,
+            items,
+        },
         (Some(items), _) => Payload::List {
             envelope: &r.body,
             items,

@@ -377,16 +377,18 @@ impl ResourceInfo {
     /// The canonical form of an object built or changed in the server: the typed decoder's
     /// for a built-in kind, a custom resource's pruned and sorted form for a custom one.
     pub fn canonicalize(&self, obj: &Map<String, Value>) -> Map<String, Value> {
-        match self.custom {
-            Some(c) => custom::canonical::canonicalize(&c.schema, obj.clone()),
-            None => crate::codec::decode::canonicalize(obj, self.schema),
-        }
+        self.canonicalize_owned(obj.clone())
     }
 
-    /// [`ResourceInfo::canonicalize`], moving what is already canonical.
+    /// [`ResourceInfo::canonicalize`], moving what is already canonical. A custom
+    /// resource's is in its storage version, as it is stored.
     pub fn canonicalize_owned(&self, obj: Map<String, Value>) -> Map<String, Value> {
         match self.custom {
-            Some(c) => custom::canonical::canonicalize(&c.schema, obj),
+            Some(c) => {
+                let mut obj = obj;
+                custom::conversion::to_storage(c, &mut obj);
+                custom::canonical::canonicalize(&c.schema, obj)
+            }
             None => crate::codec::decode::canonicalize_owned(obj, self.schema),
         }
     }

@@ -126,6 +126,16 @@ fn a_created_widget_is_pruned_defaulted_and_written_with_sorted_keys() {
     let got = get(&mut e, &format!("{WIDGETS}/w1"));
     assert_eq!(got.code, 200);
     assert_eq!(got.json, r.json);
+    // A list is an UnstructuredList: keys sorted, items whole.
+    let list = get(&mut e, WIDGETS);
+    let rv = list.json["metadata"]["resourceVersion"].as_str().unwrap();
+    assert_eq!(
+        list.text,
+        format!(
+            r#"{{"apiVersion":"example.com/v1","items":[{}],"kind":"WidgetList","metadata":{{"resourceVersion":"{rv}"}}}}"#,
+            got.text.trim_end()
+        ) + "\n"
+    );
 }
 
 /// A Widget definition whose spec exercises every value validation of the worked examples.
@@ -692,5 +702,55 @@ fn the_scale_subresource_reads_and_writes_replicas() {
     assert_eq!(
         r.json["message"],
         r#"Widget.example.com "w1" is invalid: spec.replicas: Invalid value: -1: should be a non-negative integer"#
+    );
+}
+
+/// Two served versions with `conversion: None`: objects are stored in the storage version
+/// and read in the version asked for, by GET, list and watch alike.
+#[test]
+fn served_versions_read_the_same_objects_in_their_own_version() {
+    let mut e = engine();
+    let mut crd = widget_crd();
+    let mut beta = crd["spec"]["versions"][0].clone();
+    beta["name"] = json!("v1beta1");
+    beta["storage"] = json!(false);
+    crd["spec"]["versions"] = json!([crd["spec"]["versions"][0].clone(), beta]);
+    assert_eq!(post(&mut e, CRDS, &crd).code, 201);
+    let beta_widgets = "/apis/example.com/v1beta1/namespaces/default/widgets";
+    let mut w = crate::common::watch(&mut e, &format!("{beta_widgets}?watch=true"));
+    let mut body = widget("w1", json!({"color": "red"}));
+    body["apiVersion"] = json!("example.com/v1beta1");
+    let r = post(&mut e, beta_widgets, &body);
+    assert_eq!(r.code, 201, "{}", r.text);
+    assert_eq!(r.json["apiVersion"], "example.com/v1beta1");
+    assert_eq!(
+        r.json["metadata"]["managedFields"][0]["apiVersion"],
+        "example.com/v1beta1"
+    );
+    assert_eq!(
+        get(&mut e, &format!("{WIDGETS}/w1")).json["apiVersion"],
+        "example.com/v1"
+    );
+    assert_eq!(
+        get(&mut e, &format!("{beta_widgets}/w1")).json["apiVersion"],
+        "example.com/v1beta1"
+    );
+    let list = get(&mut e, beta_widgets).json;
+    assert_eq!(
+        (
+            list["apiVersion"].as_str(),
+            list["items"][0]["apiVersion"].as_str()
+        ),
+        (Some("example.com/v1beta1"), Some("example.com/v1beta1"))
+    );
+    assert_eq!(
+        get(&mut e, WIDGETS).json["items"][0]["apiVersion"],
+        "example.com/v1"
+    );
+    e.advance(1000);
+    let (events, _) = w.events();
+    assert_eq!(
+        events[0]["object"]["apiVersion"], "example.com/v1beta1",
+        "{events:?}"
     );
 }

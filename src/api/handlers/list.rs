@@ -159,6 +159,7 @@ pub fn list(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiR
     }
     let mut reply = Reply::new(200, envelope);
     reply.items = Some(page.items);
+    reply.unstructured = info.custom.is_some();
     reply
         .headers
         .push((crate::api::response::READ_HEADER, page.explain));

@@ -165,7 +165,21 @@ impl FrameEncoder for Frames {
             WatchTransform::PartialObjectMetadata(v) => 1 + version(v),
             WatchTransform::Table(v, include) => 3 + version(v) * 3 + include as u64,
         };
-        (self.encoding as u64) << 8 | transform
+        // Watchers of a custom resource's other versions read other bytes (`apiVersion`):
+        // the served version's name (FNV-1a, 40 bits) keeps their frames apart.
+        let served = match crate::resources::custom::conversion::converts(self.info) {
+            true => {
+                self.info
+                    .version
+                    .bytes()
+                    .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+                    })
+                    >> 24
+            }
+            false => 0,
+        };
+        served << 24 | (self.encoding as u64) << 8 | transform
     }
 
     fn first_frame_differs(&self) -> bool {
@@ -173,6 +187,13 @@ impl FrameEncoder for Frames {
     }
 
     fn encode(&self, kind: EventType, obj: &Object, first: bool, now_ms: i64) -> Bytes {
+        let converted;
+        let obj = if crate::resources::custom::conversion::converts(self.info) {
+            converted = crate::resources::custom::conversion::object_to_served(self.info, obj);
+            &converted
+        } else {
+            obj
+        };
         let transformed = match self.transform {
             WatchTransform::None => None,
             t => transform::watch_object(self.info, t, &obj.decode(), first, now_ms),

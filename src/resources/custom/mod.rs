@@ -16,6 +16,7 @@
 //! the definition does not change.
 
 pub mod canonical;
+pub mod conversion;
 mod formats;
 mod printer;
 pub mod scale;
