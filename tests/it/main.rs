@@ -37,6 +37,7 @@ mod kube_watcher;
 mod kubectl;
 mod kubectl_apply;
 mod kubectl_auth;
+mod kubectl_crds;
 mod kubectl_delete;
 mod kubectl_reads;
 mod kubectl_session;

@@ -77,6 +77,12 @@ fn render_in(kinds: &Kinds, gv: (&str, &str), name: &str) -> Option<Value> {
     if let Some(v) = meta::opaque(name) {
         return Some(v);
     }
+    if let Some(r) = kinds
+        .iter()
+        .find(|r| r.custom.is_some() && r.schema.openapi_name == name)
+    {
+        return Some(custom_schema(kinds, r));
+    }
     if let Some(s) = find_struct(kinds, name) {
         return Some(struct_schema(s, gvk_extension(kinds, gv, name)));
     }
@@ -88,6 +94,44 @@ fn render_in(kinds: &Kinds, gv: (&str, &str), name: &str) -> Option<Value> {
         .iter()
         .find(|r| list_schema_name(r) == name)
         .map(|r| list_schema(kinds, r))
+}
+
+/// A custom resource's schema as the CRD OpenAPI builder publishes it: the version's schema
+/// unfolded, `apiVersion` and `kind` as TypeMeta's, `metadata` ObjectMeta's, and the
+/// group-version-kind.
+fn custom_schema(kinds: &Kinds, r: &ResourceInfo) -> Value {
+    let Some(custom) = r.custom else {
+        return json!({});
+    };
+    let mut schema = custom.openapi.clone();
+    if let Some(m) = schema.as_object_mut() {
+        let props = m.entry("properties").or_insert_with(|| json!({}));
+        if let Some(props) = props.as_object_mut() {
+            props.insert(
+                "apiVersion".into(),
+                property(&crate::resources::schema::API_VERSION_FIELD),
+            );
+            props.insert(
+                "kind".into(),
+                property(&crate::resources::schema::KIND_FIELD),
+            );
+            props.insert(
+                "metadata".into(),
+                json!({
+                    "description": crate::resources::schema::METADATA_FIELD.description,
+                    "allOf": [reference(crate::resources::schema::OBJECT_META.openapi_name)]
+                }),
+            );
+            props.sort_keys();
+        }
+        let gvk: Vec<Value> = kinds
+            .iter()
+            .filter(|x| x.schema.openapi_name == r.schema.openapi_name)
+            .map(|x| gvk_entry(x.group, x.version, x.kind))
+            .collect();
+        m.insert("x-kubernetes-group-version-kind".into(), Value::Array(gvk));
+    }
+    schema
 }
 
 /// The schema name of a resource's list kind (`io.k8s.api.apps.v1.ControllerRevisionList`).

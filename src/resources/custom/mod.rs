@@ -91,6 +91,9 @@ pub struct CustomKind {
     pub terminating: bool,
     /// The version's structural schema (the root object's).
     pub schema: Schema,
+    /// The version's `openAPIV3Schema` as written (`{"type":"object"}` without one), which
+    /// OpenAPI publishes.
+    pub openapi: Value,
     /// Whether the `status` subresource is enabled.
     pub status: bool,
     pub scale: Option<Scale>,
@@ -199,11 +202,13 @@ impl CustomKind {
                     .collect()
             })
             .unwrap_or_default();
-        let schema = version
+        let openapi = version
             .get("schema")
             .and_then(|s| s.get("openAPIV3Schema"))
-            .map(Schema::parse)
-            .unwrap_or_default();
+            .filter(|s| s.is_object())
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+        let schema = Schema::parse(&openapi);
         let printer = printer::printer(&columns);
         CustomKind {
             definition: crate::resources::meta::map_meta_str(crd, "name").to_string(),
@@ -220,6 +225,7 @@ impl CustomKind {
                     && v.get("served").and_then(Value::as_bool) == Some(true)
             }),
             schema,
+            openapi,
             status: subresources.get("status").is_some_and(Value::is_object),
             scale,
             columns,
