@@ -33,6 +33,7 @@ mod generate_name;
 mod impersonation;
 mod kube_auth;
 mod kube_client;
+mod kube_crd;
 mod kube_watcher;
 mod kubectl;
 mod kubectl_apply;
