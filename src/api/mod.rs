@@ -324,6 +324,9 @@ fn serve_resource(
         if crate::resources::custom::conversion::converts(rr.resource) {
             served_version(rr.resource, reply);
         }
+        if let Some(w) = rr.resource.custom.and_then(|c| c.deprecation.as_ref()) {
+            reply.warnings.insert(0, w.clone());
+        }
     }
     if let Ok(Reply {
         wait: Some(wait), ..

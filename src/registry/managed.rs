@@ -191,7 +191,7 @@ pub fn pretrack_decoded(
     let validation = live.as_ref().and_then(|(_, v)| v.as_object()).map(|old| {
         let mut shaped = obj;
         super::update::before_update(info, &mut shaped, old, "");
-        super::update::validate_update(info, &shaped, old)
+        super::update::validate_update(info, &shaped, old, "")
     });
     Pretracked {
         manager: w.manager.clone(),

@@ -160,7 +160,7 @@ impl Registry {
         // The validation may have been made with the update's preparation.
         let mut errs = match prevalidated {
             Some(errs) if super::managed::managed_fields_valid(&obj) => errs,
-            _ => validate_update(info, &obj, old),
+            _ => validate_update(info, &obj, old, &w.subresource),
         };
         errs.extend(self.raw_field_change(info, key, &obj, old, w));
         if !errs.is_empty() {
@@ -350,10 +350,14 @@ pub(super) fn validate_update(
     info: &ResourceInfo,
     new: &Map<String, Value>,
     old: &Map<String, Value>,
+    subresource: &str,
 ) -> Vec<FieldError> {
     use crate::resources::validation::validate_common_fields_for_update;
     let (new_meta, old_meta) = (meta_map(new), meta_map(old));
     let mut errs = validate_common_fields_for_update(&new_meta, &old_meta, info.namespaced);
-    errs.extend(info.strategy.validate_update(new, old));
+    errs.extend(
+        info.strategy
+            .validate_subresource_update(new, old, subresource),
+    );
     errs
 }

@@ -67,6 +67,16 @@ pub trait Strategy: Sync {
         new: &Map<String, Value>,
         old: &Map<String, Value>,
     ) -> Vec<FieldError>;
+    /// An update's validation through `subresource` (`status`: the status strategy's);
+    /// by default the main resource's.
+    fn validate_subresource_update(
+        &self,
+        new: &Map<String, Value>,
+        old: &Map<String, Value>,
+        _subresource: &str,
+    ) -> Vec<FieldError> {
+        self.validate_update(new, old)
+    }
     /// Top-level fields a write through `subresource` ("" for the main resource) resets
     /// (`GetResetFields`): nobody comes to own them through that endpoint.
     fn reset_fields(&self, _subresource: &str) -> &'static [&'static str] {
@@ -588,6 +598,14 @@ impl Kinds {
 impl crate::codec::protobuf::Scheme for Kinds {
     fn message(&self, api_version: &str, kind: &str) -> Option<&'static Msg> {
         proto_message(self.iter(), api_version, kind)
+    }
+
+    fn unstructured(&self, api_version: &str, kind: &str) -> bool {
+        self.iter().any(|r| {
+            r.custom.is_some()
+                && r.api_version() == api_version
+                && (r.kind == kind || kind.strip_suffix("List") == Some(r.kind))
+        })
     }
 }
 

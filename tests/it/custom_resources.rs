@@ -754,3 +754,83 @@ fn served_versions_read_the_same_objects_in_their_own_version() {
         "{events:?}"
     );
 }
+
+/// The rest of a version's definition at work: list types refuse duplicates, `status` is
+/// validated against its own schema, a deprecated version warns, selectable fields select,
+/// and custom resources have no protobuf form.
+#[test]
+fn list_types_status_schema_deprecation_selectable_fields_and_protobuf() {
+    let mut e = engine();
+    let mut crd = widget_crd();
+    let props = &mut crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"];
+    props["spec"]["properties"]["ports"] = json!({"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+        "items": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}, "port": {"type": "integer"}}}});
+    props["spec"]["properties"]["tags"]["x-kubernetes-list-type"] = json!("set");
+    props["status"]["properties"]["count"] = json!({"type": "integer", "maximum": 10});
+    crd["spec"]["versions"][0]["selectableFields"] = json!([{"jsonPath": ".spec.color"}]);
+    let mut old = crd["spec"]["versions"][0].clone();
+    old["name"] = json!("v1alpha1");
+    old["storage"] = json!(false);
+    old["deprecated"] = json!(true);
+    crd["spec"]["versions"] = json!([crd["spec"]["versions"][0].clone(), old]);
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 201, "{}", r.text);
+
+    let dup = widget(
+        "w1",
+        json!({"ports": [{"name": "http", "port": 80}, {"name": "http", "port": 81}], "tags": ["a", "a"]}),
+    );
+    let r = post(&mut e, WIDGETS, &dup);
+    assert_eq!(r.code, 422);
+    assert_eq!(
+        r.json["message"],
+        r#"Widget.example.com "w1" is invalid: [spec.ports[1]: Duplicate value: {"name":"http"}, spec.tags[1]: Duplicate value: "a"]"#
+    );
+
+    let created = post(&mut e, WIDGETS, &widget("w1", json!({"color": "red"})));
+    assert_eq!(created.code, 201);
+    assert_eq!(
+        post(&mut e, WIDGETS, &widget("w2", json!({"color": "blue"}))).code,
+        201
+    );
+    let mut status = created.json.clone();
+    status["status"] = json!({"count": 15});
+    let r = put(&mut e, &format!("{WIDGETS}/w1/status"), &status);
+    assert_eq!(r.code, 422);
+    assert_eq!(
+        r.json["message"],
+        r#"Widget.example.com "w1" is invalid: status.count: Invalid value: 15: count in body should be less than or equal to 10"#
+    );
+
+    let r = get(
+        &mut e,
+        "/apis/example.com/v1alpha1/namespaces/default/widgets",
+    );
+    assert_eq!(r.code, 200);
+    assert_eq!(
+        r.headers.get("warning").unwrap().to_str().unwrap(),
+        r#"299 - "example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget""#
+    );
+    assert!(get(&mut e, WIDGETS).headers.get("warning").is_none());
+
+    let r = get(
+        &mut e,
+        &format!("{WIDGETS}?fieldSelector=spec.color%3Dblue"),
+    );
+    assert_eq!(r.names(), ["w2"]);
+    let r = get(&mut e, &format!("{WIDGETS}?fieldSelector=spec.size%3D3"));
+    assert_eq!(r.code, 400, "{}", r.text);
+
+    // The 406 is itself a protobuf Status.
+    let r = send(
+        &mut e,
+        "GET",
+        &format!("{WIDGETS}/w1"),
+        None,
+        &[("accept", "application/vnd.kubernetes.protobuf")],
+    );
+    assert_eq!(r.code, 406);
+    assert!(r.text.contains(
+        "object *unstructured.Unstructured does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message"
+    ));
+}

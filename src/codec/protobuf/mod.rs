@@ -39,6 +39,11 @@ pub trait Scheme: std::fmt::Debug {
     /// The message table of `kind` (`ConfigMap`, `ConfigMapList`) in `api_version` (`v1`),
     /// if it has a protobuf form.
     fn message(&self, api_version: &str, kind: &str) -> Option<&'static Msg>;
+    /// Whether `kind` (or its list) in `api_version` is a custom resource's, which the server
+    /// holds as `unstructured.Unstructured` (the protobuf error names that type).
+    fn unstructured(&self, _api_version: &str, _kind: &str) -> bool {
+        false
+    }
 }
 
 /// A scheme of the meta kinds only.
@@ -137,9 +142,14 @@ pub(crate) fn encode_at(obj: &Value, depth: Nest<'_>) -> Result<Vec<u8>, String>
     let text = |k: &str| map.get(k).and_then(Value::as_str).unwrap_or("");
     let (kind, api_version) = (text("kind"), text("apiVersion"));
     let Some(msg) = message_for(api_version, kind, depth.scheme) else {
+        let go_type = if depth.scheme.unstructured(api_version, kind) {
+            let list = if kind.ends_with("List") { "List" } else { "" };
+            format!("unstructured.Unstructured{list}")
+        } else {
+            format!("{}.{kind}", go_package(api_version))
+        };
         return Err(format!(
-            "object *{}.{kind} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message",
-            go_package(api_version)
+            "object *{go_type} does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message"
         ));
     };
     let raw = encode::message(msg, map, "", depth)?;

@@ -18,6 +18,7 @@
 pub mod canonical;
 pub mod conversion;
 mod formats;
+mod listtype;
 mod printer;
 pub mod scale;
 mod schema_errors;
@@ -89,6 +90,8 @@ pub struct CustomKind {
     pub storage_served: bool,
     /// Whether the definition is being deleted: discovery lists [`TERMINATING_VERBS`].
     pub terminating: bool,
+    /// The warning every request to a deprecated version gets.
+    pub deprecation: Option<String>,
     /// The version's structural schema (the root object's).
     pub schema: Schema,
     /// The version's `openAPIV3Schema` as written (`{"type":"object"}` without one), which
@@ -131,6 +134,30 @@ fn condition(crd: &Map<String, Value>, ty: &str) -> bool {
             cs.iter()
                 .any(|c| str_at(c, "type") == ty && str_at(c, "status") == "True")
         })
+}
+
+/// `getDeprecationWarning`: a deprecated version's own warning, or one naming the greatest
+/// served version that is not deprecated.
+fn deprecation(crd: &Map<String, Value>, version: &Value) -> Option<String> {
+    if version.get("deprecated").and_then(Value::as_bool) != Some(true) {
+        return None;
+    }
+    if let Some(w) = version.get("deprecationWarning").and_then(Value::as_str) {
+        return Some(w.to_string());
+    }
+    let spec = crd.get("spec").unwrap_or(&Value::Null);
+    let (group, kind) = (str_at(spec, "group"), str_at(&spec["names"], "kind"));
+    let mut msg = format!("{group}/{} {kind} is deprecated", str_at(version, "name"));
+    let newest = super::crd::versions(crd)
+        .iter()
+        .filter(|v| v.get("served").and_then(Value::as_bool) == Some(true))
+        .filter(|v| v.get("deprecated").and_then(Value::as_bool) != Some(true))
+        .map(|v| str_at(v, "name"))
+        .min_by(|a, b| versions::discovery_order(a, b));
+    if let Some(v) = newest {
+        msg.push_str(&format!("; use {group}/{v} {kind}"));
+    }
+    Some(msg)
 }
 
 /// Whether a definition is being deleted (`deletionTimestamp`, or `Terminating=True`).
@@ -220,6 +247,7 @@ impl CustomKind {
             namespaced: str_at(spec, "scope") == "Namespaced",
             storage_version: super::crd::storage_version(crd).unwrap_or_default(),
             terminating: terminating(crd),
+            deprecation: deprecation(crd, version),
             storage_served: super::crd::versions(crd).iter().any(|v| {
                 v.get("storage").and_then(Value::as_bool) == Some(true)
                     && v.get("served").and_then(Value::as_bool) == Some(true)

@@ -98,6 +98,18 @@ impl Strategy for CustomKind {
         super::validate::validate_update(self, new, old)
     }
 
+    fn validate_subresource_update(
+        &self,
+        new: &Map<String, Value>,
+        old: &Map<String, Value>,
+        subresource: &str,
+    ) -> Vec<FieldError> {
+        match subresource {
+            "status" => super::validate::validate_status_update(self, new, old),
+            _ => self.validate_update(new, old),
+        }
+    }
+
     fn reset_fields(&self, subresource: &str) -> &'static [&'static str] {
         match (self.status, subresource) {
             (true, "status") => &["spec"],

@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::structural::Schema;
-use super::CustomKind;
+use super::{CustomKind, Scale};
 use crate::resources::field::FieldError;
 use crate::resources::validation::names;
 use crate::resources::validation::object_meta::validate_object_meta_accessor;
@@ -49,6 +49,7 @@ pub fn validate_create(kind: &CustomKind, obj: &Map<String, Value>) -> Vec<Field
         errs.extend(super::scale::validate(scale, &value));
     }
     embedded(&kind.schema, &value, "", true, &mut errs);
+    errs.extend(super::listtype::validate(&kind.schema, &value, None));
     errs
 }
 
@@ -70,6 +71,47 @@ pub fn validate_update(
         errs.extend(super::scale::validate(scale, &value));
     }
     embedded(&kind.schema, &value, "", true, &mut errs);
+    errs.extend(super::listtype::validate(&kind.schema, &value, Some(&old)));
+    errs
+}
+
+/// `ValidateStatusUpdate`: type meta, then `status` alone against the status schema (paths
+/// in the texts relative to it, fields under `status`), ratcheted, then the scale status.
+pub fn validate_status_update(
+    kind: &CustomKind,
+    new: &Map<String, Value>,
+    old: &Map<String, Value>,
+) -> Vec<FieldError> {
+    let errs = type_meta(kind, new);
+    if !errs.is_empty() {
+        return errs;
+    }
+    let mut errs = Vec::new();
+    if let (Some(status), Some(schema)) = (new.get("status"), kind.schema.properties.get("status"))
+    {
+        for mut e in super::schema_errors::validate(schema, status, old.get("status")) {
+            e.field = match e.field.as_str() {
+                "<nil>" => "status".into(),
+                f => format!("status.{f}"),
+            };
+            errs.push(e);
+        }
+    }
+    if let Some(scale) = &kind.scale {
+        let status_only = Scale {
+            spec_replicas: String::new(),
+            ..scale.clone()
+        };
+        errs.extend(super::scale::validate(
+            &status_only,
+            &Value::Object(new.clone()),
+        ));
+    }
+    errs.extend(super::listtype::validate(
+        &kind.schema,
+        &Value::Object(new.clone()),
+        Some(&Value::Object(old.clone())),
+    ));
     errs
 }
 
