@@ -391,6 +391,12 @@ impl Engine {
         self.registry.register_kind(info)
     }
 
+    /// The kinds served now (a new value whenever one is added or removed: a
+    /// CustomResourceDefinition established or deleted).
+    pub fn kinds(&self) -> &std::sync::Arc<crate::resources::Kinds> {
+        self.registry.kinds()
+    }
+
     /// The address `/api` discovery advertises.
     pub fn server_address(&self) -> &str {
         &self.server_address

@@ -43,6 +43,7 @@ pub struct Lesson {
 mod apply;
 mod cascade;
 mod corrupt;
+mod crd;
 mod rbac;
 
 const S: Step = Step {
@@ -554,6 +555,7 @@ pub const LESSONS: &[Lesson] = &[
     rbac::RBAC_LESSON,
     cascade::CASCADE,
     corrupt::CORRUPT,
+    crd::CRD_LESSON,
 ];
 
 /// The lesson with `id`.

@@ -76,8 +76,11 @@ pub struct Sim {
     pub engine: Engine,
     pub watches: Vec<WatchPanel>,
     next_watch: u32,
-    /// Resources found by discovery when the engine was built.
+    /// Resources found by discovery, asked again whenever the served kinds change (a
+    /// CustomResourceDefinition established or deleted).
     pub resources: Vec<ApiResource>,
+    /// The kinds `resources` was discovered from.
+    discovered: std::sync::Arc<crate::resources::Kinds>,
     /// The clock second and revisions last shown (to re-render only on change).
     last_seen: (i64, u64, u64, u64),
 }
@@ -118,11 +121,13 @@ impl Sim {
 
     fn with_engine(mut engine: Engine) -> Sim {
         let resources = discover(&mut engine);
+        let discovered = engine.kinds().clone();
         Sim {
             engine,
             watches: Vec::new(),
             next_watch: 1,
             resources,
+            discovered,
             last_seen: (0, 0, 0, 0),
         }
     }
@@ -132,6 +137,7 @@ impl Sim {
         let req = exchange::build_request(draft)?;
         let mut resp = self.engine.handle(req);
         let x = exchange::describe(&resp);
+        self.rediscover();
         if let Body::Watch(_) = resp.body() {
             let Body::Watch(stream) = std::mem::replace(resp.body_mut(), Body::Full(Bytes::new()))
             else {
@@ -161,7 +167,7 @@ impl Sim {
     /// the page shows changed (events, revisions, or the clock's second).
     pub fn poll(&mut self) -> bool {
         self.engine.tick();
-        let mut changed = false;
+        let mut changed = self.rediscover();
         for w in &mut self.watches {
             changed |= w.pull();
         }
@@ -176,6 +182,16 @@ impl Sim {
             changed = true;
         }
         changed
+    }
+
+    /// Asks discovery again when the served kinds changed; whether they did.
+    fn rediscover(&mut self) -> bool {
+        if std::sync::Arc::ptr_eq(&self.discovered, self.engine.kinds()) {
+            return false;
+        }
+        self.discovered = self.engine.kinds().clone();
+        self.resources = discover(&mut self.engine);
+        true
     }
 
     /// Stops a watch (dropping its stream ends it in the engine).
