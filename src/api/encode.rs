@@ -66,8 +66,8 @@ pub fn encode(
             if let Some(m) = list.as_object_mut() {
                 let items = items.iter().map(Object::decode).collect();
                 m.insert("items".into(), Value::Array(items));
-                m.sort_keys();
             }
+            crate::resources::custom::canonical::sort_keys(&mut list);
             encode(Payload::Object(&list), enc, pretty, scheme)
         }
         (Encoding::Json, Payload::Stored(obj)) if !pretty => {

@@ -163,7 +163,15 @@ pub fn bookmark_object(info: &ResourceInfo, rv: u64, initial_events_end: bool) -
     obj.insert("kind".into(), json!(info.kind));
     obj.insert("apiVersion".into(), json!(info.api_version()));
     obj.insert("metadata".into(), Value::Object(meta));
-    Value::Object(info.canonicalize(&obj))
+    // A custom resource's bookmark is unstructured: sorted, never pruned or defaulted.
+    match info.custom {
+        Some(_) => {
+            let mut v = Value::Object(obj);
+            crate::resources::custom::canonical::sort_keys(&mut v);
+            v
+        }
+        None => Value::Object(info.canonicalize(&obj)),
+    }
 }
 
 /// How a watcher's frames are written. The layer that negotiated the response (the API)

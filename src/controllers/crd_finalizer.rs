@@ -38,6 +38,9 @@ impl CrdFinalizer {
                         .any(|f| f == CLEANUP_FINALIZER)
             })
             .collect();
+        if terminating.is_empty() {
+            return;
+        }
         for crd in terminating {
             finalize(reg, crd);
         }
@@ -95,10 +98,7 @@ fn finalize(reg: &mut Registry, mut crd: Map<String, Value>) {
             &now,
         );
     }
-    match write_status(reg, crd) {
-        Some(next) => crd = next,
-        None => return,
-    }
+    // The last condition and the finalizer's removal are one status write.
     let meta = meta_mut(&mut crd);
     let left: Vec<String> = strings(meta.get("finalizers"))
         .into_iter()
@@ -106,6 +106,10 @@ fn finalize(reg: &mut Registry, mut crd: Map<String, Value>) {
         .collect();
     set_finalizers(meta, left);
     write_status(reg, crd);
+}
+
+fn map_meta_str_of<'a>(obj: &'a Value, key: &str) -> &'a str {
+    crate::resources::meta::meta_str(obj, key)
 }
 
 fn has_condition(crd: &Map<String, Value>, (t, s, r, m): (&str, &str, &str, &str)) -> bool {
@@ -125,7 +129,11 @@ fn delete_instances(reg: &mut Registry, crd: &Map<String, Value>) -> bool {
         return true;
     };
     let objects = reg.live(info, None);
-    for obj in &objects {
+    // Those already terminating wait for their own finalizers.
+    for obj in objects
+        .iter()
+        .filter(|o| map_meta_str_of(o, "deletionTimestamp").is_empty())
+    {
         let meta = crate::resources::meta::meta(obj);
         let s = |k: &str| {
             meta.get(k)

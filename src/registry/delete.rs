@@ -147,8 +147,9 @@ impl Registry {
                 m.insert("deletionTimestamp".into(), Value::String(now));
             }
             m.insert("deletionGracePeriodSeconds".into(), json!(0));
+            // `markAsDeleting`: only the delete that marks it bumps the generation.
             let generation = m.get("generation").and_then(Value::as_i64).unwrap_or(0);
-            if generation > 0 {
+            if generation > 0 && !keep_earlier {
                 m.insert("generation".into(), json!(generation + 1));
             }
             let out = self

@@ -475,59 +475,6 @@ impl Kinds {
         }
     }
 
-    /// Serves the custom kinds `definitions` (CustomResourceDefinitions) define now, in place
-    /// of those served before; whether that changed what is served.
-    pub fn serve_definitions<'a>(
-        &mut self,
-        definitions: impl IntoIterator<Item = &'a Map<String, Value>>,
-    ) -> bool {
-        let mut custom: Vec<&'static ResourceInfo> = Vec::new();
-        for crd in definitions {
-            let accepted = crd
-                .get("status")
-                .and_then(|s| s.get("acceptedNames"))
-                .cloned()
-                .unwrap_or(Value::Null);
-            for version in custom::served_versions(crd) {
-                let print = custom::fingerprint(crd, version);
-                let info = *self
-                    .built
-                    .entry(print)
-                    .or_insert_with(|| custom::CustomKind::of(crd, version).into_info(&accepted));
-                // A name another kind serves already is not served twice.
-                let taken = |r: &&&ResourceInfo| {
-                    r.custom.is_none_or(|_| true)
-                        && r.group == info.group
-                        && r.version == info.version
-                        && r.plural == info.plural
-                };
-                if self
-                    .all
-                    .iter()
-                    .filter(|r| r.custom.is_none())
-                    .any(|r| taken(&r))
-                    || custom.iter().any(|r| taken(&r))
-                {
-                    continue;
-                }
-                custom.push(info);
-            }
-        }
-        // Custom groups after every built-in one (their priority is the lowest), by name
-        // (aggregated discovery's order); a group's versions preferred first.
-        custom.sort_by(|a, b| {
-            a.group
-                .cmp(b.group)
-                .then_with(|| custom::versions::discovery_order(a.version, b.version))
-                .then(a.plural.cmp(b.plural))
-        });
-        let before: Vec<*const ResourceInfo> = self.all.iter().map(|r| *r as *const _).collect();
-        self.all.retain(|r| r.custom.is_none());
-        self.all.extend(custom);
-        let after: Vec<*const ResourceInfo> = self.all.iter().map(|r| *r as *const _).collect();
-        before != after
-    }
-
     /// Serves one more kind; an error when its group, version and plural are taken.
     pub fn register(&mut self, info: &'static ResourceInfo) -> Result<(), String> {
         if self.lookup(info.group, info.version, info.plural).is_some() {
@@ -583,15 +530,6 @@ impl Kinds {
     /// Whether any resource is served under this group (any version).
     pub fn serves_group(&self, group: &str) -> bool {
         self.iter().any(|r| r.group == group)
-    }
-
-    /// Whether `group` is served by custom resources alone (the CRD handler's).
-    pub fn custom_group(&self, group: &str) -> bool {
-        self.serves_group(group)
-            && self
-                .iter()
-                .filter(|r| r.group == group)
-                .all(|r| r.custom.is_some())
     }
 }
 

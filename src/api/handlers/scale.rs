@@ -124,6 +124,7 @@ fn write(
         )));
     }
     let mut obj = current(reg, rr)?;
+    crate::resources::custom::conversion::value_to_served(rr.resource, &mut obj);
     let rv = sent["metadata"]["resourceVersion"].as_str().unwrap_or("");
     if !rv.is_empty() {
         obj["metadata"]["resourceVersion"] = Value::String(rv.to_string());

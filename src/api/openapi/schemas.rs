@@ -119,7 +119,7 @@ fn custom_schema(kinds: &Kinds, r: &ResourceInfo) -> Value {
                 "metadata".into(),
                 json!({
                     "description": crate::resources::schema::METADATA_FIELD.description,
-                    "allOf": [reference(crate::resources::schema::OBJECT_META.openapi_name)]
+                    "$ref": format!("{REF_PREFIX}{}", crate::resources::schema::OBJECT_META.openapi_name)
                 }),
             );
             props.sort_keys();

@@ -14,6 +14,7 @@
 
 use serde_json::{Map, Value};
 
+use super::child;
 use super::structural::Schema;
 use crate::codec::decode;
 use crate::resources::field::FieldError;
@@ -154,14 +155,6 @@ struct Walk<'a> {
     strict: bool,
 }
 
-fn dot(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
 impl Walk<'_> {
     /// An object's members against `schema` (`None`: no schema, nothing is kept). `root`:
     /// the resource's own root, whose metadata the caller coerces; `skip`: under a node that
@@ -192,18 +185,24 @@ impl Walk<'_> {
                 continue;
             };
             if let Some(prop) = s.properties.get(key) {
-                self.value(value, Some(prop), false, &dot(path, key), &dot(fpath, key))?;
+                self.value(
+                    value,
+                    Some(prop),
+                    false,
+                    &child(path, key),
+                    &child(fpath, key),
+                )?;
             } else if let Some(add) = s.additional.as_deref() {
                 let add = (!add.absent).then_some(add);
                 let fp = format!("{fpath}[{key}]");
-                self.value(value, add, false, &dot(path, key), &fp)?;
+                self.value(value, add, false, &child(path, key), &fp)?;
             } else if !keep {
                 dropped.push(key.clone());
             }
         }
         for key in dropped {
             obj.shift_remove(&key);
-            self.pruned.push(dot(path, &key));
+            self.pruned.push(child(path, &key));
         }
         Ok(())
     }
@@ -238,7 +237,7 @@ impl Walk<'_> {
             match obj.get(key) {
                 Some(Value::String(_)) | None => {}
                 Some(v) if self.strict => {
-                    let e = FieldError::invalid(&dot(fpath, key), v.clone(), "must be a string");
+                    let e = FieldError::invalid(&child(fpath, key), v.clone(), "must be a string");
                     return Err(e.message());
                 }
                 Some(_) => {
@@ -253,13 +252,15 @@ impl Walk<'_> {
         match object_meta(meta, self.strict, &mut unknown) {
             Ok(mut m) => {
                 m.shift_remove("creationTimestamp");
-                let at = dot(fpath, "metadata");
+                let at = child(fpath, "metadata");
                 self.embedded
                     .extend(unknown.into_iter().map(|p| format!("{at}.{p}")));
                 obj.insert("metadata".into(), Value::Object(m));
                 Ok(())
             }
-            Err(e) => Err(FieldError::invalid(&dot(fpath, "metadata"), meta.clone(), &e).message()),
+            Err(e) => {
+                Err(FieldError::invalid(&child(fpath, "metadata"), meta.clone(), &e).message())
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::child;
 use super::structural::Schema;
 use crate::resources::field::FieldError;
 
@@ -19,14 +20,6 @@ pub fn validate(schema: &Schema, value: &Value, old: Option<&Value>) -> Vec<Fiel
     let mut errs = Vec::new();
     walk(schema, value, "", &mut errs);
     errs
-}
-
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 fn walk(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {

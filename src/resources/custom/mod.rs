@@ -1,7 +1,7 @@
 //! Custom resources: the kinds CustomResourceDefinitions define, served as
 //! apiextensions-apiserver's `crdHandler` serves them.
 //!
-//! A definition that is `Established` serves one kind per served version ([`served_by`]):
+//! A definition that is `Established` serves one kind per served version ([`served_versions`]):
 //! a [`CustomKind`] (its structural schema, subresources, printer columns and selectable
 //! fields), which is the kind's strategy and printer, and a [`ResourceInfo`] built from it,
 //! which routing, discovery and the generic registry read as they read a built-in kind's.
@@ -22,6 +22,7 @@ mod listtype;
 mod printer;
 pub mod scale;
 mod schema_errors;
+mod serving;
 mod strategy;
 pub mod structural;
 mod typed;
@@ -107,6 +108,15 @@ pub struct CustomKind {
     printer: &'static printer::CustomPrinter,
 }
 
+/// `path.key`, or `key` at the root: how the schema walks name a member.
+fn child(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
 /// Puts `value` beyond the reach of drops: the kinds are `&'static`, as the built-in ones are.
 fn leak<T>(value: T) -> &'static T {
     Box::leak(Box::new(value))
@@ -137,7 +147,7 @@ fn condition(crd: &Map<String, Value>, ty: &str) -> bool {
 }
 
 /// `getDeprecationWarning`: a deprecated version's own warning, or one naming the greatest
-/// served version that is not deprecated.
+/// served version, newer than it, that is not deprecated.
 fn deprecation(crd: &Map<String, Value>, version: &Value) -> Option<String> {
     if version.get("deprecated").and_then(Value::as_bool) != Some(true) {
         return None;
@@ -147,12 +157,14 @@ fn deprecation(crd: &Map<String, Value>, version: &Value) -> Option<String> {
     }
     let spec = crd.get("spec").unwrap_or(&Value::Null);
     let (group, kind) = (str_at(spec, "group"), str_at(&spec["names"], "kind"));
-    let mut msg = format!("{group}/{} {kind} is deprecated", str_at(version, "name"));
+    let this = str_at(version, "name");
+    let mut msg = format!("{group}/{this} {kind} is deprecated");
     let newest = super::crd::versions(crd)
         .iter()
         .filter(|v| v.get("served").and_then(Value::as_bool) == Some(true))
         .filter(|v| v.get("deprecated").and_then(Value::as_bool) != Some(true))
         .map(|v| str_at(v, "name"))
+        .filter(|v| versions::discovery_order(v, this) == std::cmp::Ordering::Less)
         .min_by(|a, b| versions::discovery_order(a, b));
     if let Some(v) = newest {
         msg.push_str(&format!("; use {group}/{v} {kind}"));
@@ -167,7 +179,7 @@ fn terminating(crd: &Map<String, Value>) -> bool {
 }
 
 /// The versions a definition serves now: none until it is `Established`, then every version
-/// marked `served`, named by its accepted names.
+/// marked `served`.
 pub fn served_versions(crd: &Map<String, Value>) -> Vec<&Value> {
     if !condition(crd, "Established") {
         return Vec::new();
@@ -175,15 +187,6 @@ pub fn served_versions(crd: &Map<String, Value>) -> Vec<&Value> {
     super::crd::versions(crd)
         .iter()
         .filter(|v| v.get("served").and_then(Value::as_bool) == Some(true))
-        .collect()
-}
-
-/// The kinds a definition serves now, one per served version (built anew: the registry's
-/// [`Kinds`](super::Kinds) keeps them).
-pub fn served_by(crd: &Map<String, Value>) -> Vec<CustomKind> {
-    served_versions(crd)
-        .into_iter()
-        .map(|v| CustomKind::of(crd, v))
         .collect()
 }
 

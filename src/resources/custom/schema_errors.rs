@@ -14,6 +14,7 @@
 
 use serde_json::Value;
 
+use super::child;
 use super::structural::Schema;
 use crate::resources::field::{go_quote, FieldError, FieldErrorKind};
 
@@ -179,14 +180,6 @@ fn node(s: &Schema, v: &Value, old: Option<&Value>, path: &str, errs: &mut Vec<F
                 errs.push(FieldError::required(&child(path, r), ""));
             }
         }
-    }
-}
-
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
     }
 }
 
@@ -379,7 +372,7 @@ fn number_checks(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) 
                 bound(m)
             );
             errs.push(invalid(path, Value::from(factor as i64), d));
-        } else if (f / factor).fract() != 0.0 {
+        } else if !multiple(f, factor) {
             let d = format!("{path} in body should be a multiple of {}", bound(m));
             errs.push(invalid(path, v.clone(), d));
         }
@@ -408,6 +401,28 @@ fn number_checks(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) 
     }
 }
 
+/// kube-openapi's `MultipleOf`: the quotient (`1/factor*data` for a factor below 1) is an
+/// integer within a relative 1e-9 (`IsFloat64AJSONInteger`).
+fn multiple(data: f64, factor: f64) -> bool {
+    let q = if factor < 1.0 {
+        1.0 / factor * data
+    } else {
+        data / factor
+    };
+    if !q.is_finite() {
+        return false;
+    }
+    let g = q.trunc();
+    let diff = (q - g).abs();
+    if diff == 0.0 {
+        return true;
+    }
+    if g == 0.0 {
+        return diff < 1e-9 * f64::MIN_POSITIVE;
+    }
+    diff / (q.abs() + g.abs()) < 1e-9
+}
+
 /// `basicCommonValidator`: `enum` (never matched by `null`).
 fn enumeration(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
     let Some(allowed) = &s.checks.enumeration else {
@@ -429,4 +444,22 @@ fn enumeration(s: &Schema, v: &Value, path: &str, errs: &mut Vec<FieldError>) {
 
 fn same_number(a: &Value, b: &Value) -> bool {
     matches!((a.as_f64(), b.as_f64()), (Some(x), Some(y)) if x == y)
+}
+
+#[cfg(test)]
+mod tests {
+    /// kube-openapi's tolerance: 0.3 is a multiple of 0.1 although 0.3 / 0.1 is not exactly 3.
+    #[test]
+    fn multiple_of_tolerates_float_error() {
+        for (data, factor, want) in [
+            (0.3, 0.1, true),
+            (0.3, 0.5, false),
+            (1.5, 0.5, true),
+            (7.0, 2.0, false),
+            (6.0, 2.0, true),
+            (0.0, 0.5, true),
+        ] {
+            assert_eq!(super::multiple(data, factor), want, "{data} / {factor}");
+        }
+    }
 }

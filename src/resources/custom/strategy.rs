@@ -9,10 +9,15 @@ use crate::resources::field::FieldError;
 use crate::resources::{Printer, Sent, Strategy};
 
 /// An object without `metadata` (and `status` when `status` is its own endpoint): what a
-/// change of bumps `generation`.
+/// change of bumps `generation`. (`apiVersion` is left out too: the stored object is in the
+/// storage version, the request's in its own, and `conversion: None` changes nothing else.)
 fn spec_part<'a>(kind: &CustomKind, obj: &'a Map<String, Value>) -> Vec<(&'a String, &'a Value)> {
     obj.iter()
-        .filter(|(k, _)| k.as_str() != "metadata" && !(kind.status && k.as_str() == "status"))
+        .filter(|(k, _)| {
+            let own = matches!(k.as_str(), "metadata" | "apiVersion");
+            let status = kind.status && k.as_str() == "status";
+            !(own || status)
+        })
         .collect()
 }
 
@@ -59,7 +64,12 @@ impl Strategy for CustomKind {
                 .get("metadata")
                 .and_then(|m| m.get("managedFields"))
                 .cloned();
+            let api_version = new.get("apiVersion").cloned();
             *new = old.clone();
+            // In the version the request was made in.
+            if let Some(v) = api_version {
+                new.insert("apiVersion".into(), v);
+            }
             if let (Some(managed), Some(meta)) = (
                 managed,
                 new.get_mut("metadata").and_then(Value::as_object_mut),
@@ -112,7 +122,7 @@ impl Strategy for CustomKind {
 
     fn reset_fields(&self, subresource: &str) -> &'static [&'static str] {
         match (self.status, subresource) {
-            (true, "status") => &["spec"],
+            (true, "status") => &["metadata", "spec"],
             (true, _) => &["status"],
             _ => &[],
         }
@@ -131,9 +141,13 @@ impl Strategy for CustomKind {
                 None => return Some(String::new()),
             }
         }
+        // `fmt.Sprint` of the value.
         Some(match at {
             Value::String(s) => s.clone(),
             Value::Null => String::new(),
+            Value::Number(n) if n.is_f64() => {
+                crate::resources::field::go_v_float(n.as_f64().unwrap_or(0.0))
+            }
             other => other.to_string(),
         })
     }

@@ -1,11 +1,12 @@
 //! Validation of custom resources (`customResourceValidator`): the type meta, `metadata`
 //! (the name a DNS subdomain), then the structural schema's value validations as
-//! kube-openapi's `SchemaValidator` runs them ([`super::schema_errors`]), then embedded
+//! kube-openapi's `SchemaValidator` runs them (`schema_errors`), then embedded
 //! resources' type meta. An update is ratcheted: what did not change is not checked again
 //! (`CRDValidationRatcheting`, locked on).
 
 use serde_json::{Map, Value};
 
+use super::child;
 use super::structural::Schema;
 use super::{CustomKind, Scale};
 use crate::resources::field::FieldError;
@@ -113,14 +114,6 @@ pub fn validate_status_update(
         Some(&Value::Object(old.clone())),
     ));
     errs
-}
-
-fn child(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 /// `schemaobjectmeta.Validate`: every `x-kubernetes-embedded-resource` object needs a string
