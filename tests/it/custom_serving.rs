@@ -325,3 +325,59 @@ fn list_types_status_schema_deprecation_selectable_fields_and_protobuf() {
         "object *unstructured.Unstructured does not implement the protobuf marshalling interface and cannot be encoded to a protobuf message"
     ));
 }
+
+/// A definition created while a paged list and a watch run elsewhere changes nothing for
+/// them: the list's next page comes at its own revision, the watch sees only its own kind,
+/// and a watch of the definitions sees the controllers' status writes.
+#[test]
+fn a_definition_created_meanwhile_changes_nothing_for_other_reads() {
+    let mut e = engine();
+    let cms = "/api/v1/namespaces/default/configmaps";
+    for name in ["a", "b", "c"] {
+        let r = post(
+            &mut e,
+            cms,
+            &json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}}),
+        );
+        assert_eq!(r.code, 201);
+    }
+    let first = get(&mut e, &format!("{cms}?limit=2"));
+    let token = first.json["metadata"]["continue"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rv = first.json["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut cm_watch =
+        crate::common::watch(&mut e, &format!("{cms}?watch=true&resourceVersion={rv}"));
+    let mut crd_watch =
+        crate::common::watch(&mut e, &format!("{CRDS}?watch=true&resourceVersion={rv}"));
+    assert_eq!(post(&mut e, CRDS, &widget_crd()).code, 201);
+    assert_eq!(post(&mut e, WIDGETS, &widget("w1", json!({}))).code, 201);
+    e.advance(2000);
+    let next = get(&mut e, &format!("{cms}?limit=2&continue={token}"));
+    assert_eq!(next.code, 200, "{}", next.text);
+    assert_eq!(next.names(), ["c"]);
+    assert_eq!(next.json["metadata"]["resourceVersion"], rv.as_str());
+    let (events, ended) = cm_watch.events();
+    assert!(events.is_empty() && !ended, "{events:?}");
+    let (events, _) = crd_watch.events();
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        types,
+        ["ADDED", "MODIFIED", "MODIFIED"],
+        "created, then named and established"
+    );
+    let r = post(
+        &mut e,
+        cms,
+        &json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d"}}),
+    );
+    assert_eq!(r.code, 201);
+    e.advance(2000);
+    let (events, _) = cm_watch.events();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0]["object"]["metadata"]["name"], "d");
+}

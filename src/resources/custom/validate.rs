@@ -44,13 +44,19 @@ pub fn validate_create(kind: &CustomKind, obj: &Map<String, Value>) -> Vec<Field
     let meta = crate::resources::meta::meta_map(obj);
     let mut errs =
         validate_object_meta_accessor(&meta, kind.namespaced, &names::name_is_dns_subdomain);
-    let value = Value::Object(obj.clone());
-    errs.extend(super::schema_errors::validate(&kind.schema, &value, None));
+    errs.extend(object_checks(kind, &Value::Object(obj.clone()), None));
+    errs
+}
+
+/// What a create and an update of the main resource check after the type meta: the schema
+/// (ratcheted against `old`), the scale paths, embedded resources, list types.
+fn object_checks(kind: &CustomKind, value: &Value, old: Option<&Value>) -> Vec<FieldError> {
+    let mut errs = super::schema_errors::validate(&kind.schema, value, old);
     if let Some(scale) = &kind.scale {
-        errs.extend(super::scale::validate(scale, &value));
+        errs.extend(super::scale::validate(scale, value));
     }
-    embedded(&kind.schema, &value, "", true, &mut errs);
-    errs.extend(super::listtype::validate(&kind.schema, &value, None));
+    embedded(&kind.schema, value, "", true, &mut errs);
+    errs.extend(super::listtype::validate(&kind.schema, value, old));
     errs
 }
 
@@ -65,15 +71,8 @@ pub fn validate_update(
     if !errs.is_empty() {
         return errs;
     }
-    let value = Value::Object(new.clone());
     let old = Value::Object(old.clone());
-    let mut errs = super::schema_errors::validate(&kind.schema, &value, Some(&old));
-    if let Some(scale) = &kind.scale {
-        errs.extend(super::scale::validate(scale, &value));
-    }
-    embedded(&kind.schema, &value, "", true, &mut errs);
-    errs.extend(super::listtype::validate(&kind.schema, &value, Some(&old)));
-    errs
+    object_checks(kind, &Value::Object(new.clone()), Some(&old))
 }
 
 /// `ValidateStatusUpdate`: type meta, then `status` alone against the status schema (paths
