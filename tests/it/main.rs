@@ -22,6 +22,7 @@ mod corrupt_objects;
 mod crds;
 mod crud;
 mod custom_resources;
+mod custom_rules;
 mod custom_serving;
 mod discovery;
 mod durable_state;

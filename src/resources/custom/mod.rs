@@ -16,10 +16,12 @@
 //! the definition does not change.
 
 pub mod canonical;
+pub mod cel;
 pub mod conversion;
 mod formats;
 mod listtype;
 mod printer;
+mod rules;
 pub mod scale;
 mod schema_errors;
 mod serving;

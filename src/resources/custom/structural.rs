@@ -39,6 +39,49 @@ pub struct Schema {
     /// The value validations (`ValueValidation`), this node's and its `allOf`/`anyOf`/
     /// `oneOf`/`not` branches'.
     pub checks: Checks,
+    /// `x-kubernetes-validations`, parsed.
+    pub rules: Vec<Rule>,
+}
+
+/// One `x-kubernetes-validations` rule.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
+    pub rule: String,
+    /// The parsed rule, or the parser's error.
+    pub expr: Result<super::cel::Expr, String>,
+    pub message: String,
+    pub message_expression: Option<Result<super::cel::Expr, String>>,
+    /// `FieldValueInvalid` (the default), `FieldValueForbidden`, `FieldValueRequired`,
+    /// `FieldValueDuplicate`.
+    pub reason: String,
+    pub field_path: String,
+    /// Whether the rule reads `oldSelf` (a transition rule, checked only on updates).
+    pub uses_old_self: bool,
+}
+
+impl Rule {
+    fn parse(v: &Value) -> Rule {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let rule = s("rule");
+        let expr = super::cel::parse(&rule);
+        let uses_old_self = expr
+            .as_ref()
+            .is_ok_and(|e| super::cel::mentions(e, "oldSelf"));
+        let message_expression = v
+            .get("messageExpression")
+            .and_then(Value::as_str)
+            .filter(|m| !m.is_empty())
+            .map(super::cel::parse);
+        Rule {
+            rule,
+            expr,
+            message: s("message"),
+            message_expression,
+            reason: s("reason"),
+            field_path: s("fieldPath"),
+            uses_old_self,
+        }
+    }
 }
 
 /// A `pattern`, compiled once (Go's RE2 syntax, as the `regex-lite` crate reads it; one it
@@ -141,6 +184,11 @@ impl Schema {
             default: m.get("default").cloned(),
             absent: false,
             checks: Checks::parse(m),
+            rules: m
+                .get("x-kubernetes-validations")
+                .and_then(Value::as_array)
+                .map(|rs| rs.iter().map(Rule::parse).collect())
+                .unwrap_or_default(),
         }
     }
 
@@ -148,6 +196,14 @@ impl Schema {
     /// `additionalProperties`; `None` when the member is unknown here.
     pub fn member(&self, key: &str) -> Option<&Schema> {
         self.properties.get(key).or(self.additional.as_deref())
+    }
+
+    /// Whether this node or any below it has `x-kubernetes-validations`.
+    pub fn has_rules(&self) -> bool {
+        !self.rules.is_empty()
+            || self.properties.values().any(Schema::has_rules)
+            || self.additional.as_deref().is_some_and(Schema::has_rules)
+            || self.items.as_deref().is_some_and(Schema::has_rules)
     }
 }
 

@@ -57,7 +57,26 @@ fn object_checks(kind: &CustomKind, value: &Value, old: Option<&Value>) -> Vec<F
     }
     embedded(&kind.schema, value, "", true, &mut errs);
     errs.extend(super::listtype::validate(&kind.schema, value, old));
+    rules(&kind.schema, value, old, None, &mut errs);
     errs
+}
+
+/// The CEL rules, unless the errors so far keep them from running (then one error says so).
+fn rules(
+    schema: &Schema,
+    value: &Value,
+    old: Option<&Value>,
+    root: Option<&str>,
+    errs: &mut Vec<FieldError>,
+) {
+    if !schema.has_rules() {
+        return;
+    }
+    if super::rules::blocking(errs) {
+        errs.push(super::rules::not_checked());
+        return;
+    }
+    errs.extend(super::rules::validate(schema, value, old, root));
 }
 
 /// An update (metadata's update rules are the registry's): type meta, then the schema,
@@ -107,11 +126,9 @@ pub fn validate_status_update(
             &Value::Object(new.clone()),
         ));
     }
-    errs.extend(super::listtype::validate(
-        &kind.schema,
-        &Value::Object(new.clone()),
-        Some(&Value::Object(old.clone())),
-    ));
+    let (new, old) = (Value::Object(new.clone()), Value::Object(old.clone()));
+    errs.extend(super::listtype::validate(&kind.schema, &new, Some(&old)));
+    rules(&kind.schema, &new, Some(&old), None, &mut errs);
     errs
 }
 

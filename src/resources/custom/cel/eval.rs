@@ -1,0 +1,411 @@
+//! CEL evaluation over a custom resource's values: CEL's types (int, uint, double, string,
+//! bytes, bool, null, list, map), heterogeneous numeric comparison (as Kubernetes enables
+//! it), the standard functions and macros, and Kubernetes' string, list and regex libraries.
+//! Errors carry cel-go's texts (`no such key: x`, `no such overload`, `division by zero`,
+//! `index out of bounds: 3`), which the validation messages quote.
+
+use std::cmp::Ordering;
+
+use serde_json::Value;
+
+use super::parse::Expr;
+use crate::resources::custom::structural::Schema;
+
+/// A CEL value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Double(f64),
+    Str(String),
+    Bytes(Vec<u8>),
+    List(Vec<Val>),
+    /// Entries in their order (keys are strings for objects).
+    Map(Vec<(Val, Val)>),
+}
+
+/// The runtime cost one evaluation may spend (`PerCallLimit`), counted here as nodes visited.
+pub const PER_CALL_LIMIT: u64 = 1_000_000;
+
+/// cel-go's text when a call runs over [`PER_CALL_LIMIT`].
+pub const COST_EXCEEDED: &str = "operation cancelled: actual cost limit exceeded";
+
+impl Val {
+    /// A JSON value as CEL sees it through its schema (`integer` ints, `number` doubles).
+    pub fn from_json(v: &Value, s: Option<&Schema>) -> Val {
+        match v {
+            Value::Null => Val::Null,
+            Value::Bool(b) => Val::Bool(*b),
+            Value::Number(n) => {
+                let ty = s.map_or("", |s| s.ty.as_str());
+                match (ty, n.as_i64()) {
+                    ("number", _) => Val::Double(n.as_f64().unwrap_or(0.0)),
+                    (_, Some(i)) if !n.is_f64() => Val::Int(i),
+                    ("integer", _) => Val::Int(n.as_f64().unwrap_or(0.0) as i64),
+                    _ => Val::Double(n.as_f64().unwrap_or(0.0)),
+                }
+            }
+            Value::String(t) => Val::Str(t.clone()),
+            Value::Array(a) => {
+                let item = s.and_then(|s| s.items.as_deref());
+                Val::List(a.iter().map(|x| Val::from_json(x, item)).collect())
+            }
+            Value::Object(m) => Val::Map(
+                m.iter()
+                    .map(|(k, x)| {
+                        let sub = s.and_then(|s| s.properties.get(k).or(s.additional.as_deref()));
+                        (Val::Str(k.clone()), Val::from_json(x, sub))
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    fn type_name(&self) -> &'static str {
+        match self {
+            Val::Null => "null_type",
+            Val::Bool(_) => "bool",
+            Val::Int(_) => "int",
+            Val::Uint(_) => "uint",
+            Val::Double(_) => "double",
+            Val::Str(_) => "string",
+            Val::Bytes(_) => "bytes",
+            Val::List(_) => "list",
+            Val::Map(_) => "map",
+        }
+    }
+
+    fn num(&self) -> Option<f64> {
+        match self {
+            Val::Int(i) => Some(*i as f64),
+            Val::Uint(u) => Some(*u as f64),
+            Val::Double(d) => Some(*d),
+            _ => None,
+        }
+    }
+}
+
+/// CEL equality: numbers across types, lists and maps element-wise.
+fn equal(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::List(x), Val::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
+        }
+        (Val::Map(x), Val::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.iter().any(|(k2, v2)| equal(k, k2) && equal(v, v2)))
+        }
+        _ => match (a.num(), b.num()) {
+            (Some(x), Some(y)) => x == y,
+            _ => a == b,
+        },
+    }
+}
+
+fn compare(a: &Val, b: &Val) -> Result<Ordering, String> {
+    match (a, b) {
+        (Val::Str(x), Val::Str(y)) => Ok(x.cmp(y)),
+        (Val::Bool(x), Val::Bool(y)) => Ok(x.cmp(y)),
+        (Val::Bytes(x), Val::Bytes(y)) => Ok(x.cmp(y)),
+        (Val::Int(x), Val::Int(y)) => Ok(x.cmp(y)),
+        (Val::Uint(x), Val::Uint(y)) => Ok(x.cmp(y)),
+        _ => match (a.num(), b.num()) {
+            (Some(x), Some(y)) => x.partial_cmp(&y).ok_or_else(|| "no such overload".into()),
+            _ => Err("no such overload".into()),
+        },
+    }
+}
+
+/// Variables in scope.
+pub struct Scope<'a> {
+    vars: Vec<(String, Val)>,
+    steps: &'a mut u64,
+}
+
+impl<'a> Scope<'a> {
+    /// A scope with `vars`, counting steps into `steps`.
+    pub fn new(vars: Vec<(String, Val)>, steps: &'a mut u64) -> Self {
+        Scope { vars, steps }
+    }
+
+    fn get(&self, name: &str) -> Option<&Val> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+}
+
+/// Evaluates `e` in `scope`.
+pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
+    *scope.steps += 1;
+    if *scope.steps > PER_CALL_LIMIT {
+        return Err(COST_EXCEEDED.into());
+    }
+    Ok(match e {
+        Expr::Null => Val::Null,
+        Expr::Bool(b) => Val::Bool(*b),
+        Expr::Int(i) => Val::Int(*i),
+        Expr::Uint(u) => Val::Uint(*u),
+        Expr::Double(d) => Val::Double(*d),
+        Expr::Str(s) => Val::Str(s.clone()),
+        Expr::Bytes(b) => Val::Bytes(b.clone()),
+        Expr::Ident(id) => scope
+            .get(id)
+            .cloned()
+            .ok_or_else(|| format!("undeclared reference to '{id}' (in container '')"))?,
+        Expr::List(items) => Val::List(
+            items
+                .iter()
+                .map(|x| eval(x, scope))
+                .collect::<Result<_, _>>()?,
+        ),
+        Expr::Map(entries) => {
+            let mut out = Vec::new();
+            for (k, v) in entries {
+                out.push((eval(k, scope)?, eval(v, scope)?));
+            }
+            Val::Map(out)
+        }
+        Expr::Select(operand, field) => match eval(operand, scope)? {
+            Val::Map(m) => m
+                .into_iter()
+                .find(|(k, _)| *k == Val::Str(field.clone()))
+                .map(|(_, v)| v)
+                .ok_or_else(|| format!("no such key: {field}"))?,
+            _ => return Err("no such overload".into()),
+        },
+        Expr::Has(operand, field) => match eval(operand, scope)? {
+            Val::Map(m) => Val::Bool(m.iter().any(|(k, _)| *k == Val::Str(field.clone()))),
+            _ => return Err("no such overload".into()),
+        },
+        Expr::Index(operand, index) => {
+            let (c, i) = (eval(operand, scope)?, eval(index, scope)?);
+            match (c, i) {
+                (Val::List(l), i) => {
+                    let n = match i {
+                        Val::Int(n) => n,
+                        Val::Uint(u) => u as i64,
+                        Val::Double(d) if d.fract() == 0.0 => d as i64,
+                        _ => return Err("no such overload".into()),
+                    };
+                    usize::try_from(n)
+                        .ok()
+                        .and_then(|n| l.get(n).cloned())
+                        .ok_or_else(|| format!("index out of bounds: {n}"))?
+                }
+                (Val::Map(m), k) => m
+                    .into_iter()
+                    .find(|(x, _)| equal(x, &k))
+                    .map(|(_, v)| v)
+                    .ok_or_else(|| format!("no such key: {}", display(&k)))?,
+                _ => return Err("no such overload".into()),
+            }
+        }
+        Expr::Unary(op, x) => match (*op, eval(x, scope)?) {
+            ("!", Val::Bool(b)) => Val::Bool(!b),
+            ("-", Val::Int(i)) => Val::Int(i.checked_neg().ok_or("integer overflow")?),
+            ("-", Val::Double(d)) => Val::Double(-d),
+            _ => return Err("no such overload".into()),
+        },
+        Expr::Binary(op, l, r) => binary(op, l, r, scope)?,
+        Expr::Cond(c, t, f) => match eval(c, scope)? {
+            Val::Bool(true) => eval(t, scope)?,
+            Val::Bool(false) => eval(f, scope)?,
+            _ => return Err("no such overload".into()),
+        },
+        Expr::Call(target, name, args) => {
+            let target = match target {
+                Some(t) => Some(eval(t, scope)?),
+                None => None,
+            };
+            let args = args
+                .iter()
+                .map(|a| eval(a, scope))
+                .collect::<Result<Vec<_>, _>>()?;
+            super::functions::call(target, name, args)?
+        }
+        Expr::Macro(kind, range, var, body, filter) => {
+            comprehension(kind, range, var, body, filter.as_deref(), scope)?
+        }
+    })
+}
+
+fn binary(op: &str, l: &Expr, r: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
+    if op == "&&" || op == "||" {
+        // Errors are absorbed by a deciding operand on either side.
+        let short = op == "||";
+        let a = eval(l, scope);
+        if matches!(a, Ok(Val::Bool(b)) if b == short) {
+            return Ok(Val::Bool(short));
+        }
+        let b = eval(r, scope);
+        return match (a, b) {
+            (_, Ok(Val::Bool(b))) if b == short => Ok(Val::Bool(short)),
+            (Ok(Val::Bool(_)), Ok(Val::Bool(b))) => Ok(Val::Bool(b)),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+            _ => Err("no such overload".into()),
+        };
+    }
+    let (a, b) = (eval(l, scope)?, eval(r, scope)?);
+    Ok(match op {
+        "==" => Val::Bool(equal(&a, &b)),
+        "!=" => Val::Bool(!equal(&a, &b)),
+        "<" => Val::Bool(compare(&a, &b)? == Ordering::Less),
+        "<=" => Val::Bool(compare(&a, &b)? != Ordering::Greater),
+        ">" => Val::Bool(compare(&a, &b)? == Ordering::Greater),
+        ">=" => Val::Bool(compare(&a, &b)? != Ordering::Less),
+        "in" => match b {
+            Val::List(l) => Val::Bool(l.iter().any(|x| equal(x, &a))),
+            Val::Map(m) => Val::Bool(m.iter().any(|(k, _)| equal(k, &a))),
+            _ => return Err("no such overload".into()),
+        },
+        _ => arithmetic(op, a, b)?,
+    })
+}
+
+fn arithmetic(op: &str, a: Val, b: Val) -> Result<Val, String> {
+    let overflow = || "integer overflow".to_string();
+    Ok(match (op, a, b) {
+        ("+", Val::Str(x), Val::Str(y)) => Val::Str(x + &y),
+        ("+", Val::Bytes(mut x), Val::Bytes(y)) => {
+            x.extend(y);
+            Val::Bytes(x)
+        }
+        ("+", Val::List(mut x), Val::List(y)) => {
+            x.extend(y);
+            Val::List(x)
+        }
+        (op, Val::Int(x), Val::Int(y)) => Val::Int(match op {
+            "+" => x.checked_add(y).ok_or_else(overflow)?,
+            "-" => x.checked_sub(y).ok_or_else(overflow)?,
+            "*" => x.checked_mul(y).ok_or_else(overflow)?,
+            "/" if y == 0 => return Err("division by zero".into()),
+            "/" => x.checked_div(y).ok_or_else(overflow)?,
+            "%" if y == 0 => return Err("modulus by zero".into()),
+            _ => x.checked_rem(y).ok_or_else(overflow)?,
+        }),
+        (op, Val::Uint(x), Val::Uint(y)) => Val::Uint(match op {
+            "+" => x.checked_add(y).ok_or_else(overflow)?,
+            "-" => x.checked_sub(y).ok_or_else(overflow)?,
+            "*" => x.checked_mul(y).ok_or_else(overflow)?,
+            "/" if y == 0 => return Err("division by zero".into()),
+            "/" => x / y,
+            "%" if y == 0 => return Err("modulus by zero".into()),
+            _ => x % y,
+        }),
+        (op, Val::Double(x), Val::Double(y)) => Val::Double(match op {
+            "+" => x + y,
+            "-" => x - y,
+            "*" => x * y,
+            "/" => x / y,
+            _ => return Err("no such overload".into()),
+        }),
+        _ => return Err("no such overload".into()),
+    })
+}
+
+fn comprehension(
+    kind: &str,
+    range: &Expr,
+    var: &str,
+    body: &Expr,
+    filter: Option<&Expr>,
+    scope: &mut Scope<'_>,
+) -> Result<Val, String> {
+    let items: Vec<Val> = match eval(range, scope)? {
+        Val::List(l) => l,
+        Val::Map(m) => m.into_iter().map(|(k, _)| k).collect(),
+        _ => return Err("no such overload".into()),
+    };
+    let run = |scope: &mut Scope<'_>, x: Val, e: &Expr| {
+        scope.vars.push((var.to_string(), x));
+        let out = eval(e, scope);
+        scope.vars.pop();
+        out
+    };
+    let truth = |v: Result<Val, String>| match v {
+        Ok(Val::Bool(b)) => Ok(b),
+        Ok(_) => Err("no such overload".to_string()),
+        Err(e) => Err(e),
+    };
+    Ok(match kind {
+        "all" | "exists" => {
+            let want = kind == "exists";
+            let mut err = None;
+            for x in items {
+                match truth(run(scope, x, body)) {
+                    Ok(b) if b == want => return Ok(Val::Bool(want)),
+                    Ok(_) => {}
+                    Err(e) => err = Some(e),
+                }
+            }
+            if let Some(e) = err {
+                return Err(e);
+            }
+            Val::Bool(!want)
+        }
+        "exists_one" => {
+            let mut n = 0;
+            for x in items {
+                if truth(run(scope, x, body))? {
+                    n += 1;
+                }
+            }
+            Val::Bool(n == 1)
+        }
+        "filter" => {
+            let mut out = Vec::new();
+            for x in items {
+                if truth(run(scope, x.clone(), body))? {
+                    out.push(x);
+                }
+            }
+            Val::List(out)
+        }
+        _ => {
+            let mut out = Vec::new();
+            for x in items {
+                if let Some(f) = filter {
+                    if !truth(run(scope, x.clone(), f))? {
+                        continue;
+                    }
+                }
+                out.push(run(scope, x, body)?);
+            }
+            Val::List(out)
+        }
+    })
+}
+
+/// A value as `string()` and error texts print it.
+pub fn display(v: &Val) -> String {
+    match v {
+        Val::Null => "null".into(),
+        Val::Bool(b) => b.to_string(),
+        Val::Int(i) => i.to_string(),
+        Val::Uint(u) => u.to_string(),
+        Val::Double(d) => crate::resources::field::go_v_float(*d),
+        Val::Str(s) => s.clone(),
+        Val::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        Val::List(l) => format!("[{}]", l.iter().map(display).collect::<Vec<_>>().join(", ")),
+        Val::Map(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{}: {}", display(k), display(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+impl Val {
+    /// The CEL type name, for `type()` and overload errors.
+    pub fn type_of(&self) -> &'static str {
+        self.type_name()
+    }
+}

@@ -1,0 +1,243 @@
+//! CEL's standard functions and the Kubernetes libraries CRD rules use: `size`, string tests
+//! (`startsWith`, `endsWith`, `contains`, `matches`), conversions (`int`, `uint`, `double`,
+//! `string`, `bool`, `dyn`, `type`), the strings extension (`charAt`, `indexOf`,
+//! `lastIndexOf`, `lowerAscii`, `upperAscii`, `replace`, `split`, `substring`, `trim`,
+//! `join`), the lists library (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`) and
+//! the regex library (`find`, `findAll`). Regular expressions are RE2 as `regex-lite` reads
+//! them.
+
+use std::cmp::Ordering;
+
+use super::eval::{display, Val};
+
+fn no_overload<T>() -> Result<T, String> {
+    Err("no such overload".into())
+}
+
+fn regex(re: &str) -> Result<regex_lite::Regex, String> {
+    regex_lite::Regex::new(re).map_err(|e| format!("invalid regular expression: {e}"))
+}
+
+fn index_of_str(s: &str, sub: &str, from_end: bool) -> i64 {
+    let found = if from_end { s.rfind(sub) } else { s.find(sub) };
+    found.map_or(-1, |b| s[..b].chars().count() as i64)
+}
+
+fn as_int(v: &Val) -> Option<i64> {
+    match v {
+        Val::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+/// Calls `name` on `target` (a method) or as a global function.
+pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, String> {
+    // Global forms of methods take the receiver first.
+    let (recv, args) = match target {
+        Some(t) => (Some(t), args),
+        None if matches!(
+            name,
+            "size" | "matches" | "string" | "int" | "uint" | "double" | "bool" | "dyn" | "type"
+        ) =>
+        {
+            let mut a = args.into_iter();
+            (a.next(), a.collect())
+        }
+        None => {
+            return Err(format!(
+                "undeclared reference to '{name}' (in container '')"
+            ))
+        }
+    };
+    let Some(recv) = recv else {
+        return no_overload();
+    };
+    Ok(match (name, recv, args.as_slice()) {
+        ("size", Val::Str(s), []) => Val::Int(s.chars().count() as i64),
+        ("size", Val::Bytes(b), []) => Val::Int(b.len() as i64),
+        ("size", Val::List(l), []) => Val::Int(l.len() as i64),
+        ("size", Val::Map(m), []) => Val::Int(m.len() as i64),
+        ("startsWith", Val::Str(s), [Val::Str(p)]) => Val::Bool(s.starts_with(p.as_str())),
+        ("endsWith", Val::Str(s), [Val::Str(p)]) => Val::Bool(s.ends_with(p.as_str())),
+        ("contains", Val::Str(s), [Val::Str(p)]) => Val::Bool(s.contains(p.as_str())),
+        ("matches", Val::Str(s), [Val::Str(re)]) => Val::Bool(regex(re)?.is_match(&s)),
+        ("find", Val::Str(s), [Val::Str(re)]) => Val::Str(
+            regex(re)?
+                .find(&s)
+                .map_or(String::new(), |m| m.as_str().to_string()),
+        ),
+        ("findAll", Val::Str(s), [Val::Str(re), rest @ ..]) => {
+            let limit = rest.first().and_then(as_int).unwrap_or(-1);
+            let re = regex(re)?;
+            let all = re.find_iter(&s).map(|m| Val::Str(m.as_str().to_string()));
+            Val::List(match usize::try_from(limit) {
+                Ok(n) => all.take(n).collect(),
+                Err(_) => all.collect(),
+            })
+        }
+        ("string", v, []) => Val::Str(match v {
+            Val::Str(s) => s,
+            Val::Bytes(b) => String::from_utf8(b).map_err(|_| "invalid UTF-8".to_string())?,
+            Val::List(_) | Val::Map(_) | Val::Null => return no_overload(),
+            v => display(&v),
+        }),
+        ("int", v, []) => Val::Int(match v {
+            Val::Int(i) => i,
+            Val::Uint(u) => i64::try_from(u).map_err(|_| "integer overflow".to_string())?,
+            Val::Double(d) if d.is_finite() && d.abs() < 9.2e18 => d.trunc() as i64,
+            Val::Double(_) => return Err("integer overflow".into()),
+            Val::Str(s) => s
+                .parse()
+                .map_err(|_| format!("cannot convert {s} to int"))?,
+            _ => return no_overload(),
+        }),
+        ("uint", v, []) => Val::Uint(match v {
+            Val::Uint(u) => u,
+            Val::Int(i) => u64::try_from(i).map_err(|_| "unsigned integer overflow".to_string())?,
+            Val::Double(d) if d.is_finite() && d >= 0.0 => d.trunc() as u64,
+            Val::Str(s) => s
+                .parse()
+                .map_err(|_| format!("cannot convert {s} to uint"))?,
+            _ => return no_overload(),
+        }),
+        ("double", v, []) => Val::Double(match v {
+            Val::Double(d) => d,
+            Val::Int(i) => i as f64,
+            Val::Uint(u) => u as f64,
+            Val::Str(s) => s
+                .parse()
+                .map_err(|_| format!("cannot convert {s} to double"))?,
+            _ => return no_overload(),
+        }),
+        ("bool", Val::Bool(b), []) => Val::Bool(b),
+        ("bool", Val::Str(s), []) => Val::Bool(match s.as_str() {
+            "true" | "True" | "TRUE" | "t" | "1" => true,
+            "false" | "False" | "FALSE" | "f" | "0" => false,
+            _ => return Err("type conversion error from 'string' to 'bool'".to_string()),
+        }),
+        ("dyn", v, []) => v,
+        ("type", v, []) => Val::Str(v.type_of().into()),
+        ("charAt", Val::Str(s), [Val::Int(i)]) => {
+            let n = s.chars().count() as i64;
+            if *i < 0 || *i > n {
+                return Err(format!("index out of range: {i}"));
+            }
+            Val::Str(
+                s.chars()
+                    .nth(*i as usize)
+                    .map(String::from)
+                    .unwrap_or_default(),
+            )
+        }
+        ("indexOf", Val::Str(s), [Val::Str(p)]) => Val::Int(index_of_str(&s, p, false)),
+        ("lastIndexOf", Val::Str(s), [Val::Str(p)]) => Val::Int(index_of_str(&s, p, true)),
+        ("lowerAscii", Val::Str(s), []) => Val::Str(s.to_ascii_lowercase()),
+        ("upperAscii", Val::Str(s), []) => Val::Str(s.to_ascii_uppercase()),
+        ("trim", Val::Str(s), []) => Val::Str(s.trim().to_string()),
+        ("replace", Val::Str(s), [Val::Str(a), Val::Str(b), rest @ ..]) => {
+            match rest.first().and_then(as_int) {
+                Some(n) if n >= 0 => Val::Str(s.replacen(a.as_str(), b, n as usize)),
+                _ => Val::Str(s.replace(a.as_str(), b)),
+            }
+        }
+        ("split", Val::Str(s), [Val::Str(sep), rest @ ..]) => {
+            let parts: Vec<Val> = match rest.first().and_then(as_int) {
+                Some(0) => Vec::new(),
+                Some(n) if n > 0 => s
+                    .splitn(n as usize, sep.as_str())
+                    .map(|p| Val::Str(p.into()))
+                    .collect(),
+                _ => s.split(sep.as_str()).map(|p| Val::Str(p.into())).collect(),
+            };
+            Val::List(parts)
+        }
+        ("substring", Val::Str(s), [Val::Int(a), rest @ ..]) => {
+            let chars: Vec<char> = s.chars().collect();
+            let b = rest.first().and_then(as_int).unwrap_or(chars.len() as i64);
+            if *a < 0 || b < *a || b > chars.len() as i64 {
+                return Err(format!(
+                    "index out of range: {}",
+                    if *a < 0 { *a } else { b }
+                ));
+            }
+            Val::Str(chars[*a as usize..b as usize].iter().collect())
+        }
+        ("join", Val::List(l), rest) => {
+            let sep = match rest.first() {
+                Some(Val::Str(s)) => s.clone(),
+                None => String::new(),
+                _ => return no_overload(),
+            };
+            let parts: Result<Vec<String>, String> = l
+                .iter()
+                .map(|v| match v {
+                    Val::Str(s) => Ok(s.clone()),
+                    _ => no_overload(),
+                })
+                .collect();
+            Val::Str(parts?.join(&sep))
+        }
+        ("isSorted", Val::List(l), []) => Val::Bool(
+            l.windows(2)
+                .all(|w| order(&w[0], &w[1]).is_some_and(|o| o != Ordering::Greater)),
+        ),
+        ("sum", Val::List(l), []) => l
+            .into_iter()
+            .try_fold(None::<Val>, |acc, v| {
+                Ok::<_, String>(Some(match (acc, v) {
+                    (None, v) => v,
+                    (Some(Val::Int(a)), Val::Int(b)) => {
+                        Val::Int(a.checked_add(b).ok_or("integer overflow")?)
+                    }
+                    (Some(Val::Uint(a)), Val::Uint(b)) => {
+                        Val::Uint(a.checked_add(b).ok_or("integer overflow")?)
+                    }
+                    (Some(Val::Double(a)), Val::Double(b)) => Val::Double(a + b),
+                    _ => return no_overload(),
+                }))
+            })?
+            .unwrap_or(Val::Int(0)),
+        ("min" | "max", Val::List(l), []) => {
+            let want = if name == "min" {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            };
+            let mut best: Option<Val> = None;
+            for v in l {
+                best = match best {
+                    None => Some(v),
+                    Some(b) => Some(if order(&v, &b) == Some(want) { v } else { b }),
+                };
+            }
+            best.ok_or("min called on empty list".to_string())?
+        }
+        ("indexOf" | "lastIndexOf", Val::List(l), [v]) => {
+            let mut found = l
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| *x == v)
+                .map(|(i, _)| i as i64);
+            Val::Int(
+                if name == "indexOf" {
+                    found.next()
+                } else {
+                    found.next_back()
+                }
+                .unwrap_or(-1),
+            )
+        }
+        _ => return no_overload(),
+    })
+}
+
+fn order(a: &Val, b: &Val) -> Option<Ordering> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Some(x.cmp(y)),
+        (Val::Uint(x), Val::Uint(y)) => Some(x.cmp(y)),
+        (Val::Double(x), Val::Double(y)) => x.partial_cmp(y),
+        (Val::Str(x), Val::Str(y)) => Some(x.cmp(y)),
+        (Val::Bool(x), Val::Bool(y)) => Some(x.cmp(y)),
+        _ => None,
+    }
+}

@@ -1,0 +1,431 @@
+//! CEL's grammar (cel-spec `langdef.md`): a lexer and a precedence-climbing parser into
+//! [`Expr`], with the macros (`has`, `all`, `exists`, `exists_one`, `map`, `filter`)
+//! expanded into their own nodes.
+
+/// A parsed expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Double(f64),
+    Str(String),
+    Bytes(Vec<u8>),
+    Ident(String),
+    List(Vec<Expr>),
+    Map(Vec<(Expr, Expr)>),
+    /// `a.b`
+    Select(Box<Expr>, String),
+    /// `has(a.b)`
+    Has(Box<Expr>, String),
+    /// `a[b]`
+    Index(Box<Expr>, Box<Expr>),
+    /// A function (`size(x)`) or method (`x.size()`) call: target, name, arguments.
+    Call(Option<Box<Expr>>, String, Vec<Expr>),
+    Unary(&'static str, Box<Expr>),
+    Binary(&'static str, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A comprehension macro: kind, range, variable, predicate or transform, and `map`'s
+    /// optional filter.
+    Macro(
+        &'static str,
+        Box<Expr>,
+        String,
+        Box<Expr>,
+        Option<Box<Expr>>,
+    ),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Int(i64),
+    Uint(u64),
+    Double(f64),
+    Str(String),
+    Bytes(Vec<u8>),
+    Ident(String),
+    Op(&'static str),
+}
+
+const OPS: &[&str] = &[
+    "==", "!=", "<=", ">=", "&&", "||", "<", ">", "+", "-", "*", "/", "%", "!", "?", ":", ".", ",",
+    "(", ")", "[", "]", "{", "}",
+];
+
+fn lex(src: &str) -> Result<Vec<Tok>, String> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    let mut out = Vec::new();
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            let start = i;
+            if c == b'0' && matches!(b.get(i + 1), Some(b'x' | b'X')) {
+                i += 2;
+                while i < b.len() && b[i].is_ascii_hexdigit() {
+                    i += 1;
+                }
+                let v = i64::from_str_radix(&src[start + 2..i], 16).map_err(|e| e.to_string())?;
+                if b.get(i).is_some_and(|c| *c == b'u' || *c == b'U') {
+                    i += 1;
+                    out.push(Tok::Uint(v as u64));
+                } else {
+                    out.push(Tok::Int(v));
+                }
+                continue;
+            }
+            let mut float = false;
+            while i < b.len()
+                && (b[i].is_ascii_digit()
+                    || b[i] == b'.'
+                    || b[i] == b'e'
+                    || b[i] == b'E'
+                    || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'e' | b'E')))
+            {
+                if b[i] == b'.' {
+                    if !b.get(i + 1).is_some_and(u8::is_ascii_digit) {
+                        break;
+                    }
+                    float = true;
+                }
+                if matches!(b[i], b'e' | b'E') {
+                    float = true;
+                }
+                i += 1;
+            }
+            let text = &src[start..i];
+            if float {
+                out.push(Tok::Double(
+                    text.parse().map_err(|_| format!("invalid number {text}"))?,
+                ));
+            } else if b.get(i).is_some_and(|c| *c == b'u' || *c == b'U') {
+                i += 1;
+                out.push(Tok::Uint(
+                    text.parse().map_err(|_| format!("invalid uint {text}"))?,
+                ));
+            } else {
+                out.push(Tok::Int(
+                    text.parse().map_err(|_| format!("invalid int {text}"))?,
+                ));
+            }
+            continue;
+        }
+        let raw = matches!(c, b'r' | b'R') && matches!(b.get(i + 1), Some(b'"' | b'\''));
+        let bytes = matches!(c, b'b' | b'B') && matches!(b.get(i + 1), Some(b'"' | b'\''));
+        if c == b'"' || c == b'\'' || raw || bytes {
+            if raw || bytes {
+                i += 1;
+            }
+            let q = b[i];
+            let triple = b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q);
+            i += if triple { 3 } else { 1 };
+            let mut s = String::new();
+            loop {
+                let Some(&ch) = b.get(i) else {
+                    return Err("unterminated string".into());
+                };
+                if ch == q && (!triple || (b.get(i + 1) == Some(&q) && b.get(i + 2) == Some(&q))) {
+                    i += if triple { 3 } else { 1 };
+                    break;
+                }
+                if ch == b'\\' && !raw {
+                    let e = *b.get(i + 1).ok_or("unterminated string")?;
+                    i += 2;
+                    s.push(match e {
+                        b'n' => '\n',
+                        b't' => '\t',
+                        b'r' => '\r',
+                        b'\\' => '\\',
+                        b'"' => '"',
+                        b'\'' => '\'',
+                        b'`' => '`',
+                        b'?' => '?',
+                        b'a' => '\u{7}',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'v' => '\u{b}',
+                        _ => return Err(format!("invalid escape \\{}", e as char)),
+                    });
+                    continue;
+                }
+                let ch_len = src[i..].chars().next().map_or(1, char::len_utf8);
+                s.push_str(&src[i..i + ch_len]);
+                i += ch_len;
+            }
+            out.push(if bytes {
+                Tok::Bytes(s.into_bytes())
+            } else {
+                Tok::Str(s)
+            });
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push(Tok::Ident(src[start..i].to_string()));
+            continue;
+        }
+        match OPS.iter().find(|op| src[i..].starts_with(**op)) {
+            Some(op) => {
+                out.push(Tok::Op(op));
+                i += op.len();
+            }
+            None => {
+                return Err(format!(
+                    "Syntax error: token recognition error at: '{}'",
+                    c as char
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Parses a CEL expression.
+pub fn parse(src: &str) -> Result<Expr, String> {
+    let toks = lex(src)?;
+    let mut p = Parser {
+        toks,
+        at: 0,
+        depth: 0,
+    };
+    let e = p.expr()?;
+    if p.at != p.toks.len() {
+        return Err(format!("Syntax error: extraneous input {:?}", p.toks[p.at]));
+    }
+    Ok(e)
+}
+
+struct Parser {
+    toks: Vec<Tok>,
+    at: usize,
+    depth: usize,
+}
+
+/// Binary operators by precedence, loosest first.
+const LEVELS: &[&[&str]] = &[
+    &["||"],
+    &["&&"],
+    &["==", "!=", "<", "<=", ">", ">=", "in"],
+    &["+", "-"],
+    &["*", "/", "%"],
+];
+
+impl Parser {
+    fn peek_op(&self, op: &str) -> bool {
+        match self.toks.get(self.at) {
+            Some(Tok::Op(o)) => *o == op,
+            Some(Tok::Ident(i)) => op == "in" && i == "in",
+            _ => false,
+        }
+    }
+
+    fn eat(&mut self, op: &str) -> bool {
+        let yes = self.peek_op(op);
+        if yes {
+            self.at += 1;
+        }
+        yes
+    }
+
+    fn expect(&mut self, op: &str) -> Result<(), String> {
+        if self.eat(op) {
+            Ok(())
+        } else {
+            Err(format!("Syntax error: missing '{op}'"))
+        }
+    }
+
+    fn expr(&mut self) -> Result<Expr, String> {
+        self.depth += 1;
+        if self.depth > 250 {
+            return Err("expression nested too deeply".into());
+        }
+        let c = self.binary(0)?;
+        let out = if self.eat("?") {
+            let t = self.binary(0)?;
+            self.expect(":")?;
+            let f = self.expr()?;
+            Expr::Cond(Box::new(c), Box::new(t), Box::new(f))
+        } else {
+            c
+        };
+        self.depth -= 1;
+        Ok(out)
+    }
+
+    fn binary(&mut self, level: usize) -> Result<Expr, String> {
+        if level == LEVELS.len() {
+            return self.unary();
+        }
+        let mut lhs = self.binary(level + 1)?;
+        'outer: loop {
+            for op in LEVELS[level] {
+                if self.eat(op) {
+                    let rhs = self.binary(level + 1)?;
+                    lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
+                    continue 'outer;
+                }
+            }
+            return Ok(lhs);
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr, String> {
+        if self.eat("!") {
+            return Ok(Expr::Unary("!", Box::new(self.unary()?)));
+        }
+        if self.eat("-") {
+            return Ok(match self.unary()? {
+                Expr::Int(i) => Expr::Int(-i),
+                Expr::Double(d) => Expr::Double(-d),
+                e => Expr::Unary("-", Box::new(e)),
+            });
+        }
+        self.member()
+    }
+
+    fn args(&mut self, close: &str) -> Result<Vec<Expr>, String> {
+        let mut out = Vec::new();
+        if self.eat(close) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.expr()?);
+            if self.eat(close) {
+                return Ok(out);
+            }
+            self.expect(",")?;
+            if self.eat(close) {
+                return Ok(out);
+            }
+        }
+    }
+
+    fn member(&mut self) -> Result<Expr, String> {
+        let mut e = self.primary()?;
+        loop {
+            if self.eat(".") {
+                let Some(Tok::Ident(name)) = self.toks.get(self.at).cloned() else {
+                    return Err("Syntax error: missing IDENTIFIER".into());
+                };
+                self.at += 1;
+                if self.eat("(") {
+                    let args = self.args(")")?;
+                    e = macro_or_call(Some(e), name, args)?;
+                } else {
+                    e = Expr::Select(Box::new(e), name);
+                }
+            } else if self.eat("[") {
+                let i = self.expr()?;
+                self.expect("]")?;
+                e = Expr::Index(Box::new(e), Box::new(i));
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr, String> {
+        let Some(t) = self.toks.get(self.at).cloned() else {
+            return Err("Syntax error: mismatched input '<EOF>'".into());
+        };
+        self.at += 1;
+        Ok(match t {
+            Tok::Int(i) => Expr::Int(i),
+            Tok::Uint(u) => Expr::Uint(u),
+            Tok::Double(d) => Expr::Double(d),
+            Tok::Str(s) => Expr::Str(s),
+            Tok::Bytes(b) => Expr::Bytes(b),
+            Tok::Ident(id) => match id.as_str() {
+                "true" => Expr::Bool(true),
+                "false" => Expr::Bool(false),
+                "null" => Expr::Null,
+                _ if self.eat("(") => {
+                    let args = self.args(")")?;
+                    macro_or_call(None, id, args)?
+                }
+                _ => Expr::Ident(id),
+            },
+            Tok::Op("(") => {
+                let e = self.expr()?;
+                self.expect(")")?;
+                e
+            }
+            Tok::Op("[") => Expr::List(self.args("]")?),
+            Tok::Op("{") => {
+                let mut entries = Vec::new();
+                if !self.eat("}") {
+                    loop {
+                        let k = self.expr()?;
+                        self.expect(":")?;
+                        let v = self.expr()?;
+                        entries.push((k, v));
+                        if self.eat("}") {
+                            break;
+                        }
+                        self.expect(",")?;
+                        if self.eat("}") {
+                            break;
+                        }
+                    }
+                }
+                Expr::Map(entries)
+            }
+            Tok::Op(".") => return self.primary(),
+            Tok::Op(o) => return Err(format!("Syntax error: mismatched input '{o}'")),
+        })
+    }
+}
+
+/// `has(a.b)` and the comprehension macros; anything else is a call.
+fn macro_or_call(target: Option<Expr>, name: String, mut args: Vec<Expr>) -> Result<Expr, String> {
+    match (target, name.as_str(), args.len()) {
+        (None, "has", 1) => match args.pop() {
+            Some(Expr::Select(operand, field)) => Ok(Expr::Has(operand, field)),
+            _ => Err("invalid argument to has() macro".into()),
+        },
+        (Some(range), "all" | "exists" | "exists_one" | "filter" | "map", 2 | 3) => {
+            let kind: &'static str = match name.as_str() {
+                "all" => "all",
+                "exists" => "exists",
+                "exists_one" => "exists_one",
+                "filter" => "filter",
+                _ => "map",
+            };
+            let Expr::Ident(var) = args.remove(0) else {
+                return Err("argument must be a simple name".into());
+            };
+            let (body, filter) = if args.len() == 2 && kind == "map" {
+                let t = args.pop().unwrap_or(Expr::Null);
+                let f = args.pop().unwrap_or(Expr::Null);
+                (t, Some(Box::new(f)))
+            } else if args.len() == 1 {
+                (args.pop().unwrap_or(Expr::Null), None)
+            } else {
+                return Err(format!("wrong number of arguments to {name}"));
+            };
+            Ok(Expr::Macro(
+                kind,
+                Box::new(range),
+                var,
+                Box::new(body),
+                filter,
+            ))
+        }
+        (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args)),
+    }
+}

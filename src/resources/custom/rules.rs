@@ -1,0 +1,219 @@
+//! `x-kubernetes-validations` (apiextensions' `schema/cel` validator): each rule evaluated
+//! with `self` the value at its node (and `oldSelf` the old object's, for transition rules,
+//! only where the old value correlates); a rule that is false fails with its message (or
+//! `messageExpression`, or `failed rule: <rule>`), its reason and its field path; one that
+//! cannot be evaluated fails with the error. Rules on values an update left unchanged are not
+//! checked again (ratcheting), transition rules excepted.
+
+use serde_json::Value;
+
+use super::cel::{self, Scope, Val};
+use super::structural::{Rule, Schema};
+use crate::resources::field::{BadValue, FieldError, FieldErrorKind};
+
+/// The whole object's budget (`RuntimeCELCostBudget`), in the steps [`cel`] counts.
+const BUDGET: u64 = 10_000_000;
+
+/// The rule errors of `value` against `schema` (paths relative to `root`: `None` for the
+/// object itself, whose own rules report field `<nil>`).
+pub fn validate(
+    schema: &Schema,
+    value: &Value,
+    old: Option<&Value>,
+    root: Option<&str>,
+) -> Vec<FieldError> {
+    let mut w = Walk {
+        errs: Vec::new(),
+        spent: 0,
+        stopped: false,
+    };
+    w.node(schema, value, old, root.unwrap_or(""));
+    w.errs
+}
+
+struct Walk {
+    errs: Vec<FieldError>,
+    spent: u64,
+    stopped: bool,
+}
+
+fn field(path: &str) -> String {
+    if path.is_empty() {
+        "<nil>".into()
+    } else {
+        path.to_string()
+    }
+}
+
+fn type_name(s: &Schema, v: &Value) -> String {
+    if !s.ty.is_empty() {
+        return s.ty.clone();
+    }
+    match v {
+        Value::Object(_) => "object",
+        Value::Array(_) => "array",
+        Value::String(_) => "string",
+        Value::Number(_) => "integer",
+        Value::Bool(_) => "boolean",
+        Value::Null => "",
+    }
+    .into()
+}
+
+impl Walk {
+    fn node(&mut self, s: &Schema, v: &Value, old: Option<&Value>, path: &str) {
+        if self.stopped {
+            return;
+        }
+        for rule in &s.rules {
+            self.rule(s, rule, v, old, path);
+            if self.stopped {
+                return;
+            }
+        }
+        match v {
+            Value::Object(m) => {
+                let olds = old.and_then(Value::as_object);
+                for (k, x) in m {
+                    let o = olds.and_then(|o| o.get(k));
+                    if let Some(p) = s.properties.get(k) {
+                        self.node(p, x, o, &super::child(path, k));
+                    } else if let Some(a) = s.additional.as_deref() {
+                        self.node(a, x, o, &format!("{path}[{k}]"));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let Some(item) = s.items.as_deref() else {
+                    return;
+                };
+                for (i, x) in items.iter().enumerate() {
+                    // Only map lists correlate their items with the old ones, by key.
+                    let o = (s.list_type == "map")
+                        .then(|| old.and_then(Value::as_array))
+                        .flatten()
+                        .and_then(|olds| {
+                            olds.iter()
+                                .find(|o| s.list_map_keys.iter().all(|k| o.get(k) == x.get(k)))
+                        });
+                    self.node(item, x, o, &format!("{path}[{i}]"));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn rule(&mut self, s: &Schema, rule: &Rule, v: &Value, old: Option<&Value>, path: &str) {
+        let ty = type_name(s, v);
+        let invalid =
+            |detail: String| FieldError::invalid(&field(path), Value::String(ty.clone()), &detail);
+        let expr = match &rule.expr {
+            Ok(e) => e,
+            Err(e) => {
+                self.errs.push(invalid(format!("rule compile error: {e}")));
+                return;
+            }
+        };
+        // A transition rule needs the old value; any other is ratcheted on an unchanged one.
+        if rule.uses_old_self && old.is_none() {
+            return;
+        }
+        if !rule.uses_old_self && old == Some(v) {
+            return;
+        }
+        let mut vars = vec![("self".to_string(), Val::from_json(v, Some(s)))];
+        if let Some(o) = old {
+            vars.push(("oldSelf".to_string(), Val::from_json(o, Some(s))));
+        }
+        let mut steps = 0;
+        let result = cel::eval(expr, &mut Scope::new(vars.clone(), &mut steps));
+        self.spent += steps;
+        let rule_text = if rule.message.trim().is_empty() {
+            rule.rule.trim().to_string()
+        } else {
+            rule.message.trim().to_string()
+        };
+        match result {
+            Ok(Val::Bool(true)) => {}
+            Ok(Val::Bool(false)) => {
+                let at = match rule.field_path.trim_start_matches('.') {
+                    "" => field(path),
+                    f => super::child(path, f),
+                };
+                let detail = self
+                    .message(rule, vars)
+                    .unwrap_or_else(|| match rule.message.trim() {
+                        "" => format!("failed rule: {rule_text}"),
+                        m => m.to_string(),
+                    });
+                let value = match ty.as_str() {
+                    "object" | "array" => BadValue::Omit,
+                    _ => BadValue::Value(v.clone()),
+                };
+                self.errs.push(match rule.reason.as_str() {
+                    "FieldValueForbidden" => FieldError::forbidden(&at, &detail),
+                    "FieldValueRequired" => FieldError::required(&at, &detail),
+                    "FieldValueDuplicate" => FieldError::duplicate(&at, v.clone()),
+                    _ => FieldError { kind: FieldErrorKind::Invalid, field: at, value, detail },
+                });
+            }
+            Ok(_) => self.errs.push(invalid(format!(
+                "'no such overload': call arguments did not match a supported operator, function or macro signature for rule: {rule_text}"
+            ))),
+            Err(e) if e == cel::COST_EXCEEDED => {
+                self.errs.push(invalid(format!(
+                    "'{e}': no further validation rules will be run due to call cost exceeds limit for rule: {rule_text}"
+                )));
+                self.stopped = true;
+            }
+            Err(e) if e.starts_with("no such overload") => self.errs.push(invalid(format!(
+                "'{e}': call arguments did not match a supported operator, function or macro signature for rule: {rule_text}"
+            ))),
+            Err(e) => self.errs.push(invalid(format!("{e} evaluating rule: {rule_text}"))),
+        }
+        if self.spent > BUDGET && !self.stopped {
+            self.errs.push(invalid(
+                "validation failed due to running out of cost budget, no further validation rules will be run".into(),
+            ));
+            self.stopped = true;
+        }
+    }
+
+    /// A `messageExpression`'s text; `None` when it fails (the rule's message is used).
+    fn message(&mut self, rule: &Rule, vars: Vec<(String, Val)>) -> Option<String> {
+        let expr = rule.message_expression.as_ref()?.as_ref().ok()?;
+        let mut steps = 0;
+        let out = cel::eval(expr, &mut Scope::new(vars, &mut steps));
+        self.spent += steps;
+        match out {
+            Ok(Val::Str(s)) => {
+                let t = s.trim();
+                (!t.is_empty() && !t.contains('\n') && t.len() <= 5 * 1024).then(|| t.to_string())
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Whether `errs` hold a type of error that keeps the rules from running (`hasBlockingErr`).
+pub fn blocking(errs: &[FieldError]) -> bool {
+    errs.iter().any(|e| {
+        matches!(
+            e.kind,
+            FieldErrorKind::NotSupported
+                | FieldErrorKind::Required
+                | FieldErrorKind::TooLong
+                | FieldErrorKind::TooMany
+                | FieldErrorKind::TypeInvalid
+        )
+    })
+}
+
+/// The error that says the rules were not run.
+pub fn not_checked() -> FieldError {
+    FieldError::invalid(
+        "<nil>",
+        Value::Null,
+        "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+    )
+}
