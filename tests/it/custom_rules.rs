@@ -94,3 +94,26 @@ fn rules_fail_with_their_messages_reasons_and_paths() {
         format!(r#"{prefix}spec.immutable: Invalid value: "b": is immutable"#)
     );
 }
+
+/// A rule that does not compile refuses the definition at the rule's path.
+#[test]
+fn a_rule_that_does_not_compile_refuses_the_definition() {
+    let mut e = engine();
+    let mut crd = ruled_crd();
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+        ["x-kubernetes-validations"][0]["rule"] = json!("self.min <=");
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 422, "{}", r.text);
+    let cause = &r.json["details"]["causes"][0];
+    assert_eq!(
+        cause["field"],
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule"
+    );
+    assert!(
+        cause["message"]
+            .as_str()
+            .unwrap()
+            .contains("compilation failed: "),
+        "{cause}"
+    );
+}

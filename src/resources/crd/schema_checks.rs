@@ -128,6 +128,7 @@ fn standard_walk(s: &Value, path: &FieldPath, errs: &mut Vec<FieldError>) {
             "must be true or undefined",
         ));
     }
+    rule_checks(m, path, errs);
     if let Some(props) = m.get("properties").and_then(Value::as_object) {
         for (k, v) in props {
             standard_walk(v, &path.child("properties").key(k), errs);
@@ -152,6 +153,44 @@ fn standard_walk(s: &Value, path: &FieldPath, errs: &mut Vec<FieldError>) {
     }
     if let Some(items) = m.get("items").filter(|i| i.is_object()) {
         standard_walk(items, &path.child("items"), errs);
+    }
+}
+
+/// `x-kubernetes-validations` must compile: a rule (or message expression) that does not
+/// parse is `compilation failed` at its path. (The text after `ERROR: <input>:` is this
+/// parser's, not cel-go's, and rules are not type-checked here.)
+fn rule_checks(m: &Map<String, Value>, path: &FieldPath, errs: &mut Vec<FieldError>) {
+    let rules = m.get("x-kubernetes-validations").and_then(Value::as_array);
+    for (i, r) in rules.into_iter().flatten().enumerate() {
+        let at = path.child("x-kubernetes-validations").index(i);
+        let rule = r.get("rule").and_then(Value::as_str).unwrap_or("");
+        if rule.trim().is_empty() {
+            errs.push(FieldError::required(
+                at.child("rule").as_str(),
+                "rule is not specified",
+            ));
+            continue;
+        }
+        if let Err(e) = crate::resources::custom::cel::parse(rule) {
+            errs.push(FieldError::invalid(
+                at.child("rule").as_str(),
+                r.clone(),
+                &format!("compilation failed: ERROR: <input>:1:1: {e}"),
+            ));
+        }
+        if let Some(m) = r
+            .get("messageExpression")
+            .and_then(Value::as_str)
+            .filter(|m| !m.is_empty())
+        {
+            if let Err(e) = crate::resources::custom::cel::parse(m) {
+                errs.push(FieldError::invalid(
+                    at.child("messageExpression").as_str(),
+                    r.clone(),
+                    &format!("messageExpression compilation failed: ERROR: <input>:1:1: {e}"),
+                ));
+            }
+        }
     }
 }
 
