@@ -96,6 +96,14 @@ impl Cacher {
         self.watchers.clear();
     }
 
+    /// Ends the watches of resources `served` no longer holds (their streams finish).
+    pub fn close_watches_unless(
+        &mut self,
+        served: impl Fn(&crate::resources::ResourceInfo) -> bool,
+    ) {
+        self.watchers.retain(|w| served(w.filter.resource));
+    }
+
     /// Number of open watches.
     pub fn watch_count(&self) -> usize {
         self.watchers.iter().filter(|w| w.is_open()).count()

@@ -96,6 +96,10 @@ impl Registry {
         if !kinds.serve_definitions(maps) {
             return false;
         }
+        // The CRD handler's storage of a resource no longer served goes, and its watches end.
+        self.cacher.close_watches_unless(|r| {
+            r.custom.is_none() || kinds.lookup(r.group, r.version, r.plural).is_some()
+        });
         self.kinds = Arc::new(kinds);
         true
     }

@@ -166,6 +166,7 @@ fn deleting_a_definition_removes_its_objects_first() {
         after["metadata"]["resourceVersion"],
         before["metadata"]["resourceVersion"]
     );
+    let mut watch = crate::common::watch(&mut e, &format!("{WIDGETS}?watch=true"));
     // The last object's finalizer goes: so do the object, the definition and the resource.
     let r = send(
         &mut e,
@@ -178,6 +179,9 @@ fn deleting_a_definition_removes_its_objects_first() {
     e.tick();
     e.tick();
     assert_eq!(get(&mut e, &crd_path).code, 404);
+    // Its watches end with it.
+    let (_, ended) = watch.events();
+    assert!(ended, "the watch of a resource no longer served is over");
     let r = get(&mut e, WIDGETS);
     assert_eq!((r.code, r.text.as_str()), (404, "404 page not found\n"));
 }
