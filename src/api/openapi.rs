@@ -12,6 +12,7 @@
 //! `/openapi/v3/<key>?hash=<uppercase hex SHA-512 of the document's JSON>`, and the document
 //! handler redirects (301) to the current hash when a stale one is asked for.
 
+mod custom;
 mod lookup;
 mod meta;
 mod params;

@@ -81,7 +81,7 @@ fn render_in(kinds: &Kinds, gv: (&str, &str), name: &str) -> Option<Value> {
         .iter()
         .find(|r| r.custom.is_some() && r.schema.openapi_name == name)
     {
-        return Some(custom_schema(kinds, r));
+        return Some(super::custom::custom_schema(kinds, r));
     }
     if let Some(s) = find_struct(kinds, name) {
         return Some(struct_schema(s, gvk_extension(kinds, gv, name)));
@@ -96,51 +96,13 @@ fn render_in(kinds: &Kinds, gv: (&str, &str), name: &str) -> Option<Value> {
         .map(|r| list_schema(kinds, r))
 }
 
-/// A custom resource's schema as the CRD OpenAPI builder publishes it: the version's schema
-/// unfolded, `apiVersion` and `kind` as TypeMeta's, `metadata` ObjectMeta's, and the
-/// group-version-kind.
-fn custom_schema(kinds: &Kinds, r: &ResourceInfo) -> Value {
-    let Some(custom) = r.custom else {
-        return json!({});
-    };
-    let mut schema = custom.openapi.clone();
-    if let Some(m) = schema.as_object_mut() {
-        let props = m.entry("properties").or_insert_with(|| json!({}));
-        if let Some(props) = props.as_object_mut() {
-            props.insert(
-                "apiVersion".into(),
-                property(&crate::resources::schema::API_VERSION_FIELD),
-            );
-            props.insert(
-                "kind".into(),
-                property(&crate::resources::schema::KIND_FIELD),
-            );
-            props.insert(
-                "metadata".into(),
-                json!({
-                    "description": crate::resources::schema::METADATA_FIELD.description,
-                    "$ref": format!("{REF_PREFIX}{}", crate::resources::schema::OBJECT_META.openapi_name)
-                }),
-            );
-            props.sort_keys();
-        }
-        let gvk: Vec<Value> = kinds
-            .iter()
-            .filter(|x| x.schema.openapi_name == r.schema.openapi_name)
-            .map(|x| gvk_entry(x.group, x.version, x.kind))
-            .collect();
-        m.insert("x-kubernetes-group-version-kind".into(), Value::Array(gvk));
-    }
-    schema
-}
-
 /// The schema name of a resource's list kind (`io.k8s.api.apps.v1.ControllerRevisionList`).
 pub fn list_schema_name(r: &ResourceInfo) -> String {
     format!("{}List", r.schema.openapi_name)
 }
 
 /// `{"group","kind","version"}` — the key order of the map the server builds for schemas.
-fn gvk_entry(group: &str, version: &str, kind: &str) -> Value {
+pub(super) fn gvk_entry(group: &str, version: &str, kind: &str) -> Value {
     json!({"group": group, "kind": kind, "version": version})
 }
 
@@ -274,7 +236,7 @@ fn zero_default(ty: &Type) -> Option<Value> {
 }
 
 /// One property of a struct schema.
-fn property(f: &Field) -> Value {
+pub(super) fn property(f: &Field) -> Value {
     let default = if f.omit_empty {
         None
     } else {
