@@ -108,10 +108,6 @@ fn finalize(reg: &mut Registry, mut crd: Map<String, Value>) {
     write_status(reg, crd);
 }
 
-fn map_meta_str_of<'a>(obj: &'a Value, key: &str) -> &'a str {
-    crate::resources::meta::meta_str(obj, key)
-}
-
 fn has_condition(crd: &Map<String, Value>, (t, s, r, m): (&str, &str, &str, &str)) -> bool {
     let c = serde_json::json!({"type": t, "status": s, "reason": r, "message": m});
     crd.get("status")
@@ -132,7 +128,7 @@ fn delete_instances(reg: &mut Registry, crd: &Map<String, Value>) -> bool {
     // Those already terminating wait for their own finalizers.
     for obj in objects
         .iter()
-        .filter(|o| map_meta_str_of(o, "deletionTimestamp").is_empty())
+        .filter(|o| crate::resources::meta::meta_str(o, "deletionTimestamp").is_empty())
     {
         let meta = crate::resources::meta::meta(obj);
         let s = |k: &str| {

@@ -138,8 +138,8 @@ fn a_created_widget_is_pruned_defaulted_and_written_with_sorted_keys() {
     );
 }
 
-/// A Widget definition whose spec exercises every value validation of the worked examples.
-fn checked_crd() -> Value {
+/// A namespaced Widget definition (one version, v1) whose `spec` has the schema `spec`.
+pub(crate) fn crd_with_spec(spec: Value) -> Value {
     json!({
         "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
         "metadata": {"name": "widgets.example.com"},
@@ -148,19 +148,26 @@ fn checked_crd() -> Value {
             "names": {"plural": "widgets", "kind": "Widget"},
             "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
                 "type": "object",
-                "properties": {"spec": {"type": "object", "required": ["size"], "properties": {
-                    "size": {"type": "integer", "minimum": 1, "maximum": 10},
-                    "name": {"type": "string", "maxLength": 5, "pattern": "^[a-z]+$"},
-                    "mode": {"type": "string", "enum": ["fast", "slow"]},
-                    "tags": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "string"}},
-                    "labels": {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1, "maxProperties": 2},
-                    "port": {"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]},
-                    "when": {"type": "string", "format": "date-time"},
-                    "ratio": {"type": "number", "multipleOf": 0.5}
-                }}}
+                "properties": {"spec": spec}
             }}}]
         }
     })
+}
+
+/// A Widget definition whose spec exercises every value validation of the worked examples.
+fn checked_crd() -> Value {
+    crd_with_spec(
+        json!({"type": "object", "required": ["size"], "properties": {
+                        "size": {"type": "integer", "minimum": 1, "maximum": 10},
+                        "name": {"type": "string", "maxLength": 5, "pattern": "^[a-z]+$"},
+                        "mode": {"type": "string", "enum": ["fast", "slow"]},
+                        "tags": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "string"}},
+                        "labels": {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1, "maxProperties": 2},
+                        "port": {"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]},
+                        "when": {"type": "string", "format": "date-time"},
+                        "ratio": {"type": "number", "multipleOf": 0.5}
+        }}),
+    )
 }
 
 /// The 422 messages of kube-apiserver 1.36 for each value validation (apiextensions'

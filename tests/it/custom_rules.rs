@@ -6,37 +6,27 @@
 use serde_json::{json, Value};
 
 use crate::common::{engine, post, put};
-use crate::custom_resources::{widget, CRDS, WIDGETS};
+use crate::custom_resources::{crd_with_spec, widget, CRDS, WIDGETS};
 
+/// A Widget whose spec carries rules of every kind.
 fn ruled_crd() -> Value {
-    json!({
-        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"},
-        "spec": {
-            "group": "example.com", "scope": "Namespaced",
-            "names": {"plural": "widgets", "kind": "Widget"},
-            "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
-                "type": "object",
-                "properties": {"spec": {
-                    "type": "object",
-                    "x-kubernetes-validations": [
-                        {"rule": "self.min <= self.max"},
-                        {"rule": "self.max <= 100", "message": "max too large", "reason": "FieldValueForbidden", "fieldPath": ".max"},
-                        {"rule": "self.min != 7", "messageExpression": "'min ' + string(self.min) + ' is unlucky'"},
-                        {"rule": "!has(self.probe) || self.probe.missing > 1"}
-                    ],
-                    "properties": {
-                        "min": {"type": "integer"},
-                        "max": {"type": "integer"},
-                        "mode": {"type": "string", "enum": ["a", "b"]},
-                        "probe": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
-                        "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self.startsWith('w')", "message": "must start with w"}]},
-                        "immutable": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "is immutable"}]}
-                    }
-                }}
-            }}}]
+    crd_with_spec(json!({
+        "type": "object",
+        "x-kubernetes-validations": [
+            {"rule": "self.min <= self.max"},
+            {"rule": "self.max <= 100", "message": "max too large", "reason": "FieldValueForbidden", "fieldPath": ".max"},
+            {"rule": "self.min != 7", "messageExpression": "'min ' + string(self.min) + ' is unlucky'"},
+            {"rule": "!has(self.probe) || self.probe.missing > 1"}
+        ],
+        "properties": {
+            "min": {"type": "integer"},
+            "max": {"type": "integer"},
+            "mode": {"type": "string", "enum": ["a", "b"]},
+            "probe": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+            "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self.startsWith('w')", "message": "must start with w"}]},
+            "immutable": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "is immutable"}]}
         }
-    })
+    }))
 }
 
 #[test]

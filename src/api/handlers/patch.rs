@@ -57,13 +57,13 @@ fn patch_invalid(value: String, detail: &str) -> ApiError {
 
 /// What a PATCH's content type asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PatchMedia {
+pub(super) enum PatchMedia {
     Patch(PatchKind),
     Apply { cbor: bool },
 }
 
 /// The PATCH route's media-type check (415), which comes before the body is read (413).
-fn media(req: &Request<'_>, info: &ResourceInfo) -> ApiResult<PatchMedia> {
+pub(super) fn media(req: &Request<'_>, info: &ResourceInfo) -> ApiResult<PatchMedia> {
     let ct = req.header("content-type");
     let media = ct
         .split(';')
@@ -96,21 +96,24 @@ fn custom_media(media: &str, cbor: bool) -> ApiResult<PatchMedia> {
         "application/merge-patch+json" => PatchMedia::Patch(PatchKind::Merge),
         "application/apply-patch+yaml" => PatchMedia::Apply { cbor: false },
         APPLY_CBOR if cbor => PatchMedia::Apply { cbor: true },
-        _ => {
-            let mut accepted = vec![
-                "application/json-patch+json",
-                "application/merge-patch+json",
-                "application/apply-patch+yaml",
-            ];
-            if cbor {
-                accepted.push(APPLY_CBOR);
-            }
-            return Err(ApiError::unsupported_media_type(format!(
-                "the body of the request was in an unknown format - accepted media types include: {}",
-                accepted.join(", ")
-            )));
-        }
+        _ => return Err(custom_media_unsupported(cbor)),
     })
+}
+
+/// The CRD handler's 415 (`NewUnsupportedMediaTypeError(supportedTypes)`).
+pub(super) fn custom_media_unsupported(cbor: bool) -> ApiError {
+    let mut accepted = vec![
+        "application/json-patch+json",
+        "application/merge-patch+json",
+        "application/apply-patch+yaml",
+    ];
+    if cbor {
+        accepted.push(APPLY_CBOR);
+    }
+    ApiError::unsupported_media_type(format!(
+        "the body of the request was in an unknown format - accepted media types include: {}",
+        accepted.join(", ")
+    ))
 }
 
 /// A non-apply patch's options: `ValidatePatchOptions` (`force`, even `false`, is only for

@@ -1,7 +1,8 @@
 //! A custom resource's `scale` subresource (`ScaleREST`): GET answers the object as an
 //! autoscaling/v1 Scale; PUT and the JSON and merge patches of that Scale write its
 //! `spec.replicas` to the object's spec replicas path (a `resourceVersion` in the Scale is a
-//! precondition), through the object's own strategy and validation.
+//! precondition), through the object's own strategy and validation. Server-side apply of a
+//! Scale, which the real server serves, is refused here with the CRD handler's 415.
 
 use serde_json::Value;
 
@@ -59,19 +60,11 @@ pub fn serve(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
         }
         Verb::Patch => {
             super::body_within_limit(req)?;
-            let media = req
-                .header("content-type")
-                .split(';')
-                .next()
-                .unwrap_or("")
-                .trim();
-            let kind = match media {
-                "application/json-patch+json" => PatchKind::Json,
-                "application/merge-patch+json" => PatchKind::Merge,
-                _ => {
-                    return Err(ApiError::unsupported_media_type(
-                        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json",
-                    ))
+            let kind = match super::patch::media(req, rr.resource)? {
+                super::patch::PatchMedia::Patch(kind) => kind,
+                // Server-side apply of a Scale is not served here (the real server serves it).
+                super::patch::PatchMedia::Apply { cbor } => {
+                    return Err(super::patch::custom_media_unsupported(cbor))
                 }
             };
             let opts = write_options(req, "PatchOptions")?;

@@ -103,7 +103,6 @@ pub struct CustomKind {
     /// Whether the `status` subresource is enabled.
     pub status: bool,
     pub scale: Option<Scale>,
-    pub columns: Vec<PrinterColumn>,
     /// `selectableFields`, as field labels (`spec.color`).
     pub selectable: Vec<String>,
     /// The Table's columns and cells.
@@ -117,6 +116,16 @@ fn child(path: &str, key: &str) -> String {
     } else {
         format!("{path}.{key}")
     }
+}
+
+/// The members of a simple JSONPath (`.spec.replicas`, or `spec.replicas` as a field label).
+fn members(path: &str) -> Vec<&str> {
+    path.split('.').filter(|p| !p.is_empty()).collect()
+}
+
+/// The value at a simple JSONPath, if every member on the way is there.
+fn at<'a>(obj: &'a Value, path: &str) -> Option<&'a Value> {
+    members(path).into_iter().try_fold(obj, |v, k| v.get(k))
 }
 
 /// Puts `value` beyond the reach of drops: the kinds are `&'static`, as the built-in ones are.
@@ -261,7 +270,6 @@ impl CustomKind {
             openapi,
             status: subresources.get("status").is_some_and(Value::is_object),
             scale,
-            columns,
             selectable,
             printer,
         }

@@ -14,20 +14,15 @@ use crate::resources::field::{BadValue, FieldError, FieldErrorKind};
 /// The whole object's budget (`RuntimeCELCostBudget`), in the steps [`cel`] counts.
 const BUDGET: u64 = 10_000_000;
 
-/// The rule errors of `value` against `schema` (paths relative to `root`: `None` for the
-/// object itself, whose own rules report field `<nil>`).
-pub fn validate(
-    schema: &Schema,
-    value: &Value,
-    old: Option<&Value>,
-    root: Option<&str>,
-) -> Vec<FieldError> {
+/// The rule errors of the object `value` against its `schema` (the object's own rules report
+/// field `<nil>`).
+pub fn validate(schema: &Schema, value: &Value, old: Option<&Value>) -> Vec<FieldError> {
     let mut w = Walk {
         errs: Vec::new(),
         spent: 0,
         stopped: false,
     };
-    w.node(schema, value, old, root.unwrap_or(""));
+    w.node(schema, value, old, "");
     w.errs
 }
 

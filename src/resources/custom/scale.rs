@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::Scale;
+use super::{at, members, Scale};
 use crate::codec::schema::{always, f, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
 use crate::resources::field::FieldError;
 use crate::resources::schema::METADATA_FIELD;
@@ -43,15 +43,6 @@ pub static SCALE: Struct = Struct {
         f("status", Type::Object(&SCALE_STATUS), "status is the current status of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status. Read-only."),
     ],
 };
-
-/// The members of a simple JSONPath (`.spec.replicas`).
-fn members(path: &str) -> Vec<&str> {
-    path.split('.').filter(|p| !p.is_empty()).collect()
-}
-
-fn at<'a>(obj: &'a Value, path: &str) -> Option<&'a Value> {
-    members(path).into_iter().try_fold(obj, |v, k| v.get(k))
-}
 
 /// `NestedInt64` at a replicas path: absent is 0; anything but an integer is the accessor's
 /// error.

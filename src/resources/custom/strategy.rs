@@ -134,15 +134,8 @@ impl Strategy for CustomKind {
         if !self.selectable.iter().any(|s| s == label) {
             return None;
         }
-        let mut at = obj;
-        for part in label.split('.') {
-            match at.get(part) {
-                Some(v) => at = v,
-                None => return Some(String::new()),
-            }
-        }
-        // `fmt.Sprint` of the value.
-        Some(match at {
+        // `fmt.Sprint` of the value; a missing one is empty.
+        Some(match super::at(obj, label).unwrap_or(&Value::Null) {
             Value::String(s) => s.clone(),
             Value::Null => String::new(),
             Value::Number(n) if n.is_f64() => {

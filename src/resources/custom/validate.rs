@@ -57,18 +57,12 @@ fn object_checks(kind: &CustomKind, value: &Value, old: Option<&Value>) -> Vec<F
     }
     embedded(&kind.schema, value, "", true, &mut errs);
     errs.extend(super::listtype::validate(&kind.schema, value, old));
-    rules(&kind.schema, value, old, None, &mut errs);
+    rules(&kind.schema, value, old, &mut errs);
     errs
 }
 
 /// The CEL rules, unless the errors so far keep them from running (then one error says so).
-fn rules(
-    schema: &Schema,
-    value: &Value,
-    old: Option<&Value>,
-    root: Option<&str>,
-    errs: &mut Vec<FieldError>,
-) {
+fn rules(schema: &Schema, value: &Value, old: Option<&Value>, errs: &mut Vec<FieldError>) {
     if !schema.has_rules() {
         return;
     }
@@ -76,7 +70,7 @@ fn rules(
         errs.push(super::rules::not_checked());
         return;
     }
-    errs.extend(super::rules::validate(schema, value, old, root));
+    errs.extend(super::rules::validate(schema, value, old));
 }
 
 /// An update (metadata's update rules are the registry's): type meta, then the schema,
@@ -128,7 +122,7 @@ pub fn validate_status_update(
     }
     let (new, old) = (Value::Object(new.clone()), Value::Object(old.clone()));
     errs.extend(super::listtype::validate(&kind.schema, &new, Some(&old)));
-    rules(&kind.schema, &new, Some(&old), None, &mut errs);
+    rules(&kind.schema, &new, Some(&old), &mut errs);
     errs
 }
 
