@@ -13,31 +13,43 @@ use crate::registry::{DeleteOptions, Registry, Write};
 use crate::resources::crd::conditions::set_on;
 use crate::resources::crd::validation::condition_true;
 use crate::resources::crd::{CLEANUP_FINALIZER, CUSTOM_RESOURCE_DEFINITIONS as CRDS};
-use crate::resources::meta::{map_meta_str, meta_mut, set_finalizers, strings};
+use crate::resources::meta::{map_meta_str, meta_mut, set_finalizers, str_items, strings};
 
-/// The controller between ticks: it looks when anything was written.
+/// The controller between ticks: it looks when a definition changed, and while one
+/// terminates, whenever anything was written.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CrdFinalizer {
     seen: super::Seen,
+    seen_definitions: super::Seen,
+    /// A definition was terminating when last looked at.
+    pending: bool,
 }
 
 impl CrdFinalizer {
     /// Finalizes the terminating definitions when the store changed since the last call.
     pub fn run(&mut self, reg: &mut Registry) {
-        if !self.seen.changed_under(reg, "/registry/") {
+        // Definitions are read when one changed, or, while one terminates, when anything did
+        // (its objects going).
+        let definitions = self.seen_definitions.changed_under(reg, &CRDS.key_prefix());
+        let anything = self.seen.changed_under(reg, "/registry/");
+        if !(definitions || (self.pending && anything)) {
             return;
         }
         let terminating: Vec<Map<String, Value>> = reg
             .live(&CRDS, None)
             .into_iter()
-            .filter_map(|c| c.as_object().cloned())
+            .filter_map(|c| match c {
+                Value::Object(m) => Some(m),
+                _ => None,
+            })
             .filter(|c| {
                 !map_meta_str(c, "deletionTimestamp").is_empty()
-                    && strings(c.get("metadata").and_then(|m| m.get("finalizers")))
-                        .iter()
-                        .any(|f| f == CLEANUP_FINALIZER)
+                    && c.get("metadata")
+                        .and_then(|m| m.get("finalizers"))
+                        .is_some_and(|f| str_items(f).any(|f| f == CLEANUP_FINALIZER))
             })
             .collect();
+        self.pending = !terminating.is_empty();
         if terminating.is_empty() {
             return;
         }

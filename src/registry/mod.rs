@@ -96,9 +96,15 @@ impl Registry {
         if !kinds.serve_definitions(maps) {
             return false;
         }
-        // The CRD handler's storage of a resource no longer served goes, and its watches end.
-        self.cacher.close_watches_unless(|r| {
-            r.custom.is_none() || kinds.lookup(r.group, r.version, r.plural).is_some()
+        // The CRD handler's storage of a resource no longer served, or served from a changed
+        // definition, goes, and its watches end (not when the definition only starts
+        // terminating).
+        self.cacher.close_watches_unless(|r| match r.custom {
+            None => true,
+            Some(c) => kinds
+                .lookup(r.group, r.version, r.plural)
+                .and_then(|k| k.custom)
+                .is_some_and(|k| k.storage_of == c.storage_of),
         });
         self.kinds = Arc::new(kinds);
         true

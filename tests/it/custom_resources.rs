@@ -292,6 +292,7 @@ fn updates_ratchet_over_what_did_not_change() {
     assert_eq!(post(&mut e, CRDS, &crd).code, 201);
     let created = post(&mut e, WIDGETS, &widget("w1", json!({"size": 50})));
     assert_eq!(created.code, 201, "{}", created.text);
+    let mut watch = crate::common::watch(&mut e, &format!("{WIDGETS}?watch=true"));
     // The definition tightens the maximum; the stored 50 is now out of range.
     let mut crd = crate::common::get(&mut e, &format!("{CRDS}/widgets.example.com")).json;
     crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
@@ -300,6 +301,9 @@ fn updates_ratchet_over_what_did_not_change() {
         put(&mut e, &format!("{CRDS}/widgets.example.com"), &crd).code,
         200
     );
+    // The kind's storage was rebuilt: its watches ended.
+    e.tick();
+    assert!(watch.events().1, "a watch survived its definition's change");
     let mut next = created.json.clone();
     next["spec"]["mode"] = json!("fast");
     let r = put(&mut e, &format!("{WIDGETS}/w1"), &next);

@@ -22,12 +22,10 @@ pub fn converts(info: &ResourceInfo) -> bool {
 
 /// Sets an object of this kind (of any of its versions) to `api_version`, in its sorted
 /// place.
-fn set(obj: &mut Map<String, Value>, kind: &str, api_version: &str) -> bool {
-    if obj.get("kind").and_then(Value::as_str) != Some(kind) || !obj.contains_key("apiVersion") {
-        return false;
+fn set(obj: &mut Map<String, Value>, kind: &str, api_version: &str) {
+    if obj.get("kind").and_then(Value::as_str) == Some(kind) && obj.contains_key("apiVersion") {
+        obj.insert("apiVersion".into(), Value::String(api_version.to_string()));
     }
-    obj.insert("apiVersion".into(), Value::String(api_version.to_string()));
-    true
 }
 
 /// An object as stored: in the storage version.

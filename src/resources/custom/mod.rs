@@ -93,6 +93,9 @@ pub struct CustomKind {
     pub storage_served: bool,
     /// Whether the definition is being deleted: discovery lists [`TERMINATING_VERBS`].
     pub terminating: bool,
+    /// The definition this kind was built from, apart from its being deleted: the watches of
+    /// a kind end when no served kind has the same.
+    pub storage_of: String,
     /// The warning every request to a deprecated version gets.
     pub deprecation: Option<String>,
     /// The version's structural schema (the root object's).
@@ -261,6 +264,7 @@ impl CustomKind {
             namespaced: str_at(spec, "scope") == "Namespaced",
             storage_version: super::crd::storage_version(crd).unwrap_or_default(),
             terminating: terminating(crd),
+            storage_of: served_definition(crd, version),
             deprecation: deprecation(crd, version),
             storage_served: super::crd::versions(crd).iter().any(|v| {
                 v.get("storage").and_then(Value::as_bool) == Some(true)
@@ -324,6 +328,16 @@ impl CustomKind {
 /// A definition's fingerprint for one version: what its built kind depends on. A kind is
 /// built again only when this changes.
 pub fn fingerprint(crd: &Map<String, Value>, version: &Value) -> String {
+    let mut out = served_definition(crd, version);
+    if terminating(crd) {
+        out.push_str("terminating");
+    }
+    out
+}
+
+/// What the CRD handler's storage of one version is built from (spec, accepted names, the
+/// version): a change of it replaces the storage, and ends its watches.
+fn served_definition(crd: &Map<String, Value>, version: &Value) -> String {
     let mut out = Vec::new();
     for part in [
         crd.get("spec").unwrap_or(&Value::Null),
@@ -334,9 +348,6 @@ pub fn fingerprint(crd: &Map<String, Value>, version: &Value) -> String {
     ] {
         crate::codec::json::write_compact(part, &mut out);
         out.push(b'\n');
-    }
-    if terminating(crd) {
-        out.extend_from_slice(b"terminating");
     }
     String::from_utf8_lossy(&out).into_owned()
 }

@@ -63,7 +63,8 @@ impl Val {
         }
     }
 
-    fn type_name(&self) -> &'static str {
+    /// The CEL type name, for `type()`.
+    pub fn type_name(&self) -> &'static str {
         match self {
             Val::Null => "null_type",
             Val::Bool(_) => "bool",
@@ -88,7 +89,7 @@ impl Val {
 }
 
 /// CEL equality: numbers across types, lists and maps element-wise.
-fn equal(a: &Val, b: &Val) -> bool {
+pub(super) fn equal(a: &Val, b: &Val) -> bool {
     match (a, b) {
         (Val::List(x), Val::List(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
@@ -105,7 +106,7 @@ fn equal(a: &Val, b: &Val) -> bool {
     }
 }
 
-fn compare(a: &Val, b: &Val) -> Result<Ordering, String> {
+pub(super) fn compare(a: &Val, b: &Val) -> Result<Ordering, String> {
     match (a, b) {
         (Val::Str(x), Val::Str(y)) => Ok(x.cmp(y)),
         (Val::Bool(x), Val::Bool(y)) => Ok(x.cmp(y)),
@@ -174,13 +175,16 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
         Expr::Select(operand, field) => match eval(operand, scope)? {
             Val::Map(m) => m
                 .into_iter()
-                .find(|(k, _)| *k == Val::Str(field.clone()))
+                .find(|(k, _)| matches!(k, Val::Str(s) if s == field))
                 .map(|(_, v)| v)
                 .ok_or_else(|| format!("no such key: {field}"))?,
             _ => return Err("no such overload".into()),
         },
         Expr::Has(operand, field) => match eval(operand, scope)? {
-            Val::Map(m) => Val::Bool(m.iter().any(|(k, _)| *k == Val::Str(field.clone()))),
+            Val::Map(m) => Val::Bool(
+                m.iter()
+                    .any(|(k, _)| matches!(k, Val::Str(s) if s == field)),
+            ),
             _ => return Err("no such overload".into()),
         },
         Expr::Index(operand, index) => {
@@ -400,12 +404,5 @@ pub fn display(v: &Val) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-    }
-}
-
-impl Val {
-    /// The CEL type name, for `type()` and overload errors.
-    pub fn type_of(&self) -> &'static str {
-        self.type_name()
     }
 }

@@ -8,7 +8,7 @@
 
 use std::cmp::Ordering;
 
-use super::eval::{display, Val};
+use super::eval::{compare, display, equal, Val};
 
 fn no_overload<T>() -> Result<T, String> {
     Err("no such overload".into())
@@ -116,7 +116,7 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
             _ => return Err("type conversion error from 'string' to 'bool'".to_string()),
         }),
         ("dyn", v, []) => v,
-        ("type", v, []) => Val::Str(v.type_of().into()),
+        ("type", v, []) => Val::Str(v.type_name().into()),
         ("charAt", Val::Str(s), [Val::Int(i)]) => {
             let n = s.chars().count() as i64;
             if *i < 0 || *i > n {
@@ -177,10 +177,11 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
                 .collect();
             Val::Str(parts?.join(&sep))
         }
-        ("isSorted", Val::List(l), []) => Val::Bool(
-            l.windows(2)
-                .all(|w| order(&w[0], &w[1]).is_some_and(|o| o != Ordering::Greater)),
-        ),
+        ("isSorted", Val::List(l), []) => Val::Bool(l.windows(2).all(|w| {
+            compare(&w[0], &w[1])
+                .ok()
+                .is_some_and(|o| o != Ordering::Greater)
+        })),
         ("sum", Val::List(l), []) => l
             .into_iter()
             .try_fold(None::<Val>, |acc, v| {
@@ -207,16 +208,20 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
             for v in l {
                 best = match best {
                     None => Some(v),
-                    Some(b) => Some(if order(&v, &b) == Some(want) { v } else { b }),
+                    Some(b) => Some(if compare(&v, &b).ok() == Some(want) {
+                        v
+                    } else {
+                        b
+                    }),
                 };
             }
-            best.ok_or("min called on empty list".to_string())?
+            best.ok_or(format!("{name} called on empty list"))?
         }
         ("indexOf" | "lastIndexOf", Val::List(l), [v]) => {
             let mut found = l
                 .iter()
                 .enumerate()
-                .filter(|(_, x)| *x == v)
+                .filter(|(_, x)| equal(x, v))
                 .map(|(i, _)| i as i64);
             Val::Int(
                 if name == "indexOf" {
@@ -229,15 +234,4 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
         }
         _ => return no_overload(),
     })
-}
-
-fn order(a: &Val, b: &Val) -> Option<Ordering> {
-    match (a, b) {
-        (Val::Int(x), Val::Int(y)) => Some(x.cmp(y)),
-        (Val::Uint(x), Val::Uint(y)) => Some(x.cmp(y)),
-        (Val::Double(x), Val::Double(y)) => x.partial_cmp(y),
-        (Val::Str(x), Val::Str(y)) => Some(x.cmp(y)),
-        (Val::Bool(x), Val::Bool(y)) => Some(x.cmp(y)),
-        _ => None,
-    }
 }

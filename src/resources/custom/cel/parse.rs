@@ -76,12 +76,12 @@ fn lex(src: &str) -> Result<Vec<Tok>, String> {
                 while i < b.len() && b[i].is_ascii_hexdigit() {
                     i += 1;
                 }
-                let v = i64::from_str_radix(&src[start + 2..i], 16).map_err(|e| e.to_string())?;
+                let v = u64::from_str_radix(&src[start + 2..i], 16).map_err(|e| e.to_string())?;
                 if b.get(i).is_some_and(|c| *c == b'u' || *c == b'U') {
                     i += 1;
-                    out.push(Tok::Uint(v as u64));
+                    out.push(Tok::Uint(v));
                 } else {
-                    out.push(Tok::Int(v));
+                    out.push(Tok::Int(i64::try_from(v).map_err(|e| e.to_string())?));
                 }
                 continue;
             }
@@ -155,6 +155,20 @@ fn lex(src: &str) -> Result<Vec<Tok>, String> {
                         b'b' => '\u{8}',
                         b'f' => '\u{c}',
                         b'v' => '\u{b}',
+                        // `\xHH`, `\uHHHH`, `\UHHHHHHHH` and octal `\OOO`.
+                        b'x' | b'u' | b'U' | b'0'..=b'3' => {
+                            let (digits, radix, from) = match e {
+                                b'x' => (2, 16, i),
+                                b'u' => (4, 16, i),
+                                b'U' => (8, 16, i),
+                                _ => (3, 8, i - 1),
+                            };
+                            let text = src.get(from..from + digits).ok_or("unterminated string")?;
+                            let code = u32::from_str_radix(text, radix)
+                                .map_err(|_| format!("invalid escape \\{}", e as char))?;
+                            i = from + digits;
+                            char::from_u32(code).ok_or("invalid escape: not a code point")?
+                        }
                         _ => return Err(format!("invalid escape \\{}", e as char)),
                     });
                     continue;
@@ -194,8 +208,23 @@ fn lex(src: &str) -> Result<Vec<Tok>, String> {
     Ok(out)
 }
 
+/// How deep a parsed tree may be: the evaluator, the walks over it and its drop recurse, so
+/// a rule of `1+1+…` or `!!!…` thousands long must be refused, not overflow the stack.
+/// (cel-go refuses nesting past 250 too; a chain of more than 250 operators, which it
+/// accepts, is refused here.)
+const MAX_DEPTH: usize = 250;
+
+/// cel-go's limit on a rule's size (`ParserExpressionSizeCodePointLimit`).
+const MAX_CODE_POINTS: usize = 100_000;
+
 /// Parses a CEL expression.
 pub fn parse(src: &str) -> Result<Expr, String> {
+    let size = src.chars().count();
+    if size > MAX_CODE_POINTS {
+        return Err(format!(
+            "expression code point size exceeds limit: size: {size}, limit {MAX_CODE_POINTS}"
+        ));
+    }
     let toks = lex(src)?;
     let mut p = Parser {
         toks,
@@ -204,7 +233,10 @@ pub fn parse(src: &str) -> Result<Expr, String> {
     };
     let e = p.expr()?;
     if p.at != p.toks.len() {
-        return Err(format!("Syntax error: extraneous input {:?}", p.toks[p.at]));
+        return Err(format!(
+            "Syntax error: extraneous input '{}' expecting <EOF>",
+            p.toks[p.at].text()
+        ));
     }
     Ok(e)
 }
@@ -224,7 +256,31 @@ const LEVELS: &[&[&str]] = &[
     &["*", "/", "%"],
 ];
 
+impl Tok {
+    /// The token as written (for syntax errors).
+    fn text(&self) -> String {
+        match self {
+            Tok::Int(i) => i.to_string(),
+            Tok::Uint(u) => format!("{u}u"),
+            Tok::Double(d) => d.to_string(),
+            Tok::Str(s) => format!("'{s}'"),
+            Tok::Bytes(b) => format!("b'{}'", String::from_utf8_lossy(b)),
+            Tok::Ident(i) => i.clone(),
+            Tok::Op(o) => (*o).to_string(),
+        }
+    }
+}
+
 impl Parser {
+    /// One level deeper in the tree being built; the caller puts `depth` back when it returns.
+    fn deeper(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err("max recursion depth exceeded".into());
+        }
+        Ok(())
+    }
+
     fn peek_op(&self, op: &str) -> bool {
         match self.toks.get(self.at) {
             Some(Tok::Op(o)) => *o == op,
@@ -250,10 +306,8 @@ impl Parser {
     }
 
     fn expr(&mut self) -> Result<Expr, String> {
-        self.depth += 1;
-        if self.depth > 250 {
-            return Err("expression nested too deeply".into());
-        }
+        let base = self.depth;
+        self.deeper()?;
         let c = self.binary(0)?;
         let out = if self.eat("?") {
             let t = self.binary(0)?;
@@ -263,7 +317,7 @@ impl Parser {
         } else {
             c
         };
-        self.depth -= 1;
+        self.depth = base;
         Ok(out)
     }
 
@@ -271,31 +325,40 @@ impl Parser {
         if level == LEVELS.len() {
             return self.unary();
         }
+        let base = self.depth;
         let mut lhs = self.binary(level + 1)?;
         'outer: loop {
             for op in LEVELS[level] {
                 if self.eat(op) {
+                    // Each operator puts the chain so far one level down.
+                    self.deeper()?;
                     let rhs = self.binary(level + 1)?;
                     lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
                     continue 'outer;
                 }
             }
+            self.depth = base;
             return Ok(lhs);
         }
     }
 
     fn unary(&mut self) -> Result<Expr, String> {
-        if self.eat("!") {
-            return Ok(Expr::Unary("!", Box::new(self.unary()?)));
-        }
-        if self.eat("-") {
-            return Ok(match self.unary()? {
+        let base = self.depth;
+        let out = if self.eat("!") {
+            self.deeper()?;
+            Expr::Unary("!", Box::new(self.unary()?))
+        } else if self.eat("-") {
+            self.deeper()?;
+            match self.unary()? {
                 Expr::Int(i) => Expr::Int(-i),
                 Expr::Double(d) => Expr::Double(-d),
                 e => Expr::Unary("-", Box::new(e)),
-            });
-        }
-        self.member()
+            }
+        } else {
+            self.member()?
+        };
+        self.depth = base;
+        Ok(out)
     }
 
     fn args(&mut self, close: &str) -> Result<Vec<Expr>, String> {
@@ -316,8 +379,13 @@ impl Parser {
     }
 
     fn member(&mut self) -> Result<Expr, String> {
+        let base = self.depth;
         let mut e = self.primary()?;
         loop {
+            if self.peek_op(".") || self.peek_op("[") {
+                // Each selection, call or index puts the chain so far one level down.
+                self.deeper()?;
+            }
             if self.eat(".") {
                 let Some(Tok::Ident(name)) = self.toks.get(self.at).cloned() else {
                     return Err("Syntax error: missing IDENTIFIER".into());
@@ -334,6 +402,7 @@ impl Parser {
                 self.expect("]")?;
                 e = Expr::Index(Box::new(e), Box::new(i));
             } else {
+                self.depth = base;
                 return Ok(e);
             }
         }
@@ -385,7 +454,10 @@ impl Parser {
                 }
                 Expr::Map(entries)
             }
-            Tok::Op(".") => return self.primary(),
+            // A leading dot names an identifier from the root (`.self`), once.
+            Tok::Op(".") if matches!(self.toks.get(self.at), Some(Tok::Ident(_))) => {
+                return self.primary()
+            }
             Tok::Op(o) => return Err(format!("Syntax error: mismatched input '{o}'")),
         })
     }

@@ -110,3 +110,51 @@ fn parse_errors_and_old_self() {
     assert!(mentions(&parse("self.a == oldSelf.a").unwrap(), "oldSelf"));
     assert!(!mentions(&parse("self.a == 1").unwrap(), "oldSelf"));
 }
+
+/// Rules too deep for the evaluator's stack are refused when parsed, not run; escapes and
+/// extreme literals read as cel-go reads them. (Run with the stack room the engine's entry
+/// points give a request: a debug build's 250 nested parentheses take more than a test
+/// thread's 2 MiB.)
+#[test]
+fn deep_rules_are_refused_and_literals_read_as_cel_go() {
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(deep_and_literals)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn deep_and_literals() {
+    for deep in [
+        "1".to_string() + &"+1".repeat(5000),
+        "!".repeat(5000) + "true",
+        "self".to_string() + &".a".repeat(5000),
+        "(".repeat(5000) + "1" + &")".repeat(5000),
+    ] {
+        assert_eq!(
+            parse(&deep).err().as_deref(),
+            Some("max recursion depth exceeded")
+        );
+    }
+    assert!(parse(&"1+".repeat(60_000))
+        .unwrap_err()
+        .starts_with("expression code point size exceeds limit"));
+    assert_eq!(
+        run(r#"'\x41\u00e9\101' == 'Aé' + 'A'"#, json!({})),
+        Ok(Val::Bool(true))
+    );
+    assert_eq!(
+        run("0xFFFFFFFFFFFFFFFFu", json!({})),
+        Ok(Val::Uint(u64::MAX))
+    );
+    assert_eq!(run("[1, 2].indexOf(2.0)", json!({})), Ok(Val::Int(1)));
+    assert_eq!(
+        run("[].max()", json!({})).unwrap_err(),
+        "max called on empty list"
+    );
+    assert_eq!(
+        parse("self.a b").unwrap_err(),
+        "Syntax error: extraneous input 'b' expecting <EOF>"
+    );
+}
