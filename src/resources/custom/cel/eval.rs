@@ -5,6 +5,7 @@
 //! `index out of bounds: 3`), which the validation messages quote.
 
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -21,9 +22,10 @@ pub enum Val {
     Double(f64),
     Str(String),
     Bytes(Vec<u8>),
-    List(Vec<Val>),
-    /// Entries in their order (keys are strings for objects).
-    Map(Vec<(Val, Val)>),
+    /// Shared: a reference to `self.items` does not copy the list.
+    List(Rc<Vec<Val>>),
+    /// Entries in their order (keys are strings for objects), shared as lists are.
+    Map(Rc<Vec<(Val, Val)>>),
 }
 
 /// The runtime cost one evaluation may spend (`PerCallLimit`), counted here as nodes visited.
@@ -50,16 +52,16 @@ impl Val {
             Value::String(t) => Val::Str(t.clone()),
             Value::Array(a) => {
                 let item = s.and_then(|s| s.items.as_deref());
-                Val::List(a.iter().map(|x| Val::from_json(x, item)).collect())
+                Val::List(Rc::new(a.iter().map(|x| Val::from_json(x, item)).collect()))
             }
-            Value::Object(m) => Val::Map(
+            Value::Object(m) => Val::Map(Rc::new(
                 m.iter()
                     .map(|(k, x)| {
                         let sub = s.and_then(|s| s.properties.get(k).or(s.additional.as_deref()));
                         (Val::Str(k.clone()), Val::from_json(x, sub))
                     })
                     .collect(),
-            ),
+            )),
         }
     }
 
@@ -92,7 +94,7 @@ impl Val {
 pub(super) fn equal(a: &Val, b: &Val) -> bool {
     match (a, b) {
         (Val::List(x), Val::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
         }
         (Val::Map(x), Val::Map(y)) => {
             x.len() == y.len()
@@ -163,20 +165,21 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
             items
                 .iter()
                 .map(|x| eval(x, scope))
-                .collect::<Result<_, _>>()?,
+                .collect::<Result<Vec<_>, _>>()
+                .map(Rc::new)?,
         ),
         Expr::Map(entries) => {
             let mut out = Vec::new();
             for (k, v) in entries {
                 out.push((eval(k, scope)?, eval(v, scope)?));
             }
-            Val::Map(out)
+            Val::Map(Rc::new(out))
         }
         Expr::Select(operand, field) => match eval(operand, scope)? {
             Val::Map(m) => m
-                .into_iter()
+                .iter()
                 .find(|(k, _)| matches!(k, Val::Str(s) if s == field))
-                .map(|(_, v)| v)
+                .map(|(_, v)| v.clone())
                 .ok_or_else(|| format!("no such key: {field}"))?,
             _ => return Err("no such overload".into()),
         },
@@ -203,9 +206,9 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                         .ok_or_else(|| format!("index out of bounds: {n}"))?
                 }
                 (Val::Map(m), k) => m
-                    .into_iter()
+                    .iter()
                     .find(|(x, _)| equal(x, &k))
-                    .map(|(_, v)| v)
+                    .map(|(_, v)| v.clone())
                     .ok_or_else(|| format!("no such key: {}", display(&k)))?,
                 _ => return Err("no such overload".into()),
             }
@@ -280,9 +283,8 @@ fn arithmetic(op: &str, a: Val, b: Val) -> Result<Val, String> {
             x.extend(y);
             Val::Bytes(x)
         }
-        ("+", Val::List(mut x), Val::List(y)) => {
-            x.extend(y);
-            Val::List(x)
+        ("+", Val::List(x), Val::List(y)) => {
+            Val::List(Rc::new(x.iter().chain(y.iter()).cloned().collect()))
         }
         (op, Val::Int(x), Val::Int(y)) => Val::Int(match op {
             "+" => x.checked_add(y).ok_or_else(overflow)?,
@@ -322,8 +324,8 @@ fn comprehension(
     scope: &mut Scope<'_>,
 ) -> Result<Val, String> {
     let items: Vec<Val> = match eval(range, scope)? {
-        Val::List(l) => l,
-        Val::Map(m) => m.into_iter().map(|(k, _)| k).collect(),
+        Val::List(l) => l.to_vec(),
+        Val::Map(m) => m.iter().map(|(k, _)| k.clone()).collect(),
         _ => return Err("no such overload".into()),
     };
     let run = |scope: &mut Scope<'_>, x: Val, e: &Expr| {
@@ -369,7 +371,7 @@ fn comprehension(
                     out.push(x);
                 }
             }
-            Val::List(out)
+            Val::List(Rc::new(out))
         }
         _ => {
             let mut out = Vec::new();
@@ -381,7 +383,7 @@ fn comprehension(
                 }
                 out.push(run(scope, x, body)?);
             }
-            Val::List(out)
+            Val::List(Rc::new(out))
         }
     })
 }

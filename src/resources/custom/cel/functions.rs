@@ -70,10 +70,10 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
             let limit = rest.first().and_then(as_int).unwrap_or(-1);
             let re = regex(re)?;
             let all = re.find_iter(&s).map(|m| Val::Str(m.as_str().to_string()));
-            Val::List(match usize::try_from(limit) {
+            Val::List(std::rc::Rc::new(match usize::try_from(limit) {
                 Ok(n) => all.take(n).collect(),
                 Err(_) => all.collect(),
-            })
+            }))
         }
         ("string", v, []) => Val::Str(match v {
             Val::Str(s) => s,
@@ -149,7 +149,7 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
                     .collect(),
                 _ => s.split(sep.as_str()).map(|p| Val::Str(p.into())).collect(),
             };
-            Val::List(parts)
+            Val::List(std::rc::Rc::new(parts))
         }
         ("substring", Val::Str(s), [Val::Int(a), rest @ ..]) => {
             let chars: Vec<char> = s.chars().collect();
@@ -183,7 +183,8 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
                 .is_some_and(|o| o != Ordering::Greater)
         })),
         ("sum", Val::List(l), []) => l
-            .into_iter()
+            .iter()
+            .cloned()
             .try_fold(None::<Val>, |acc, v| {
                 Ok::<_, String>(Some(match (acc, v) {
                     (None, v) => v,
@@ -205,7 +206,7 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
                 Ordering::Greater
             };
             let mut best: Option<Val> = None;
-            for v in l {
+            for v in l.iter().cloned() {
                 best = match best {
                     None => Some(v),
                     Some(b) => Some(if compare(&v, &b).ok() == Some(want) {

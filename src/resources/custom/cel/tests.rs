@@ -40,7 +40,7 @@ fn expressions_evaluate_as_cel_go_does() {
         ),
         (
             "self.ports.map(p, p.port)",
-            Ok(Val::List(vec![Val::Int(80), Val::Int(443)])),
+            Ok(Val::List(vec![Val::Int(80), Val::Int(443)].into())),
         ),
         ("self.ports.filter(p, p.port > 100).size()", Ok(Val::Int(1))),
         (
