@@ -290,7 +290,7 @@ fn load_manifests(paths: &[std::path::PathBuf], engine: &mut Engine) -> Result<(
                             .is_some_and(|x| matches!(x, "yaml" | "yml" | "json"))
                 })
                 .collect();
-            files.sort();
+            kubesim::sort::sort(&mut files);
             files
         } else {
             vec![path.clone()]

@@ -24,9 +24,11 @@ pub struct FeatureGates {
 
 impl Default for FeatureGates {
     fn default() -> Self {
-        FeatureGates {
-            gates: KNOWN_GATES.iter().copied().collect(),
-        }
+        // Inserted one by one (`extend`), not collected: collecting sorts first (see
+        // `crate::sort`, a module of this same base layer).
+        let mut gates = BTreeMap::new();
+        gates.extend(KNOWN_GATES.iter().copied());
+        FeatureGates { gates }
     }
 }
 

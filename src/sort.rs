@@ -5,8 +5,12 @@
 //! of the shim before optimization). The wasm builds, built for size, sort a permutation of
 //! indices through a single non-generic instance and then move the elements into place; the
 //! native builds, built for speed, sort in place as before. Both are stable.
+//!
+//! For the same reason B-trees are collected here by insertion (`btree_map`, `btree_set`):
+//! their `FromIterator` sorts its input with a sort of its own element type.
 
 use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `v` stably by `cmp` (as `slice::sort_by`).
 pub fn sort_by<T>(v: &mut [T], cmp: impl FnMut(&T, &T) -> Ordering) {
@@ -28,6 +32,28 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
 /// Sorts `v` stably in its natural order (as `slice::sort`).
 pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
+}
+
+/// Collects into a `BTreeMap` by inserting each pair in turn (a later pair replaces an
+/// earlier value under an equal key, as `collect` does). `FromIterator` for a B-tree sorts
+/// its input first, which instantiates the whole sort once more for every pair type.
+pub fn btree_map<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut map = BTreeMap::new();
+    for (k, v) in pairs {
+        map.insert(k, v);
+    }
+    map
+}
+
+/// Collects into a `BTreeSet` by inserting each element in turn, for the reason `btree_map`
+/// gives. Of equal elements the first is kept (`collect` keeps the last), which no caller can
+/// tell apart: its elements are equal only when identical.
+pub fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut set = BTreeSet::new();
+    for item in items {
+        set.insert(item);
+    }
+    set
 }
 
 /// The indices `0..n` in the stable order `cmp` gives: the one instance of the sort.

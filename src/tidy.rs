@@ -139,6 +139,60 @@ fn dependencies_point_down() {
     );
 }
 
+/// The standard library's sorts a source text calls outside test code (`.sort()`,
+/// `.sort_by(`, ...): each call site instantiates a sort of its own in the wasm builds, so
+/// code sorts through `crate::sort` (its module comment says why).
+fn direct_sorts(text: &str) -> Vec<String> {
+    let live = text.split("#[cfg(test)]").next().unwrap_or("");
+    let calls = [
+        ".sort()",
+        ".sort_by(",
+        ".sort_by_key(",
+        ".sort_unstable",
+        ".sort_by_cached_key(",
+    ];
+    live.lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .filter(|code| calls.iter().any(|c| code.contains(c)))
+        .map(|code| code.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn sorts_go_through_the_shared_instance() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut bad = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).expect("under src");
+        let name = rel.display().to_string();
+        if name.contains("test") || name == "sort.rs" || name == "tidy.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).expect("read source");
+        bad.extend(
+            direct_sorts(&text)
+                .into_iter()
+                .map(|c| format!("  {name}: {c}")),
+        );
+    }
+    assert!(
+        bad.is_empty(),
+        "sorts that do not go through crate::sort:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_a_direct_sort() {
+    let text = "v.sort_by(|a, b| a.cmp(b));\n// v.sort()\ncrate::sort::sort(&mut v);\n#[cfg(test)]\nw.sort();";
+    assert_eq!(
+        direct_sorts(text),
+        vec!["v.sort_by(|a, b| a.cmp(b));".to_string()]
+    );
+}
+
 #[test]
 fn every_top_level_module_has_a_layer() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

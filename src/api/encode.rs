@@ -119,7 +119,7 @@ fn unstructured_json_list(envelope: &Value, items: &[Object]) -> Vec<u8> {
         .map(|m| m.iter().map(|(k, v)| (k.as_str(), Some(v))).collect())
         .unwrap_or_default();
     members.push(("items", None));
-    members.sort_by(|a, b| a.0.cmp(b.0));
+    crate::sort::sort_by(&mut members, |a, b| a.0.cmp(b.0));
     out.push(b'{');
     for (i, (k, v)) in members.into_iter().enumerate() {
         if i > 0 {

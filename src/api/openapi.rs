@@ -99,19 +99,16 @@ fn documents(kinds: &Kinds, gates: &FeatureGates) -> Arc<BTreeMap<String, (Objec
     cache
         .entry((identity, cbor))
         .or_insert_with(|| {
-            Arc::new(
-                document_keys(kinds)
-                    .into_iter()
-                    .filter_map(|key| {
-                        let mut doc = build(kinds, &key)?;
-                        if !cbor {
-                            strip_cbor(&mut doc);
-                        }
-                        let hash = hash_of(&doc);
-                        Some((key, (Object::new(doc), hash)))
-                    })
-                    .collect(),
-            )
+            Arc::new(crate::sort::btree_map(
+                document_keys(kinds).into_iter().filter_map(|key| {
+                    let mut doc = build(kinds, &key)?;
+                    if !cbor {
+                        strip_cbor(&mut doc);
+                    }
+                    let hash = hash_of(&doc);
+                    Some((key, (Object::new(doc), hash)))
+                }),
+            ))
         })
         .clone()
 }

@@ -117,7 +117,7 @@ impl Object {
         if self.0.lossy.is_none() {
             if let Ok(doc) = serde_json::from_slice::<Doc<'_>>(&self.0.bytes) {
                 let raw = doc.metadata?.remove(name)?;
-                return serde_json::from_str(raw.get()).ok();
+                return serde_json::from_slice(raw.get().as_bytes()).ok();
             }
         }
         // A tree kept for its floats, or nesting beyond serde_json's limit.

@@ -389,10 +389,11 @@ fn finalize(registry: &mut Registry, ns: &str) -> Result<(), ()> {
     let Ok(Some(current)) = registry.read_current(&key) else {
         return Err(());
     };
-    let kept: std::collections::BTreeSet<String> = strings(current["spec"].get("finalizers"))
-        .into_iter()
-        .filter(|f| f != KUBERNETES_FINALIZER)
-        .collect();
+    let kept = crate::sort::btree_set(
+        strings(current["spec"].get("finalizers"))
+            .into_iter()
+            .filter(|f| f != KUBERNETES_FINALIZER),
+    );
     let mut request = current.as_object().cloned().unwrap_or_default();
     request.insert("spec".into(), json!({ "finalizers": kept }));
     registry

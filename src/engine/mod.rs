@@ -238,7 +238,8 @@ impl Engine {
     /// fills in `admin`, `edit` and `view`.
     fn bootstrap_rbac(&mut self) {
         let objects: Vec<Map<String, Value>> =
-            serde_json::from_str(crate::resources::rbac::BOOTSTRAP).expect("bootstrap policy");
+            serde_json::from_slice(crate::resources::rbac::BOOTSTRAP.as_bytes())
+                .expect("bootstrap policy");
         for obj in objects {
             let s = |k: &str| obj.get(k).and_then(Value::as_str).unwrap_or("");
             let info = self

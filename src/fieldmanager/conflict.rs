@@ -61,7 +61,7 @@ pub fn allowed_by_last_applied(
         .pointer("/metadata/annotations")?
         .get(LAST_APPLIED)?
         .as_str()?;
-    let last: Value = serde_json::from_str(text).ok()?;
+    let last: Value = serde_json::from_slice(text.as_bytes()).ok()?;
     if last.get("apiVersion").and_then(Value::as_str) != Some(fm.api_version()) {
         return None;
     }

@@ -53,7 +53,7 @@ impl Manager {
 
     /// Reads an identifier back.
     pub fn parse(id: &str) -> Option<Manager> {
-        let v: Value = serde_json::from_str(id).ok()?;
+        let v: Value = serde_json::from_slice(id.as_bytes()).ok()?;
         let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
         Some(Manager {
             manager: s("manager"),

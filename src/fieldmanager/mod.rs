@@ -159,11 +159,12 @@ impl FieldManager {
         let Value::Object(new) = new else {
             unreachable!("built as an object above")
         };
-        let fields_v1 = managed
-            .owners
-            .iter()
-            .map(|(id, owned)| (id.clone(), owned.set.to_fields_v1()))
-            .collect();
+        let fields_v1 = crate::sort::btree_map(
+            managed
+                .owners
+                .iter()
+                .map(|(id, owned)| (id.clone(), owned.set.to_fields_v1())),
+        );
         let tracking = Tracking {
             managed: Some(managed),
             stamp,

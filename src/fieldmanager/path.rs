@@ -66,12 +66,12 @@ impl PathElement {
         }
         match &kind[..1] {
             "f" => Ok(PathElement::Field(rest.to_string())),
-            "v" => serde_json::from_str(rest)
+            "v" => serde_json::from_slice(rest.as_bytes())
                 .map(PathElement::Value)
                 .map_err(|e| e.to_string()),
             "k" => {
                 let map: Map<String, Value> =
-                    serde_json::from_str(rest).map_err(|e| e.to_string())?;
+                    serde_json::from_slice(rest.as_bytes()).map_err(|e| e.to_string())?;
                 let mut fields: Vec<(String, Value)> = map.into_iter().collect();
                 crate::sort::sort_by(&mut fields, |a, b| a.0.cmp(&b.0));
                 Ok(PathElement::Key(fields))

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use super::path::{Path, PathElement};
 use super::typed::{resolve, Atom, Tr};
+use crate::sort::btree_set;
 
 /// A set of field paths.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -119,7 +120,7 @@ impl Set {
     /// Paths in this set and not in `other`.
     pub fn difference(&self, other: &Set) -> Set {
         let mut out = Set {
-            members: self.members.difference(&other.members).cloned().collect(),
+            members: btree_set(self.members.difference(&other.members).cloned()),
             children: BTreeMap::new(),
         };
         for (pe, child) in &self.children {
@@ -135,7 +136,7 @@ impl Set {
     /// (`RecursiveDifference`, how reset fields such as `status` are excluded).
     pub fn recursive_difference(&self, other: &Set) -> Set {
         let mut out = Set {
-            members: self.members.difference(&other.members).cloned().collect(),
+            members: btree_set(self.members.difference(&other.members).cloned()),
             children: BTreeMap::new(),
         };
         for (pe, child) in &self.children {
@@ -153,7 +154,7 @@ impl Set {
     /// Paths in both sets.
     pub fn intersection(&self, other: &Set) -> Set {
         let mut out = Set {
-            members: self.members.intersection(&other.members).cloned().collect(),
+            members: btree_set(self.members.intersection(&other.members).cloned()),
             children: BTreeMap::new(),
         };
         for (pe, child) in &self.children {
@@ -224,7 +225,7 @@ impl Set {
         }
         // Members and children interleave in element order; a member with children is
         // written once, as a node that lists itself with `.`.
-        let mut keys: BTreeSet<&PathElement> = self.members.iter().collect();
+        let mut keys: BTreeSet<&PathElement> = btree_set(self.members.iter());
         keys.extend(self.children.keys());
         for pe in keys {
             let body = match self.children.get(pe) {

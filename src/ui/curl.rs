@@ -179,7 +179,7 @@ pub fn to_fetch(d: &Draft, base: &str) -> String {
     }
     if !d.body.is_empty() {
         // A JSON body reads best as an object literal (same document, other whitespace).
-        let body = match serde_json::from_str::<serde_json::Value>(&d.body) {
+        let body = match serde_json::from_slice::<serde_json::Value>(d.body.as_bytes()) {
             Ok(v) if v.is_object() || v.is_array() => format!(
                 "JSON.stringify({})",
                 serde_json::to_string_pretty(&v)

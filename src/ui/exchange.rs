@@ -58,7 +58,7 @@ impl Exchange {
         if self.binary.is_some() {
             return None;
         }
-        serde_json::from_str(&self.body).ok()
+        serde_json::from_slice(self.body.as_bytes()).ok()
     }
 }
 

@@ -69,7 +69,7 @@ pub fn push(list: &[Entry], entry: Entry) -> Vec<Entry> {
 
 /// Parses the stored list (anything unreadable is an empty history).
 pub fn parse(text: &str) -> Vec<Entry> {
-    serde_json::from_str(text).unwrap_or_default()
+    serde_json::from_slice(text.as_bytes()).unwrap_or_default()
 }
 
 /// The stored form.

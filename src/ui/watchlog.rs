@@ -70,7 +70,7 @@ pub fn parse_frames(chunk: &[u8]) -> Vec<WatchRow> {
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
-            let v: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+            let v: Value = serde_json::from_slice(line.as_bytes()).unwrap_or(Value::Null);
             row(&v, line.to_string())
         })
         .collect()

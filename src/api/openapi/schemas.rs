@@ -152,7 +152,7 @@ fn struct_schema(s: &Struct, gvk: Option<Value>) -> Value {
         m.insert("required".into(), json!(required));
     }
     let mut props: Vec<&Field> = s.fields.iter().collect();
-    props.sort_by_key(|f| f.name);
+    crate::sort::sort_by_key(&mut props, |f| f.name);
     let props: Map<String, Value> = props
         .into_iter()
         .map(|f| (f.name.to_string(), property(f)))

@@ -446,7 +446,8 @@ impl Graph {
 
 /// `referencesDiffs`: owner references added, removed, and changed (by uid).
 fn diff(old: &[Value], new: &[Value]) -> (Vec<Value>, Vec<Value>, Vec<(Value, Value)>) {
-    let old_by_uid: BTreeMap<&str, &Value> = old.iter().map(|r| (str_at(r, "uid"), r)).collect();
+    let old_by_uid: BTreeMap<&str, &Value> =
+        crate::sort::btree_map(old.iter().map(|r| (str_at(r, "uid"), r)));
     let mut seen = BTreeSet::new();
     let (mut added, mut changed) = (Vec::new(), Vec::new());
     for r in new {

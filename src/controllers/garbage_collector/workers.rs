@@ -162,11 +162,12 @@ pub(super) fn attempt_to_delete(
     let has = |want: Owner| states.iter().any(|(_, s)| *s == want);
     if has(Owner::Solid) {
         // Keep the live owners; the references to absent or waiting ones go.
-        let gone: BTreeSet<String> = states
-            .iter()
-            .filter(|(_, s)| *s != Owner::Solid)
-            .map(|(uid, _)| uid.clone())
-            .collect();
+        let gone: BTreeSet<String> = crate::sort::btree_set(
+            states
+                .iter()
+                .filter(|(_, s)| *s != Owner::Solid)
+                .map(|(uid, _)| uid.clone()),
+        );
         if !gone.is_empty() && !edit(reg, info, &key, &latest, |m| remove_refs(m, &gone)) {
             return Outcome::Requeue(Item::Delete(uid));
         }

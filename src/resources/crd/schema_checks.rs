@@ -21,7 +21,7 @@ pub(super) fn validate_schema(schema: &Value, path: &FieldPath) -> Vec<FieldErro
     let mut errs = Vec::new();
     if !has_unstructural_keyword(schema) {
         structural_walk(schema, path, Level::Root, &mut errs);
-        errs.sort_by_key(FieldError::message);
+        crate::sort::sort_by_key(&mut errs, FieldError::message);
     }
     standard_walk(schema, path, &mut errs);
     errs

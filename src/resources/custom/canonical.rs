@@ -74,9 +74,9 @@ fn shape(
     apply_defaults(&mut value, schema);
     sort_keys(&mut value);
     if let Some(u) = unknown {
-        meta_unknown.sort();
-        pruned.sort();
-        embedded.sort();
+        crate::sort::sort(&mut meta_unknown);
+        crate::sort::sort(&mut pruned);
+        crate::sort::sort(&mut embedded);
         u.extend(meta_unknown.into_iter().map(|p| format!("metadata.{p}")));
         u.extend(pruned);
         u.extend(embedded);

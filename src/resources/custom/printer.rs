@@ -245,7 +245,7 @@ pub mod jsonpath {
             {
                 Value::String(s.to_string())
             } else {
-                serde_json::from_str(rhs).map_err(|e| e.to_string())?
+                serde_json::from_slice(rhs.as_bytes()).map_err(|e| e.to_string())?
             };
             return Ok(Step::Filter(path, equal, want));
         }

@@ -158,7 +158,7 @@ fn node(s: &Schema, v: &Value, old: Option<&Value>, path: &str, errs: &mut Vec<F
         }
         let olds = old.and_then(Value::as_object);
         let mut keys: Vec<&String> = m.keys().collect();
-        keys.sort();
+        crate::sort::sort(&mut keys);
         // additionalProperties' values first, then the declared properties.
         if let Some(add) = s.additional.as_deref().filter(|a| !a.absent) {
             for k in keys

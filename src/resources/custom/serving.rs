@@ -42,7 +42,7 @@ impl Kinds {
         }
         // Custom groups after every built-in one (their priority is the lowest), by name
         // (aggregated discovery's order); a group's versions preferred first.
-        custom.sort_by(|a, b| {
+        crate::sort::sort_by(&mut custom, |a, b| {
             a.group
                 .cmp(b.group)
                 .then_with(|| versions::discovery_order(a.version, b.version))

@@ -147,11 +147,7 @@ impl Schema {
         let properties = m
             .get("properties")
             .and_then(Value::as_object)
-            .map(|p| {
-                p.iter()
-                    .map(|(k, v)| (k.clone(), Schema::parse(v)))
-                    .collect()
-            })
+            .map(|p| crate::sort::btree_map(p.iter().map(|(k, v)| (k.clone(), Schema::parse(v)))))
             .unwrap_or_default();
         let additional = match m.get("additionalProperties") {
             Some(Value::Object(a)) => Some(Box::new(Schema::parse(&Value::Object(a.clone())))),

@@ -43,11 +43,7 @@ fn attributes_from(spec: &Value) -> Attributes {
 fn subject_from(spec: &Value) -> UserInfo {
     let extra = spec["extra"]
         .as_object()
-        .map(|m| {
-            m.iter()
-                .map(|(k, v)| (k.clone(), strings(Some(v))))
-                .collect()
-        })
+        .map(|m| crate::sort::btree_map(m.iter().map(|(k, v)| (k.clone(), strings(Some(v))))))
         .unwrap_or_default();
     UserInfo {
         name: str_at(spec, "user").into(),

@@ -103,7 +103,7 @@ fn panel(w: &WatchPanel, ctx: &Ctx) -> Html {
 
 fn row(r: &WatchRow) -> Html {
     let class = format!("ev ev-{}", r.kind.to_ascii_lowercase());
-    let pretty = serde_json::from_str::<serde_json::Value>(&r.raw)
+    let pretty = serde_json::from_slice::<serde_json::Value>(r.raw.as_bytes())
         .ok()
         .and_then(|v| serde_json::to_string_pretty(&v).ok())
         .unwrap_or_else(|| r.raw.clone());
