@@ -165,6 +165,8 @@ fn checked_crd() -> Value {
                         "labels": {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1, "maxProperties": 2},
                         "port": {"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]},
                         "when": {"type": "string", "format": "date-time"},
+                        "owner": {"type": "string", "format": "email"},
+                        "host": {"type": "string", "format": "hostname"},
                         "ratio": {"type": "number", "multipleOf": 0.5}
         }}),
     )
@@ -240,6 +242,14 @@ fn schema_validation_errors_carry_the_real_messages() {
             r#"spec.when: Invalid value: "yesterday": spec.when in body must be of type date-time: "yesterday""#,
         ),
         (
+            json!({"size": 1, "owner": "someone"}),
+            r#"spec.owner: Invalid value: "someone": spec.owner in body must be of type email: "someone""#,
+        ),
+        (
+            json!({"size": 1, "host": "my-host"}),
+            r#"spec.host: Invalid value: "my-host": spec.host in body must be of type hostname: "my-host""#,
+        ),
+        (
             json!({"size": 1.5}),
             r#"[spec.size: Invalid value: "number": spec.size in body must be of type integer: "number", <nil>: Invalid value: "": Checked value must be of type integer (default format) in spec.size]"#,
         ),
@@ -265,7 +275,8 @@ fn schema_validation_errors_carry_the_real_messages() {
     // Valid values pass, a float with an integral value included.
     for spec in [
         json!({"size": 2.0}),
-        json!({"size": 10, "port": "http", "when": "2024-01-02T03:04:05Z", "ratio": 1.5}),
+        json!({"size": 10, "port": "http", "when": "2024-01-02T03:04:05Z", "ratio": 1.5,
+               "owner": "Ops <ops@example.com>", "host": "my-host.example.com"}),
     ] {
         let r = post(
             &mut e,
