@@ -17,7 +17,7 @@ pub(crate) mod route;
 pub mod transform;
 
 use bytes::Bytes;
-use http::{HeaderMap, Method, Response};
+use http::{HeaderMap, HeaderValue, Method, Response};
 use serde_json::Value;
 
 use crate::codec::Object;
@@ -284,9 +284,33 @@ fn serve_authenticated(
     }
 }
 
+/// A resource request, with a deprecated custom version's warning on whatever it answers:
+/// the CRD handler adds it before serving, so errors (404, 406, 422) and watches carry it
+/// too, first among the warnings.
+fn serve_resource(
+    reg: &mut Registry,
+    request: &mut Request<'_>,
+    rr: &ResourceRequest,
+    pretty: bool,
+) -> Response<Body> {
+    let mut resp = serve_resource_version(reg, request, rr, pretty);
+    if let Some(w) = rr.resource.custom.and_then(|c| c.deprecation.as_ref()) {
+        if let Ok(first) = HeaderValue::from_str(&response::warning_header(w)) {
+            let headers = resp.headers_mut();
+            let rest: Vec<HeaderValue> = headers.get_all("warning").iter().cloned().collect();
+            headers.remove("warning");
+            headers.append("warning", first);
+            for v in rest {
+                headers.append("warning", v);
+            }
+        }
+    }
+    resp
+}
+
 /// A resource request: the router's `Accept` check, output negotiation, the request body's
 /// media type (create/update), the verb, then the negotiated transform and encoding.
-fn serve_resource(
+fn serve_resource_version(
     reg: &mut Registry,
     request: &mut Request<'_>,
     rr: &ResourceRequest,
@@ -323,9 +347,6 @@ fn serve_resource(
     if let Ok(reply) = &mut result {
         if crate::resources::custom::conversion::converts(rr.resource) {
             served_version(rr.resource, reply);
-        }
-        if let Some(w) = rr.resource.custom.and_then(|c| c.deprecation.as_ref()) {
-            reply.warnings.insert(0, w.clone());
         }
     }
     if let Ok(Reply {

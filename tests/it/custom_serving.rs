@@ -307,6 +307,29 @@ fn list_types_status_schema_deprecation_selectable_fields_and_protobuf() {
         r#"299 - "example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget""#
     );
     assert!(get(&mut e, WIDGETS).headers.get("warning").is_none());
+    // The CRD handler warns before it serves: a 404 and a 406 on the deprecated version
+    // carry the warning too, a served version's 404 does not.
+    let deprecated =
+        r#"299 - "example.com/v1alpha1 Widget is deprecated; use example.com/v1 Widget""#;
+    let r = get(
+        &mut e,
+        "/apis/example.com/v1alpha1/namespaces/default/widgets/missing",
+    );
+    assert_eq!(r.code, 404);
+    assert_eq!(r.headers.get("warning").unwrap(), deprecated);
+    let r = send(
+        &mut e,
+        "GET",
+        "/apis/example.com/v1alpha1/namespaces/default/widgets",
+        None,
+        &[("accept", "application/vnd.kubernetes.protobuf")],
+    );
+    assert_eq!(r.code, 406);
+    assert_eq!(r.headers.get("warning").unwrap(), deprecated);
+    assert!(get(&mut e, &format!("{WIDGETS}/missing"))
+        .headers
+        .get("warning")
+        .is_none());
 
     let r = get(
         &mut e,
