@@ -19,14 +19,12 @@ PROFILE=wasm-release
 OUT="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$PROFILE"
 what="${1:?usage: build-wasm.sh play|shim}"
 
-# wasm-opt in place (binaryen 132 from e2e/node_modules, never Debian's 108): -O2 without
-# inlining. What is shipped is gzipped, and binaryen's inlining (one-caller functions above
-# all) makes the module smaller raw but larger gzipped: on the shim, -Oz gave 705 KB gzip
-# against 651 KB for these flags (656 KB for no optimization at all), in 20 s instead of 50 s.
+# wasm-opt -Oz in place (binaryen 132 from e2e/node_modules, never Debian's 108). Gzipped,
+# -Oz is not the smallest: without binaryen's inlining the shim is about 40 KB smaller
+# (651 against 690 KB), but each level of a deeply nested object then costs more of the
+# JavaScript engine's stack, and Node's test of 1,000 levels overflows it. Its inlining stays.
 optimize() {
-  wasm-opt -O2 --one-caller-inline-max-function-size 0 \
-    --always-inline-max-function-size 0 --flexible-inline-max-function-size 0 \
-    "$1" -o "$1.opt"
+  wasm-opt -Oz "$1" -o "$1.opt"
   mv "$1.opt" "$1"
 }
 
