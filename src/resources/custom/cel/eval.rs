@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::parse::Expr;
+use super::parse::{Expr, Lit};
 use crate::resources::custom::structural::Schema;
 
 /// A CEL value.
@@ -26,6 +26,20 @@ pub enum Val {
     List(Rc<Vec<Val>>),
     /// Entries in their order (keys are strings for objects), shared as lists are.
     Map(Rc<Vec<(Val, Val)>>),
+}
+
+impl From<&Lit> for Val {
+    fn from(l: &Lit) -> Val {
+        match l {
+            Lit::Null => Val::Null,
+            Lit::Bool(b) => Val::Bool(*b),
+            Lit::Int(i) => Val::Int(*i),
+            Lit::Uint(u) => Val::Uint(*u),
+            Lit::Double(d) => Val::Double(*d),
+            Lit::Str(s) => Val::Str(s.clone()),
+            Lit::Bytes(b) => Val::Bytes(b.clone()),
+        }
+    }
 }
 
 /// The runtime cost one evaluation may spend (`PerCallLimit`), counted here as nodes visited.
@@ -150,13 +164,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
         return Err(COST_EXCEEDED.into());
     }
     Ok(match e {
-        Expr::Null => Val::Null,
-        Expr::Bool(b) => Val::Bool(*b),
-        Expr::Int(i) => Val::Int(*i),
-        Expr::Uint(u) => Val::Uint(*u),
-        Expr::Double(d) => Val::Double(*d),
-        Expr::Str(s) => Val::Str(s.clone()),
-        Expr::Bytes(b) => Val::Bytes(b.clone()),
+        Expr::Lit(l) => Val::from(l),
         Expr::Ident(id) => scope
             .get(id)
             .cloned()

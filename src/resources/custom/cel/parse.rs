@@ -2,9 +2,10 @@
 //! [`Expr`], with the macros (`has`, `all`, `exists`, `exists_one`, `map`, `filter`)
 //! expanded into their own nodes.
 
-/// A parsed expression.
+/// A literal, as written (`null`, `true`, `1`, `1u`, `1.5`, `'s'`, `b's'`): what a token
+/// and an expression hold alike, and the evaluator turns into a value.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Expr {
+pub enum Lit {
     Null,
     Bool(bool),
     Int(i64),
@@ -12,6 +13,12 @@ pub enum Expr {
     Double(f64),
     Str(String),
     Bytes(Vec<u8>),
+}
+
+/// A parsed expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    Lit(Lit),
     Ident(String),
     List(Vec<Expr>),
     Map(Vec<(Expr, Expr)>),
@@ -39,11 +46,8 @@ pub enum Expr {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
-    Int(i64),
-    Uint(u64),
-    Double(f64),
-    Str(String),
-    Bytes(Vec<u8>),
+    /// A number, string or bytes literal.
+    Lit(Lit),
     Ident(String),
     Op(&'static str),
 }
@@ -79,9 +83,11 @@ fn lex(src: &str) -> Result<Vec<Tok>, String> {
                 let v = u64::from_str_radix(&src[start + 2..i], 16).map_err(|e| e.to_string())?;
                 if b.get(i).is_some_and(|c| *c == b'u' || *c == b'U') {
                     i += 1;
-                    out.push(Tok::Uint(v));
+                    out.push(Tok::Lit(Lit::Uint(v)));
                 } else {
-                    out.push(Tok::Int(i64::try_from(v).map_err(|e| e.to_string())?));
+                    out.push(Tok::Lit(Lit::Int(
+                        i64::try_from(v).map_err(|e| e.to_string())?,
+                    )));
                 }
                 continue;
             }
@@ -106,18 +112,18 @@ fn lex(src: &str) -> Result<Vec<Tok>, String> {
             }
             let text = &src[start..i];
             if float {
-                out.push(Tok::Double(
+                out.push(Tok::Lit(Lit::Double(
                     text.parse().map_err(|_| format!("invalid number {text}"))?,
-                ));
+                )));
             } else if b.get(i).is_some_and(|c| *c == b'u' || *c == b'U') {
                 i += 1;
-                out.push(Tok::Uint(
+                out.push(Tok::Lit(Lit::Uint(
                     text.parse().map_err(|_| format!("invalid uint {text}"))?,
-                ));
+                )));
             } else {
-                out.push(Tok::Int(
+                out.push(Tok::Lit(Lit::Int(
                     text.parse().map_err(|_| format!("invalid int {text}"))?,
-                ));
+                )));
             }
             continue;
         }
@@ -177,11 +183,11 @@ fn lex(src: &str) -> Result<Vec<Tok>, String> {
                 s.push_str(&src[i..i + ch_len]);
                 i += ch_len;
             }
-            out.push(if bytes {
-                Tok::Bytes(s.into_bytes())
+            out.push(Tok::Lit(if bytes {
+                Lit::Bytes(s.into_bytes())
             } else {
-                Tok::Str(s)
-            });
+                Lit::Str(s)
+            }));
             continue;
         }
         if c.is_ascii_alphabetic() || c == b'_' {
@@ -260,11 +266,13 @@ impl Tok {
     /// The token as written (for syntax errors).
     fn text(&self) -> String {
         match self {
-            Tok::Int(i) => i.to_string(),
-            Tok::Uint(u) => format!("{u}u"),
-            Tok::Double(d) => d.to_string(),
-            Tok::Str(s) => format!("'{s}'"),
-            Tok::Bytes(b) => format!("b'{}'", String::from_utf8_lossy(b)),
+            Tok::Lit(Lit::Int(i)) => i.to_string(),
+            Tok::Lit(Lit::Uint(u)) => format!("{u}u"),
+            Tok::Lit(Lit::Double(d)) => d.to_string(),
+            Tok::Lit(Lit::Str(s)) => format!("'{s}'"),
+            Tok::Lit(Lit::Bytes(b)) => format!("b'{}'", String::from_utf8_lossy(b)),
+            Tok::Lit(Lit::Null) => "null".into(),
+            Tok::Lit(Lit::Bool(b)) => b.to_string(),
             Tok::Ident(i) => i.clone(),
             Tok::Op(o) => (*o).to_string(),
         }
@@ -350,8 +358,8 @@ impl Parser {
         } else if self.eat("-") {
             self.deeper()?;
             match self.unary()? {
-                Expr::Int(i) => Expr::Int(-i),
-                Expr::Double(d) => Expr::Double(-d),
+                Expr::Lit(Lit::Int(i)) => Expr::Lit(Lit::Int(-i)),
+                Expr::Lit(Lit::Double(d)) => Expr::Lit(Lit::Double(-d)),
                 e => Expr::Unary("-", Box::new(e)),
             }
         } else {
@@ -414,15 +422,11 @@ impl Parser {
         };
         self.at += 1;
         Ok(match t {
-            Tok::Int(i) => Expr::Int(i),
-            Tok::Uint(u) => Expr::Uint(u),
-            Tok::Double(d) => Expr::Double(d),
-            Tok::Str(s) => Expr::Str(s),
-            Tok::Bytes(b) => Expr::Bytes(b),
+            Tok::Lit(v) => Expr::Lit(v),
             Tok::Ident(id) => match id.as_str() {
-                "true" => Expr::Bool(true),
-                "false" => Expr::Bool(false),
-                "null" => Expr::Null,
+                "true" => Expr::Lit(Lit::Bool(true)),
+                "false" => Expr::Lit(Lit::Bool(false)),
+                "null" => Expr::Lit(Lit::Null),
                 _ if self.eat("(") => {
                     let args = self.args(")")?;
                     macro_or_call(None, id, args)?
@@ -482,11 +486,11 @@ fn macro_or_call(target: Option<Expr>, name: String, mut args: Vec<Expr>) -> Res
                 return Err("argument must be a simple name".into());
             };
             let (body, filter) = if args.len() == 2 && kind == "map" {
-                let t = args.pop().unwrap_or(Expr::Null);
-                let f = args.pop().unwrap_or(Expr::Null);
+                let t = args.pop().unwrap_or(Expr::Lit(Lit::Null));
+                let f = args.pop().unwrap_or(Expr::Lit(Lit::Null));
                 (t, Some(Box::new(f)))
             } else if args.len() == 1 {
-                (args.pop().unwrap_or(Expr::Null), None)
+                (args.pop().unwrap_or(Expr::Lit(Lit::Null)), None)
             } else {
                 return Err(format!("wrong number of arguments to {name}"));
             };
