@@ -6,8 +6,8 @@
 //! indices through a single non-generic instance and then move the elements into place; the
 //! native builds, built for speed, sort in place as before. Both are stable.
 //!
-//! For the same reason B-trees are collected here by insertion (`btree_map`, `btree_set`):
-//! their `FromIterator` sorts its input with a sort of its own element type.
+//! For the same reason the wasm builds collect B-trees here by insertion (`btree_map`,
+//! `btree_set`): their `FromIterator` sorts its input with a sort of its own element type.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -34,26 +34,33 @@ pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
 
-/// Collects into a `BTreeMap` by inserting each pair in turn (a later pair replaces an
-/// earlier value under an equal key, as `collect` does). `FromIterator` for a B-tree sorts
-/// its input first, which instantiates the whole sort once more for every pair type.
+/// Collects into a `BTreeMap` (a later pair replaces an earlier value under an equal key,
+/// as `collect` does). `FromIterator` for a B-tree sorts its input first, which in the wasm
+/// builds would instantiate the whole sort once more for every pair type, so there the pairs
+/// are inserted one by one; the native builds collect (a sort and a bulk build).
 pub fn btree_map<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
-    let mut map = BTreeMap::new();
-    for (k, v) in pairs {
-        map.insert(k, v);
+    #[cfg(not(target_arch = "wasm32"))]
+    return pairs.into_iter().collect();
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut map = BTreeMap::new();
+        map.extend(pairs);
+        map
     }
-    map
 }
 
-/// Collects into a `BTreeSet` by inserting each element in turn, for the reason `btree_map`
-/// gives. Of equal elements the first is kept (`collect` keeps the last), which no caller can
-/// tell apart: its elements are equal only when identical.
+/// Collects into a `BTreeSet`, for the reason and in the way `btree_map` gives. Of equal
+/// elements insertion keeps the first and `collect` the last, which no caller can tell apart:
+/// its elements are equal only when identical.
 pub fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut set = BTreeSet::new();
-    for item in items {
-        set.insert(item);
+    #[cfg(not(target_arch = "wasm32"))]
+    return items.into_iter().collect();
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut set = BTreeSet::new();
+        set.extend(items);
+        set
     }
-    set
 }
 
 /// The indices `0..n` in the stable order `cmp` gives: the one instance of the sort.

@@ -94,7 +94,7 @@ impl Parser<'_> {
         self.skip_space();
         let local = match self.peek() {
             None => return false,
-            Some('"') => self.quoted_string().is_some_and(|q| !q.is_empty()),
+            Some('"') => self.quoted_string().is_some_and(|held| held > 0),
             Some(_) => self.atom(false),
         };
         if !local || !self.consume('@') {
@@ -127,31 +127,26 @@ impl Parser<'_> {
         true
     }
 
-    /// `consumeQuotedString`: the characters between the quotes (escapes resolved), or
-    /// `None` when it is not one.
-    fn quoted_string(&mut self) -> Option<String> {
-        let mut out = String::new();
-        let mut escaped = false;
-        let mut chars = self.s.char_indices().skip(1);
-        loop {
-            let (i, c) = chars.next()?;
-            if escaped {
-                if !is_vchar(c) && !is_wsp(c) {
-                    return None;
+    /// `consumeQuotedString`: how many characters the quoted string holds (escapes resolved),
+    /// or `None` when it is not one.
+    fn quoted_string(&mut self) -> Option<usize> {
+        let (mut held, mut escaped) = (0, false);
+        for (i, c) in self.s.char_indices().skip(1) {
+            match c {
+                '"' if !escaped => {
+                    self.s = &self.s[i + 1..];
+                    return Some(held);
                 }
-                out.push(c);
-                escaped = false;
-            } else if c == '"' {
-                self.s = &self.s[i + 1..];
-                return Some(out);
-            } else if c == '\\' {
-                escaped = true;
-            } else if is_vchar(c) || is_wsp(c) {
-                out.push(c);
-            } else {
-                return None;
+                '\\' if !escaped => escaped = true,
+                // qtext, or a quoted-pair's VCHAR or WSP
+                c if is_vchar(c) || is_wsp(c) => {
+                    held += 1;
+                    escaped = false;
+                }
+                _ => return None,
             }
         }
+        None
     }
 
     /// `consumeDomainLiteral`: `[`, dtext that is an IP address (Go's `net.ParseIP`), `]`.

@@ -32,15 +32,12 @@ fn parse_ipv4_sloppy(text: &str) -> Option<Ipv4Addr> {
     let [a, b, c, d] = fields.as_slice() else {
         return None;
     };
+    // Digits only (Rust's parse would take a sign), any number of leading zeros.
     let octet = |f: &str| -> Option<u8> {
         if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let digits = f.trim_start_matches('0');
-        if digits.len() > 3 {
-            return None;
-        }
-        u8::try_from(digits.parse::<u32>().unwrap_or(0)).ok()
+        f.parse::<u32>().ok().and_then(|v| u8::try_from(v).ok())
     };
     Some(Ipv4Addr::new(octet(a)?, octet(b)?, octet(c)?, octet(d)?))
 }
@@ -55,7 +52,6 @@ pub(super) fn is_cidr(text: &str) -> bool {
     parse_ip_sloppy(ip).is_some()
         && !bits.is_empty()
         && bits.bytes().all(|b| b.is_ascii_digit())
-        && bits.trim_start_matches('0').len() <= 3
         && bits.parse::<u32>().is_ok_and(|b| b <= max)
 }
 

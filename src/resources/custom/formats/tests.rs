@@ -71,6 +71,8 @@ const CASES: &[(&str, &str, bool)] = &[
     ("email", "user@example.com", true),
     ("email", "User Name <user@example.com>", true),
     ("email", "\"john doe\"@example.com", true),
+    ("email", "\"a\\\"b\"@example.com", true),
+    ("email", "\"\"@example.com", false),
     ("email", "user@[192.0.2.1]", true),
     ("email", "user@example.com (comment)", true),
     ("email", "team: user@example.com;", true),
