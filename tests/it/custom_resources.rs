@@ -126,16 +126,27 @@ fn a_created_widget_is_pruned_defaulted_and_written_with_sorted_keys() {
     let got = get(&mut e, &format!("{WIDGETS}/w1"));
     assert_eq!(got.code, 200);
     assert_eq!(got.json, r.json);
-    // A list is an UnstructuredList: keys sorted, items whole.
+    // A list is an UnstructuredList: keys sorted, items whole, and `metadata.continue`
+    // always written (`""` on a last page), as real custom resource lists show it.
     let list = get(&mut e, WIDGETS);
     let rv = list.json["metadata"]["resourceVersion"].as_str().unwrap();
     assert_eq!(
         list.text,
         format!(
-            r#"{{"apiVersion":"example.com/v1","items":[{}],"kind":"WidgetList","metadata":{{"resourceVersion":"{rv}"}}}}"#,
+            r#"{{"apiVersion":"example.com/v1","items":[{}],"kind":"WidgetList","metadata":{{"continue":"","resourceVersion":"{rv}"}}}}"#,
             got.text.trim_end()
         ) + "\n"
     );
+    // deletecollection answers with the list's UnstructuredList, its items the deleted
+    // objects whole (a typed list strips their kind and apiVersion).
+    let r = send(&mut e, "DELETE", WIDGETS, None, &[]);
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["kind"], "WidgetList");
+    assert_eq!(r.json["metadata"]["continue"], "");
+    assert_eq!(r.json["items"][0]["kind"], "Widget");
+    assert_eq!(r.json["items"][0]["apiVersion"], "example.com/v1");
+    assert_eq!(r.json["items"][0]["metadata"]["name"], "w1");
+    assert!(r.text.starts_with(r#"{"apiVersion":"example.com/v1","items":[{"apiVersion""#));
 }
 
 /// A namespaced Widget definition (one version, v1) whose `spec` has the schema `spec`.

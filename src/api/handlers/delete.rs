@@ -294,6 +294,13 @@ pub fn delete_collection(
         return Ok(Reply::waiting(wait));
     }
     let (deleted, rv) = reg.delete_collection(info, rr.namespace.as_deref(), &list, &opts)?;
+    if info.custom.is_some() {
+        // The list's own UnstructuredList, its items the deleted objects, whole.
+        let mut list_meta = Map::new();
+        list_meta.insert("resourceVersion".into(), json!(rv.to_string()));
+        let items = deleted.into_iter().map(crate::codec::Object::new).collect();
+        return Ok(super::list::list_reply(info, list_meta, items));
+    }
     let items = deleted.iter().map(strip_type_meta).collect();
     let list_meta = json!({"resourceVersion": rv.to_string()});
     Ok(Reply::new(

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
 use crate::cache::planner::{Read, Semantic};
+use crate::codec::Object;
 use crate::registry::continue_token::decode_continue;
 use crate::registry::{ListOptions, Registry};
 use crate::resources::field::FieldError;
@@ -151,19 +152,33 @@ pub fn list(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiR
     if let Some(s) = &opts.shard {
         list_meta.insert("shardInfo".into(), json!({"selector": s.canonical()}));
     }
-    // The list envelope only: the page's stored objects are encoded one by one from the
-    // reply (`Reply::items`), never copied into a second list.
+    let mut reply = list_reply(info, list_meta, page.items);
+    reply
+        .headers
+        .push((crate::api::response::READ_HEADER, page.explain));
+    Ok(reply)
+}
+
+/// A list's reply: the envelope only, its stored objects encoded one by one from the reply
+/// (`Reply::items`), never copied into a second list. A custom kind's is an
+/// `UnstructuredList`, whose `metadata.continue` storage always sets (`UpdateList` calls
+/// `SetContinue`, which writes `""` as well).
+pub fn list_reply(
+    info: &ResourceInfo,
+    mut list_meta: Map<String, Value>,
+    items: Vec<Object>,
+) -> Reply {
+    if info.custom.is_some() {
+        list_meta.entry("continue").or_insert_with(|| json!(""));
+    }
     let mut envelope = list_body(info, Value::Object(list_meta), Vec::new());
     if let Some(m) = envelope.as_object_mut() {
         m.shift_remove("items");
     }
     let mut reply = Reply::new(200, envelope);
-    reply.items = Some(page.items);
+    reply.items = Some(items);
     reply.unstructured = info.custom.is_some();
     reply
-        .headers
-        .push((crate::api::response::READ_HEADER, page.explain));
-    Ok(reply)
 }
 
 /// A typed list object (`ControllerRevisionList`).

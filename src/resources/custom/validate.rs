@@ -110,17 +110,14 @@ pub fn validate_status_update(
             errs.push(e);
         }
     }
+    let (new, old) = (Value::Object(new.clone()), Value::Object(old.clone()));
     if let Some(scale) = &kind.scale {
         let status_only = Scale {
             spec_replicas: String::new(),
             ..scale.clone()
         };
-        errs.extend(super::scale::validate(
-            &status_only,
-            &Value::Object(new.clone()),
-        ));
+        errs.extend(super::scale::validate(&status_only, &new));
     }
-    let (new, old) = (Value::Object(new.clone()), Value::Object(old.clone()));
     errs.extend(super::listtype::validate(&kind.schema, &new, Some(&old)));
     rules(&kind.schema, &new, Some(&old), &mut errs);
     errs
