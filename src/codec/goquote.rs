@@ -1,5 +1,5 @@
-//! Go's `strconv.Quote`, byte for byte, and `fmt`'s `%v` of an unstructured value: error texts
-//! quote and print values as Go does.
+//! Go's `strconv.Quote`, byte for byte, and `fmt`'s `%v` and `%T` of an unstructured value:
+//! error texts quote and print values as Go does.
 
 /// Go's `strconv.Quote`: a double-quoted string with Go escapes.
 pub fn go_quote(s: &str) -> String {
@@ -52,6 +52,21 @@ pub fn base64_std(text: &str) -> Result<String, String> {
             };
             Err(format!("illegal base64 data at input byte {at}"))
         }
+    }
+}
+
+/// `fmt.Sprintf("%T", v)` of a decoded JSON value (`interface{}` as unstructured decoding
+/// fills it; a number is `int64` when integral, as the unstructured converter makes it).
+pub fn go_type_of(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match v {
+        Value::Null => "<nil>",
+        Value::String(_) => "string",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_f64() => "float64",
+        Value::Number(_) => "int64",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
     }
 }
 

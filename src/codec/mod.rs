@@ -20,6 +20,6 @@ mod source;
 mod stored;
 pub mod yaml;
 
-pub use goquote::{base64_std, go_quote, go_sprint};
+pub use goquote::{base64_std, go_quote, go_sprint, go_type_of};
 
 pub use stored::Object;

@@ -242,18 +242,6 @@ fn err(path: &str, message: String) -> TypeError {
     }
 }
 
-fn go_type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "<nil>",
-        Value::String(_) => "string",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_f64() => "float64",
-        Value::Number(_) => "int64",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-    }
-}
-
 fn validate_into(tr: Tr, value: &Value, dups: bool, path: &str, errs: &mut Vec<TypeError>) {
     match resolve(tr, Some(value)) {
         Atom::Scalar(kind) => {
@@ -269,7 +257,7 @@ fn validate_into(tr: Tr, value: &Value, dups: bool, path: &str, errs: &mut Vec<T
                 let message = match kind {
                     Scalar::Numeric => format!(
                         "expected numeric (int or float), got {}",
-                        go_type_name(value)
+                        crate::codec::go_type_of(value)
                     ),
                     Scalar::String => format!(
                         "expected string, got &value.valueUnstructured{{Value:{}}}",

@@ -146,7 +146,9 @@ fn a_created_widget_is_pruned_defaulted_and_written_with_sorted_keys() {
     assert_eq!(r.json["items"][0]["kind"], "Widget");
     assert_eq!(r.json["items"][0]["apiVersion"], "example.com/v1");
     assert_eq!(r.json["items"][0]["metadata"]["name"], "w1");
-    assert!(r.text.starts_with(r#"{"apiVersion":"example.com/v1","items":[{"apiVersion""#));
+    assert!(r
+        .text
+        .starts_with(r#"{"apiVersion":"example.com/v1","items":[{"apiVersion""#));
 }
 
 /// A namespaced Widget definition (one version, v1) whose `spec` has the schema `spec`.

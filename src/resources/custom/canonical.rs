@@ -102,7 +102,7 @@ fn object_meta(
         other if strict => {
             return Err(format!(
                 "json: cannot unmarshal {} into Go value of type v1.ObjectMeta",
-                json_kind(other)
+                crate::codec::decode::kind_desc(other)
             ))
         }
         _ => return Ok(Map::new()),
@@ -114,18 +114,6 @@ fn object_meta(
         }
         Err(e) if strict => Err(e.message),
         Err(_) => Ok(drop_malformed(meta)),
-    }
-}
-
-/// Go's name for a JSON value's kind in unmarshal errors.
-fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 

@@ -34,6 +34,7 @@ pub mod versions;
 use serde_json::{Map, Value};
 
 use super::{ListDocs, ResourceInfo, Subresource};
+use crate::resources::crd::validation::condition_true;
 use crate::resources::meta::{str_at, strings};
 use structural::Schema;
 
@@ -149,17 +150,6 @@ fn leak_strs(v: Vec<String>) -> &'static [&'static str] {
     )
 }
 
-/// Whether condition `ty` of a definition is `True`.
-fn condition(crd: &Map<String, Value>, ty: &str) -> bool {
-    crd.get("status")
-        .and_then(|s| s.get("conditions"))
-        .and_then(Value::as_array)
-        .is_some_and(|cs| {
-            cs.iter()
-                .any(|c| str_at(c, "type") == ty && str_at(c, "status") == "True")
-        })
-}
-
 /// `getDeprecationWarning`: a deprecated version's own warning, or one naming the greatest
 /// served version, newer than it, that is not deprecated.
 fn deprecation(crd: &Map<String, Value>, version: &Value) -> Option<String> {
@@ -189,13 +179,13 @@ fn deprecation(crd: &Map<String, Value>, version: &Value) -> Option<String> {
 /// Whether a definition is being deleted (`deletionTimestamp`, or `Terminating=True`).
 fn terminating(crd: &Map<String, Value>) -> bool {
     !crate::resources::meta::map_meta_str(crd, "deletionTimestamp").is_empty()
-        || condition(crd, "Terminating")
+        || condition_true(crd, "Terminating")
 }
 
 /// The versions a definition serves now: none until it is `Established`, then every version
 /// marked `served`.
 pub fn served_versions(crd: &Map<String, Value>) -> Vec<&Value> {
-    if !condition(crd, "Established") {
+    if !condition_true(crd, "Established") {
         return Vec::new();
     }
     super::crd::versions(crd)

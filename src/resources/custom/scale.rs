@@ -59,21 +59,9 @@ fn replicas(obj: &Value, path: &str) -> Result<i64, String> {
                 format!(
                     "{path} accessor error: {} is of the type {}, expected int64",
                     crate::resources::field::render_value(v).trim_matches('"'),
-                    go_type(v)
+                    crate::codec::go_type_of(v)
                 )
             }),
-    }
-}
-
-fn go_type(v: &Value) -> &'static str {
-    match v {
-        Value::Number(n) if n.is_f64() => "float64",
-        Value::Number(_) => "int64",
-        Value::String(_) => "string",
-        Value::Bool(_) => "bool",
-        Value::Array(_) => "[]interface {}",
-        Value::Object(_) => "map[string]interface {}",
-        Value::Null => "<nil>",
     }
 }
 
