@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::registry::{DeleteOptions, Registry, Write};
+use crate::registry::{DeleteOptions, ListOptions, Registry};
 use crate::resources::crd::conditions::set_on;
 use crate::resources::crd::validation::condition_true;
 use crate::resources::crd::{CLEANUP_FINALIZER, CUSTOM_RESOURCE_DEFINITIONS as CRDS};
@@ -60,35 +60,25 @@ impl CrdFinalizer {
     }
 }
 
-fn write_status(reg: &mut Registry, obj: Map<String, Value>) -> Option<Map<String, Value>> {
-    let name = map_meta_str(&obj, "name").to_string();
-    let w = Write {
-        subresource: "status".into(),
-        ..Write::by(super::crd_names::MANAGER, false)
-    };
-    reg.update(&CRDS, &CRDS.key("", &name), obj, &w)
-        .ok()
-        .and_then(|v| v.as_object().cloned())
-}
-
 /// One definition's `sync`.
 fn finalize(reg: &mut Registry, mut crd: Map<String, Value>) {
     let now = reg.now_text();
-    if condition_true(&crd, "Established") {
-        let in_progress = (
-            "Terminating",
-            "True",
-            "InstanceDeletionInProgress",
-            "CustomResource deletion is in progress",
-        );
-        if !has_condition(&crd, in_progress) {
-            let (t, s, r, m) = in_progress;
-            set_on(&mut crd, t, s, r, m, &now);
-            match write_status(reg, crd) {
-                Some(next) => crd = next,
-                None => return,
-            }
+    // The cleanup could take a while: first the condition that says so, established or not.
+    let in_progress = (
+        "Terminating",
+        "True",
+        "InstanceDeletionInProgress",
+        "CustomResource deletion is in progress",
+    );
+    if !has_condition(&crd, in_progress) {
+        let (t, s, r, m) = in_progress;
+        set_on(&mut crd, t, s, r, m, &now);
+        match super::crd_names::write_status(reg, crd) {
+            Some(next) => crd = next,
+            None => return,
         }
+    }
+    if condition_true(&crd, "Established") {
         if !delete_instances(reg, &crd) {
             return;
         }
@@ -117,7 +107,7 @@ fn finalize(reg: &mut Registry, mut crd: Map<String, Value>) {
         .filter(|f| f != CLEANUP_FINALIZER)
         .collect();
     set_finalizers(meta, left);
-    write_status(reg, crd);
+    super::crd_names::write_status(reg, crd);
 }
 
 fn has_condition(crd: &Map<String, Value>, (t, s, r, m): (&str, &str, &str, &str)) -> bool {
@@ -126,7 +116,9 @@ fn has_condition(crd: &Map<String, Value>, (t, s, r, m): (&str, &str, &str, &str
         .is_some_and(|st| crate::resources::crd::conditions::same_condition(st, &c))
 }
 
-/// `deleteInstances`: deletes every object of the definition; whether none is left.
+/// `deleteInstances`: a DeleteCollection in each namespace that holds an object of the
+/// definition (through the registry, so admission and finalizers apply); whether none is
+/// left.
 fn delete_instances(reg: &mut Registry, crd: &Map<String, Value>) -> bool {
     let name = map_meta_str(crd, "name");
     let Some(info) = reg
@@ -136,21 +128,16 @@ fn delete_instances(reg: &mut Registry, crd: &Map<String, Value>) -> bool {
     else {
         return true;
     };
-    let objects = reg.live(info, None);
-    // Those already terminating wait for their own finalizers.
-    for obj in objects
+    let all = ListOptions::everything();
+    let mut namespaces: Vec<String> = reg
+        .live(info, None)
         .iter()
-        .filter(|o| crate::resources::meta::meta_str(o, "deletionTimestamp").is_empty())
-    {
-        let meta = crate::resources::meta::meta(obj);
-        let s = |k: &str| {
-            meta.get(k)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        };
-        let key = info.key(&s("namespace"), &s("name"));
-        let _ = reg.delete(info, &key, &s("name"), &DeleteOptions::default());
+        .map(|o| crate::resources::meta::meta_str(o, "namespace").to_string())
+        .collect();
+    namespaces.dedup(); // listed in key order: a namespace's objects are consecutive
+    for ns in namespaces {
+        let ns = info.namespaced.then_some(ns.as_str());
+        let _ = reg.delete_collection(info, ns, &all, &DeleteOptions::default());
     }
     reg.live(info, None).is_empty()
 }

@@ -60,14 +60,19 @@ fn read(reg: &Registry, name: &str) -> Option<Map<String, Value>> {
     }
 }
 
-fn write_status(reg: &mut Registry, obj: Map<String, Value>) {
+pub(super) fn write_status(
+    reg: &mut Registry,
+    obj: Map<String, Value>,
+) -> Option<Map<String, Value>> {
     let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
     let w = Write {
         subresource: "status".into(),
         ..Write::by(MANAGER, false)
     };
     // A conflict or a vanished definition is left to the next change, as the informer would.
-    let _ = reg.update(&CRDS, &CRDS.key("", &name), obj, &w);
+    reg.update(&CRDS, &CRDS.key("", &name), obj, &w)
+        .ok()
+        .and_then(|v| v.as_object().cloned())
 }
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {

@@ -186,6 +186,46 @@ fn deleting_a_definition_removes_its_objects_first() {
     assert_eq!((r.code, r.text.as_str()), (404, "404 page not found\n"));
 }
 
+/// A definition that never established (its kind is another's) is finalized as the real
+/// finalizer does it: the `InstanceDeletionInProgress` write first, then `NeverEstablished`
+/// with the finalizer's removal, which deletes it (the DELETED event carries the state stored
+/// before it).
+#[test]
+fn a_never_established_definition_still_reports_deletion_in_progress_first() {
+    let mut e = engine();
+    assert_eq!(post(&mut e, CRDS, &widget_crd()).code, 201);
+    e.tick();
+    let mut rival = widget_crd();
+    rival["metadata"]["name"] = json!("gadgets.example.com");
+    rival["spec"]["names"] = json!({"plural": "gadgets", "kind": "Widget"});
+    assert_eq!(post(&mut e, CRDS, &rival).code, 201);
+    e.tick();
+    let path = format!("{CRDS}/gadgets.example.com");
+    assert_eq!(
+        condition(&get(&mut e, &path).json, "NamesAccepted").0,
+        "False"
+    );
+    let mut watch = crate::common::watch(
+        &mut e,
+        &format!("{CRDS}?watch=true&fieldSelector=metadata.name%3Dgadgets.example.com"),
+    );
+    assert_eq!(crate::common::delete(&mut e, &path).code, 200);
+    e.tick();
+    e.tick();
+    assert_eq!(get(&mut e, &path).code, 404);
+    let (events, _) = watch.events();
+    let reasons: Vec<String> = events
+        .iter()
+        .filter(|ev| ev["type"] == "MODIFIED")
+        .map(|ev| condition(&ev["object"], "Terminating").1)
+        .collect();
+    assert_eq!(
+        reasons,
+        ["InstanceDeletionPending", "InstanceDeletionInProgress"]
+    );
+    assert_eq!(events.last().unwrap()["type"], "DELETED");
+}
+
 /// Two served versions with `conversion: None`: objects are stored in the storage version
 /// and read in the version asked for, by GET, list and watch alike.
 #[test]
