@@ -575,4 +575,28 @@ fn the_scale_subresource_reads_and_writes_replicas() {
         r.json["message"],
         r#"Widget.example.com "w1" is invalid: spec.replicas: Invalid value: -1: should be a non-negative integer"#
     );
+    // The Scale's name is checked as any update's (`checkName`), and a non-apply patch's
+    // options as any patch's.
+    let r = put(
+        &mut e,
+        &path,
+        &json!({"apiVersion": "autoscaling/v1", "kind": "Scale", "spec": {"replicas": 1}}),
+    );
+    assert_eq!(r.code, 400);
+    assert_eq!(
+        r.json["message"],
+        "the name of the object (w1 based on URL) was undeterminable: name must be provided"
+    );
+    let r = send(
+        &mut e,
+        "PATCH",
+        &format!("{path}?force=true"),
+        Some(r#"{"spec":{"replicas":1}}"#),
+        &[("content-type", "application/merge-patch+json")],
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.json["message"],
+        "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch"
+    );
 }

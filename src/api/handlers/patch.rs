@@ -118,7 +118,7 @@ pub(super) fn custom_media_unsupported(cbor: bool) -> ApiError {
 
 /// A non-apply patch's options: `ValidatePatchOptions` (`force`, even `false`, is only for
 /// apply patches), then the shared write options.
-fn options(req: &Request<'_>) -> ApiResult<WriteOptions> {
+pub(super) fn options(req: &Request<'_>) -> ApiResult<WriteOptions> {
     let mut first = Vec::new();
     if req.query.has("force") {
         first.push(FieldError::forbidden(

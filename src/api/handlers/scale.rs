@@ -67,7 +67,7 @@ pub fn serve(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
                     return Err(super::patch::custom_media_unsupported(cbor))
                 }
             };
-            let opts = write_options(req, "PatchOptions")?;
+            let opts = super::patch::options(req)?;
             let mut patched = scale(rr, &current(reg, rr)?)?;
             let patch = super::patch_body::decode(kind, req.body, opts.field_validation)?;
             let failed = super::patch::map_err;
@@ -110,12 +110,11 @@ fn write(
     opts: &super::WriteOptions,
 ) -> ApiResult<Reply> {
     let (key, name) = key_and_name(rr);
-    let sent_name = sent["metadata"]["name"].as_str().unwrap_or("");
-    if !sent_name.is_empty() && sent_name != name {
-        return Err(ApiError::bad_request(format!(
-            "the name of the object ({sent_name}) does not match the name on the URL ({name})"
-        )));
-    }
+    let Value::Object(mut sent) = sent else {
+        return Err(ApiError::internal("the Scale is not an object"));
+    };
+    super::reconcile_namespace(&mut sent, rr.resource, rr.namespace.as_deref())?;
+    super::check_name(&sent, name)?;
     let mut obj = current(reg, rr)?;
     crate::resources::custom::conversion::value_to_served(rr.resource, &mut obj);
     let rv = sent["metadata"]["resourceVersion"].as_str().unwrap_or("");
