@@ -599,4 +599,36 @@ fn the_scale_subresource_reads_and_writes_replicas() {
         r.json["message"],
         "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch"
     );
+    // An object without its spec replicas field: its Scale is a 500 to GET, and a patch that
+    // does not set them is refused; one that does sets them.
+    assert_eq!(post(&mut e, WIDGETS, &widget("w2", json!({}))).code, 201);
+    let path = format!("{WIDGETS}/w2/scale");
+    let r = get(&mut e, &path);
+    assert_eq!(r.code, 500);
+    assert_eq!(
+        r.json["message"],
+        r#"Internal error occurred: the spec replicas field ".spec.replicas" does not exist"#
+    );
+    let merge = [("content-type", "application/merge-patch+json")];
+    let r = send(
+        &mut e,
+        "PATCH",
+        &path,
+        Some(r#"{"metadata":{"labels":{"a":"b"}}}"#),
+        &merge,
+    );
+    assert_eq!(r.code, 400, "{}", r.text);
+    assert_eq!(
+        r.json["message"],
+        r#"the spec replicas field ".spec.replicas" cannot be empty"#
+    );
+    let r = send(
+        &mut e,
+        "PATCH",
+        &path,
+        Some(r#"{"spec":{"replicas":3}}"#),
+        &merge,
+    );
+    assert_eq!(r.code, 200, "{}", r.text);
+    assert_eq!(r.json["spec"]["replicas"], 3);
 }

@@ -10,7 +10,7 @@ use super::patch_body::PatchKind;
 use super::{write_options, FieldValidation};
 use crate::api::route::{ResourceRequest, Verb};
 use crate::api::{Reply, Request};
-use crate::codec::decode;
+use crate::codec::{decode, go_quote};
 use crate::patch::{json_patch, merge_patch};
 use crate::registry::Registry;
 use crate::resources::custom::scale::{scale_of, set_replicas, SCALE};
@@ -44,9 +44,20 @@ fn current(reg: &Registry, rr: &ResourceRequest) -> ApiResult<Value> {
         .ok_or_else(|| ApiError::not_found(rr.resource.group_resource(), name))
 }
 
+/// The object's Scale; without its spec replicas field, the 500 `ScaleREST.Get` answers.
 fn scale(rr: &ResourceRequest, obj: &Value) -> ApiResult<Value> {
-    scale_of(paths(rr), obj).map_err(ApiError::internal)
+    match scale_of(paths(rr), obj).map_err(ApiError::internal)? {
+        (scale, true) => Ok(scale),
+        (_, false) => Err(ApiError::internal(format!(
+            "the spec replicas field {} does not exist",
+            go_quote(&paths(rr).spec_replicas)
+        ))),
+    }
 }
+
+/// `invalidSpecReplicas`: what a patch's base Scale holds when the object has no spec
+/// replicas field, so that a patch that does not set them is refused.
+const INVALID_SPEC_REPLICAS: i64 = i32::MIN as i64;
 
 /// GET, PUT or PATCH of `.../NAME/scale`.
 pub fn serve(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
@@ -68,7 +79,11 @@ pub fn serve(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
                 }
             };
             let opts = super::patch::options(req)?;
-            let mut patched = scale(rr, &current(reg, rr)?)?;
+            let (mut patched, found) =
+                scale_of(paths(rr), &current(reg, rr)?).map_err(ApiError::internal)?;
+            if !found {
+                patched["spec"]["replicas"] = INVALID_SPEC_REPLICAS.into();
+            }
             let patch = super::patch_body::decode(kind, req.body, opts.field_validation)?;
             let failed = super::patch::map_err;
             match kind {
@@ -122,6 +137,12 @@ fn write(
         obj["metadata"]["resourceVersion"] = Value::String(rv.to_string());
     }
     let replicas = sent["spec"]["replicas"].as_i64().unwrap_or(0);
+    if replicas == INVALID_SPEC_REPLICAS {
+        return Err(ApiError::bad_request(format!(
+            "the spec replicas field {} cannot be empty",
+            go_quote(&paths(rr).spec_replicas)
+        )));
+    }
     set_replicas(paths(rr), &mut obj, replicas);
     let Value::Object(obj) = obj else {
         return Err(ApiError::internal("the object is not an object"));

@@ -44,16 +44,17 @@ pub static SCALE: Struct = Struct {
     ],
 };
 
-/// `NestedInt64` at a replicas path: absent is 0; anything but an integer is the accessor's
-/// error.
-fn replicas(obj: &Value, path: &str) -> Result<i64, String> {
+/// `NestedInt64` at a replicas path: whether it is there (absent reads as 0); anything but an
+/// integer is the accessor's error.
+fn replicas(obj: &Value, path: &str) -> Result<(i64, bool), String> {
     if path.is_empty() {
-        return Ok(0);
+        return Ok((0, false));
     }
     match at(obj, path) {
-        None => Ok(0),
+        None => Ok((0, false)),
         Some(v) => v
             .as_i64()
+            .map(|n| (n, true))
             .filter(|_| !v.as_number().is_some_and(|n| n.is_f64()))
             .ok_or_else(|| {
                 format!(
@@ -65,10 +66,11 @@ fn replicas(obj: &Value, path: &str) -> Result<i64, String> {
     }
 }
 
-/// `scaleFromCustomResource`.
-pub fn scale_of(paths: &Scale, obj: &Value) -> Result<Value, String> {
-    let spec = replicas(obj, &paths.spec_replicas)?;
-    let status = replicas(obj, &paths.status_replicas)?;
+/// `scaleFromCustomResource`: the Scale, and whether the object has its spec replicas field
+/// (a GET of a Scale without it is a 500, an update a 400).
+pub fn scale_of(paths: &Scale, obj: &Value) -> Result<(Value, bool), String> {
+    let (spec, found) = replicas(obj, &paths.spec_replicas)?;
+    let (status, _) = replicas(obj, &paths.status_replicas)?;
     let meta = crate::resources::meta::meta(obj);
     let mut m = Map::new();
     for k in [
@@ -98,10 +100,11 @@ pub fn scale_of(paths: &Scale, obj: &Value) -> Result<Value, String> {
     } else {
         json!({"replicas": spec})
     };
-    Ok(json!({
+    let scale = json!({
         "kind": "Scale", "apiVersion": "autoscaling/v1", "metadata": m,
         "spec": spec_obj, "status": status_obj
-    }))
+    });
+    Ok((scale, found))
 }
 
 /// The object with its spec replicas set (`SetNestedField`, making the path's objects).
@@ -130,12 +133,12 @@ pub fn validate(paths: &Scale, obj: &Value) -> Vec<FieldError> {
         let field = path.trim_start_matches('.');
         match replicas(obj, path) {
             Err(e) => errs.push(FieldError::invalid(field, v.clone(), &e)),
-            Ok(n) if n < 0 => errs.push(FieldError::invalid(
+            Ok((n, _)) if n < 0 => errs.push(FieldError::invalid(
                 field,
                 v.clone(),
                 "should be a non-negative integer",
             )),
-            Ok(n) if n > i64::from(i32::MAX) => errs.push(FieldError::invalid(
+            Ok((n, _)) if n > i64::from(i32::MAX) => errs.push(FieldError::invalid(
                 field,
                 v.clone(),
                 &format!("should be less than or equal to {}", i32::MAX),
