@@ -342,6 +342,47 @@ fn updates_ratchet_over_what_did_not_change() {
     );
 }
 
+/// Ratcheting reaches into a list's items only through a map list's keys: an unchanged
+/// invalid item of an atomic list is checked again when the list changes, one of a map list
+/// is not (`CorrelatedObject.Index`).
+#[test]
+fn only_map_list_items_ratchet() {
+    let mut e = engine();
+    let schema = |max: u64| {
+        json!({"type": "object", "properties": {
+            "words": {"type": "array", "items": {"type": "string", "maxLength": max}},
+            "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                      "x-kubernetes-list-map-keys": ["name"],
+                      "items": {"type": "object", "required": ["name"], "properties": {
+                          "name": {"type": "string"},
+                          "note": {"type": "string", "maxLength": max}}}}
+        }})
+    };
+    assert_eq!(post(&mut e, CRDS, &crd_with_spec(schema(10))).code, 201);
+    let spec = json!({"words": ["longword"], "ports": [{"name": "a", "note": "longnote"}]});
+    let created = post(&mut e, WIDGETS, &widget("w1", spec));
+    assert_eq!(created.code, 201, "{}", created.text);
+    let crd_path = format!("{CRDS}/widgets.example.com");
+    let mut crd = get(&mut e, &crd_path).json;
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"] = schema(3);
+    assert_eq!(put(&mut e, &crd_path, &crd).code, 200);
+    e.tick();
+    // A new port before the old one: the old one is found by its key and not checked again.
+    let mut next = get(&mut e, &format!("{WIDGETS}/w1")).json;
+    next["spec"]["ports"] = json!([{"name": "b"}, {"name": "a", "note": "longnote"}]);
+    let r = put(&mut e, &format!("{WIDGETS}/w1"), &next);
+    assert_eq!(r.code, 200, "{}", r.text);
+    // A new word after the old one: the atomic list's old item is checked as new.
+    next = r.json.clone();
+    next["spec"]["words"] = json!(["longword", "ok"]);
+    let r = put(&mut e, &format!("{WIDGETS}/w1"), &next);
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.json["message"],
+        r#"Widget.example.com "w1" is invalid: spec.words[0]: Too long: may not be more than 3 bytes"#
+    );
+}
+
 /// `fieldValidation=Strict` turns what pruning dropped into the decoder's 400, duplicates
 /// first; malformed metadata is a 400 at any level.
 #[test]

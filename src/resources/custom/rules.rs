@@ -83,14 +83,7 @@ impl Walk {
                     return;
                 };
                 for (i, x) in items.iter().enumerate() {
-                    // Only map lists correlate their items with the old ones, by key.
-                    let o = (s.list_type == "map")
-                        .then(|| old.and_then(Value::as_array))
-                        .flatten()
-                        .and_then(|olds| {
-                            olds.iter()
-                                .find(|o| s.list_map_keys.iter().all(|k| o.get(k) == x.get(k)))
-                        });
+                    let o = s.correlated_item(old, x);
                     self.node(item, x, o, &format!("{path}[{i}]"));
                 }
             }

@@ -127,9 +127,8 @@ fn node(s: &Schema, v: &Value, old: Option<&Value>, path: &str, errs: &mut Vec<F
     }
     if let Value::Array(items) = v {
         if let Some(item) = s.items.as_deref() {
-            let olds = old.and_then(Value::as_array);
             for (i, x) in items.iter().enumerate() {
-                let o = olds.and_then(|a| a.get(i));
+                let o = s.correlated_item(old, x);
                 node(item, x, o, &format!("{path}[{i}]"), errs);
             }
         }

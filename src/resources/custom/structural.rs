@@ -194,6 +194,18 @@ impl Schema {
         self.properties.get(key).or(self.additional.as_deref())
     }
 
+    /// The old item an array item `x` of this list is compared with on an update
+    /// (`CorrelatedObject.Index`): only a map list correlates, by its keys; an atomic or set
+    /// list's items have no old counterpart, so they are checked as new.
+    pub fn correlated_item<'a>(&self, old: Option<&'a Value>, x: &Value) -> Option<&'a Value> {
+        if self.list_type != "map" {
+            return None;
+        }
+        old.and_then(Value::as_array)?
+            .iter()
+            .find(|o| self.list_map_keys.iter().all(|k| o.get(k) == x.get(k)))
+    }
+
     /// Whether this node or any below it has `x-kubernetes-validations`.
     pub fn has_rules(&self) -> bool {
         !self.rules.is_empty()
