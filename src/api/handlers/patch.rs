@@ -261,9 +261,14 @@ fn patched(
     // Decode the patched object as the typed object it must be (unknown fields per level).
     let decoded = match info.custom {
         None => decode::decode_bytes(&bytes, info.schema).map_err(|e| e.to_string()),
+        // The parsed document is dropped without recursion (a deep object would overflow).
         Some(_) => gojson::parse_raw(&bytes)
             .map_err(|e| e.message)
-            .and_then(|raw| super::decode_object(&raw, info)),
+            .and_then(|raw| {
+                let decoded = super::decode_object(&raw, info);
+                gojson::drop_raw(raw);
+                decoded
+            }),
     }
     .map_err(|e| invalid(&e))?;
     let mut findings = patch.strict;
