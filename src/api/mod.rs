@@ -344,10 +344,8 @@ fn serve_resource_version(
     }
     let now_ms = reg.clock().now_ms();
     let mut result = handlers::dispatch(reg, request, rr);
-    if let Ok(reply) = &mut result {
-        if crate::resources::custom::conversion::converts(rr.resource) {
-            served_version(rr.resource, reply);
-        }
+    if let (Ok(reply), Some(kind)) = (&mut result, rr.resource.custom) {
+        read_through_schema(rr.resource, kind, reply);
     }
     if let Ok(Reply {
         wait: Some(wait), ..
@@ -381,20 +379,30 @@ fn serve_resource_version(
     }
 }
 
-/// A custom resource read through a version other than its storage version: every object
-/// of the reply in the version asked for (`conversion: None` rewrites `apiVersion` alone).
-fn served_version(info: &'static crate::resources::ResourceInfo, reply: &mut Reply) {
-    use crate::resources::custom::conversion::{object_to_served, value_to_served};
-    if let Some(stored) = reply.stored.take() {
-        if reply.body.is_null() {
-            reply.body = stored.decode();
-        }
-        reply.leftovers.push(stored);
+/// A custom resource's reply: every stored object in it as a read through the version asked
+/// for gives it (pruned and defaulted by the schema, in that version). A value never stored
+/// (a dry run's) only takes the version.
+fn read_through_schema(
+    info: &'static crate::resources::ResourceInfo,
+    kind: &crate::resources::custom::CustomKind,
+    reply: &mut Reply,
+) {
+    use crate::resources::custom::{conversion::value_to_served, reading::read};
+    match reply.stored.take() {
+        Some(stored) => match read(kind, &stored) {
+            None => reply.stored = Some(stored),
+            Some(read) => {
+                reply.body = read.decode();
+                reply.leftovers.push(stored);
+            }
+        },
+        None => value_to_served(info, &mut reply.body),
     }
-    value_to_served(info, &mut reply.body);
     if let Some(items) = &mut reply.items {
         for item in items.iter_mut() {
-            *item = object_to_served(info, item);
+            if let Some(read) = read(kind, item) {
+                *item = read;
+            }
         }
     }
 }

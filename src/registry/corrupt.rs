@@ -4,7 +4,6 @@
 
 use super::Registry;
 use crate::codec::go_quote;
-use crate::codec::Object;
 use crate::resources::status::{ApiError, ApiResult, Cause};
 use crate::resources::ResourceInfo;
 use crate::store::{CorruptKey, Corruption};
@@ -68,12 +67,19 @@ impl Registry {
     }
 
     /// The current value of `key` as a write reads it first (from storage): an unreadable
-    /// one fails the write.
+    /// one fails the write. A custom resource reads in its storage version, through the
+    /// schema ([`reading`](crate::resources::custom::reading)).
     pub(crate) fn read_current(&self, key: &str) -> ApiResult<Option<Value>> {
         if let Some(c) = self.store().corruption(key) {
             return Err(self.corrupt_read_error(&c));
         }
-        Ok(self.store().get(key).map(Object::decode))
+        let Some(stored) = self.store().get(key) else {
+            return Ok(None);
+        };
+        Ok(Some(match self.kinds().custom_for_key(key) {
+            Some(kind) => crate::resources::custom::reading::read_stored(kind, stored),
+            None => stored.decode(),
+        }))
     }
 
     /// Whether `key` holds an unreadable value.

@@ -93,7 +93,7 @@ impl Registry {
         let crds = self.live(&crate::resources::crd::CUSTOM_RESOURCE_DEFINITIONS, None);
         let maps = crds.iter().filter_map(Value::as_object);
         let mut kinds = (*self.kinds).clone();
-        if !kinds.serve_definitions(maps) {
+        if !kinds.serve_definitions(maps, self.store.revision()) {
             return false;
         }
         // The CRD handler's storage of a resource no longer served, or served from a changed

@@ -51,7 +51,14 @@ impl ListOptions {
     /// Whether `obj` passes the label, field and shard selectors (decoded only when one of
     /// them looks at it).
     pub fn matches(&self, info: &ResourceInfo, obj: &Object) -> bool {
-        (!self.filtering() && self.shard.is_none()) || self.matches_value(info, &obj.decode())
+        if !self.filtering() && self.shard.is_none() {
+            return true;
+        }
+        // A custom resource is filtered as it reads (its defaults included).
+        let read = info
+            .custom
+            .and_then(|kind| crate::resources::custom::reading::read(kind, obj));
+        self.matches_value(info, &read.as_ref().unwrap_or(obj).decode())
     }
 
     /// Whether the decoded `obj` passes the label, field and shard selectors.

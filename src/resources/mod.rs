@@ -397,7 +397,14 @@ impl ResourceInfo {
             Some(c) => {
                 let mut obj = obj;
                 custom::conversion::to_storage(c, &mut obj);
-                custom::canonical::canonicalize(&c.schema, obj)
+                let obj = custom::canonical::canonicalize(&c.schema, obj);
+                // Converted, it is pruned by the storage version's schema.
+                match c.schema_of(&c.storage_version) {
+                    Some(s) if c.version != c.storage_version && s != &c.schema => {
+                        custom::canonical::prune(s, obj)
+                    }
+                    _ => obj,
+                }
             }
             None => crate::codec::decode::canonicalize_owned(obj, self.schema),
         }

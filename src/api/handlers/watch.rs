@@ -187,13 +187,12 @@ impl FrameEncoder for Frames {
     }
 
     fn encode(&self, kind: EventType, obj: &Object, first: bool, now_ms: i64) -> Bytes {
-        let converted;
-        let obj = if crate::resources::custom::conversion::converts(self.info) {
-            converted = crate::resources::custom::conversion::object_to_served(self.info, obj);
-            &converted
-        } else {
-            obj
-        };
+        // A custom resource as a read through the schema gives it.
+        let read = self
+            .info
+            .custom
+            .and_then(|kind| crate::resources::custom::reading::read(kind, obj));
+        let obj = read.as_ref().unwrap_or(obj);
         let transformed = match self.transform {
             WatchTransform::None => None,
             t => transform::watch_object(self.info, t, &obj.decode(), first, now_ms),

@@ -38,19 +38,26 @@ fn meta_field(key: &str) -> bool {
 /// unmarshal text) when its `metadata` does not decode as `ObjectMeta`.
 pub fn decode(schema: &Schema, obj: Map<String, Value>) -> Result<Decoded, String> {
     let mut unknown = Vec::new();
-    let object = shape(schema, obj, Some(&mut unknown))?;
+    let object = shape(schema, obj, Some(&mut unknown), true)?;
     Ok(Decoded { object, unknown })
 }
 
 /// The canonical form of an object built or changed by the server.
 pub fn canonicalize(schema: &Schema, obj: Map<String, Value>) -> Map<String, Value> {
-    shape(schema, obj, None).unwrap_or_default()
+    shape(schema, obj, None, true).unwrap_or_default()
+}
+
+/// [`canonicalize`] without defaults: what the converter's coercer does to an object
+/// converted to another version (`schemaCoercingConverter`).
+pub fn prune(schema: &Schema, obj: Map<String, Value>) -> Map<String, Value> {
+    shape(schema, obj, None, false).unwrap_or_default()
 }
 
 fn shape(
     schema: &Schema,
     mut obj: Map<String, Value>,
     unknown: Option<&mut Vec<String>>,
+    defaults: bool,
 ) -> Result<Map<String, Value>, String> {
     let strict = unknown.is_some();
     let mut meta_unknown = Vec::new();
@@ -71,7 +78,9 @@ fn shape(
     }
     let mut value = Value::Object(obj);
     remove_nulls(&mut value, schema);
-    apply_defaults(&mut value, schema);
+    if defaults {
+        apply_defaults(&mut value, schema);
+    }
     sort_keys(&mut value);
     if let Some(u) = unknown {
         crate::sort::sort(&mut meta_unknown);

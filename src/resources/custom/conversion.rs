@@ -6,7 +6,6 @@
 use serde_json::{Map, Value};
 
 use super::CustomKind;
-use crate::codec::Object;
 use crate::resources::ResourceInfo;
 
 /// The storage version's `group/version`.
@@ -40,11 +39,4 @@ pub fn value_to_served(info: &ResourceInfo, v: &mut Value) {
     if let Value::Object(m) = v {
         set(m, info.kind, &info.api_version());
     }
-}
-
-/// A stored version read through `info`, in `info`'s version.
-pub fn object_to_served(info: &ResourceInfo, obj: &Object) -> Object {
-    let mut v = obj.decode();
-    value_to_served(info, &mut v);
-    Object::new(v)
 }

@@ -21,6 +21,7 @@ pub mod conversion;
 mod formats;
 mod listtype;
 mod printer;
+pub mod reading;
 mod rules;
 pub mod scale;
 mod schema_errors;
@@ -111,6 +112,12 @@ pub struct CustomKind {
     pub selectable: Vec<String>,
     /// The Table's columns and cells.
     printer: &'static printer::CustomPrinter,
+    /// The definition's other versions' schemas, when any differs from this one's: a stored
+    /// object reads through the schema of the version it was stored in ([`reading`]).
+    others: Vec<(String, Schema)>,
+    /// The store's revision when this kind began to be served: what was written after it
+    /// was written through this schema, and reads as stored ([`reading`]).
+    pub settled: std::sync::atomic::AtomicU64,
 }
 
 /// `path.key`, or `key` at the root: how the schema walks name a member.
@@ -244,6 +251,24 @@ impl CustomKind {
             .unwrap_or_else(|| serde_json::json!({"type": "object"}));
         let schema = Schema::parse(&openapi);
         let printer = printer::printer(&columns);
+        fn schema_of(v: &Value) -> Option<&Value> {
+            v.get("schema").and_then(|s| s.get("openAPIV3Schema"))
+        }
+        let all = super::crd::versions(crd);
+        let others = match all.iter().all(|v| schema_of(v) == schema_of(version)) {
+            true => Vec::new(),
+            false => all
+                .iter()
+                .filter(|v| str_at(v, "name") != str_at(version, "name"))
+                .map(|v| {
+                    let s = schema_of(v).filter(|s| s.is_object());
+                    let s = s
+                        .cloned()
+                        .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+                    (str_at(v, "name").to_string(), Schema::parse(&s))
+                })
+                .collect(),
+        };
         CustomKind {
             definition: crate::resources::meta::map_meta_str(crd, "name").to_string(),
             group: str_at(spec, "group").to_string(),
@@ -266,6 +291,23 @@ impl CustomKind {
             scale,
             selectable,
             printer,
+            others,
+            settled: std::sync::atomic::AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// The schema of `version`, one of the definition's.
+    pub fn schema_of(&self, version: &str) -> Option<&Schema> {
+        if version == self.version {
+            return Some(&self.schema);
+        }
+        match self.others.is_empty() {
+            true => Some(&self.schema),
+            false => self
+                .others
+                .iter()
+                .find(|(v, _)| v == version)
+                .map(|(_, s)| s),
         }
     }
 

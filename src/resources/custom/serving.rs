@@ -10,10 +10,13 @@ use crate::resources::{Kinds, ResourceInfo};
 impl Kinds {
     /// Serves the custom kinds `definitions` (CustomResourceDefinitions) define now, in place
     /// of those served before; whether that changed what is served. A version whose group,
-    /// version and plural another kind serves already is not served (and not built).
+    /// version and plural another kind serves already is not served (and not built). `rev`
+    /// is the store's revision now: a kind that starts being served reads what was written
+    /// up to it through its schema ([`super::reading`]).
     pub fn serve_definitions<'a>(
         &mut self,
         definitions: impl IntoIterator<Item = &'a Map<String, Value>>,
+        rev: u64,
     ) -> bool {
         let mut custom: Vec<&'static ResourceInfo> = Vec::new();
         for crd in definitions {
@@ -52,6 +55,11 @@ impl Kinds {
         self.all.retain(|r| r.custom.is_none());
         self.all.extend(custom);
         let after: Vec<*const ResourceInfo> = self.all.iter().map(|r| *r as *const _).collect();
+        for info in &self.all {
+            if let (Some(c), false) = (info.custom, before.contains(&(*info as *const _))) {
+                c.settled.store(rev, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         before != after
     }
 
@@ -62,5 +70,17 @@ impl Kinds {
                 .iter()
                 .filter(|r| r.group == group)
                 .all(|r| r.custom.is_some())
+    }
+
+    /// The custom kind whose objects `key` stores (any served version of its definition).
+    pub fn custom_for_key(&self, key: &str) -> Option<&'static CustomKind> {
+        let mut parts = key.strip_prefix("/registry/")?.splitn(3, '/');
+        let (group, plural) = (parts.next()?, parts.next()?);
+        if !group.contains('.') {
+            return None;
+        }
+        self.iter()
+            .filter_map(|r| r.custom)
+            .find(|c| c.group == group && c.plural == plural)
     }
 }
