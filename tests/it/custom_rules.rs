@@ -24,7 +24,11 @@ fn ruled_crd() -> Value {
             "mode": {"type": "string", "enum": ["a", "b"]},
             "probe": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
             "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self.startsWith('w')", "message": "must start with w"}]},
-            "immutable": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "is immutable"}]}
+            "immutable": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "is immutable"}]},
+            "endpoint": {"type": "string", "x-kubernetes-validations": [
+                {"rule": "isURL(self) && url(self).getScheme() == 'https'", "message": "must be an https URL"},
+                {"rule": "url(self).getPort() != '0'"}
+            ]}
         }
     }))
 }
@@ -50,6 +54,14 @@ fn rules_fail_with_their_messages_reasons_and_paths() {
         (
             json!({"min": 1, "max": 2, "name": "x"}),
             r#"spec.name: Invalid value: "x": must start with w"#,
+        ),
+        (
+            json!({"min": 1, "max": 2, "endpoint": "http://example.com/"}),
+            r#"spec.endpoint: Invalid value: "http://example.com/": must be an https URL"#,
+        ),
+        (
+            json!({"min": 1, "max": 2, "endpoint": "example.com"}),
+            r#"[spec.endpoint: Invalid value: "example.com": must be an https URL, spec.endpoint: Invalid value: "string": URL parse error during conversion from string: parse "example.com": invalid URI for request evaluating rule: url(self).getPort() != '0']"#,
         ),
         (
             json!({"min": 1, "max": 2, "probe": {}}),

@@ -20,6 +20,7 @@ pub mod cel;
 pub mod conversion;
 mod formats;
 mod listtype;
+pub mod neturl;
 mod printer;
 pub mod reading;
 mod rules;

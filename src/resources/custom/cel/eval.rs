@@ -26,6 +26,8 @@ pub enum Val {
     List(Rc<Vec<Val>>),
     /// Entries in their order (keys are strings for objects), shared as lists are.
     Map(Rc<Vec<(Val, Val)>>),
+    /// The URL library's `kubernetes.URL`.
+    Url(Rc<crate::resources::custom::neturl::Url>),
 }
 
 impl From<&Lit> for Val {
@@ -91,6 +93,7 @@ impl Val {
             Val::Bytes(_) => "bytes",
             Val::List(_) => "list",
             Val::Map(_) => "map",
+            Val::Url(_) => "kubernetes.URL",
         }
     }
 
@@ -406,6 +409,7 @@ pub fn display(v: &Val) -> String {
         Val::Double(d) => crate::resources::field::go_v_float(*d),
         Val::Str(s) => s.clone(),
         Val::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        Val::Url(u) => u.text.clone(),
         Val::List(l) => format!("[{}]", l.iter().map(display).collect::<Vec<_>>().join(", ")),
         Val::Map(m) => format!(
             "{{{}}}",

@@ -2,13 +2,15 @@
 //! (`startsWith`, `endsWith`, `contains`, `matches`), conversions (`int`, `uint`, `double`,
 //! `string`, `bool`, `dyn`, `type`), the strings extension (`charAt`, `indexOf`,
 //! `lastIndexOf`, `lowerAscii`, `upperAscii`, `replace`, `split`, `substring`, `trim`,
-//! `join`), the lists library (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`) and
-//! the regex library (`find`, `findAll`). Regular expressions are RE2 as `regex-lite` reads
-//! them.
+//! `join`), the lists library (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`),
+//! the regex library (`find`, `findAll`) and the URL library (`url`, `isURL`, `getScheme`,
+//! `getHost`, `getHostname`, `getPort`, `getEscapedPath`, `getQuery`). Regular expressions
+//! are RE2 as `regex-lite` reads them.
 
 use std::cmp::Ordering;
 
 use super::eval::{compare, display, equal, Val};
+use crate::resources::custom::neturl;
 
 fn no_overload<T>() -> Result<T, String> {
     Err("no such overload".into())
@@ -37,7 +39,17 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
         Some(t) => (Some(t), args),
         None if matches!(
             name,
-            "size" | "matches" | "string" | "int" | "uint" | "double" | "bool" | "dyn" | "type"
+            "size"
+                | "matches"
+                | "string"
+                | "int"
+                | "uint"
+                | "double"
+                | "bool"
+                | "dyn"
+                | "type"
+                | "url"
+                | "isURL"
         ) =>
         {
             let mut a = args.into_iter();
@@ -78,7 +90,7 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
         ("string", v, []) => Val::Str(match v {
             Val::Str(s) => s,
             Val::Bytes(b) => String::from_utf8(b).map_err(|_| "invalid UTF-8".to_string())?,
-            Val::List(_) | Val::Map(_) | Val::Null => return no_overload(),
+            Val::List(_) | Val::Map(_) | Val::Null | Val::Url(_) => return no_overload(),
             v => display(&v),
         }),
         ("int", v, []) => Val::Int(match v {
@@ -233,6 +245,30 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
                 .unwrap_or(-1),
             )
         }
+        ("url", Val::Str(s), []) => Val::Url(std::rc::Rc::new(url(&s)?)),
+        ("isURL", Val::Str(s), []) => Val::Bool(neturl::parse_request_uri(&s).is_ok()),
+        ("getScheme", Val::Url(u), []) => Val::Str(u.scheme.clone()),
+        ("getHost", Val::Url(u), []) => Val::Str(u.host.clone()),
+        ("getHostname", Val::Url(u), []) => Val::Str(u.hostname().to_string()),
+        ("getPort", Val::Url(u), []) => Val::Str(u.port().to_string()),
+        ("getEscapedPath", Val::Url(u), []) => Val::Str(u.escaped_path()),
+        ("getQuery", Val::Url(u), []) => Val::Map(std::rc::Rc::new(
+            u.query()
+                .into_iter()
+                .map(|(k, vs)| {
+                    let vs = vs.into_iter().map(Val::Str).collect();
+                    (Val::Str(k), Val::List(std::rc::Rc::new(vs)))
+                })
+                .collect(),
+        )),
         _ => return no_overload(),
     })
+}
+
+/// The URL library's `url()`: what `url.ParseRequestURI` takes, split as `url.Parse`
+/// splits it (the fragment apart).
+fn url(s: &str) -> Result<neturl::Url, String> {
+    neturl::parse_request_uri(s)
+        .and_then(|_| neturl::parse_url(s))
+        .map_err(|e| format!("URL parse error during conversion from string: {e}"))
 }

@@ -2,9 +2,9 @@
 //! taken from a crate: the maintained CEL crate (ANTLR-based) would add 200 to 475 KB of gzip
 //! to every wasm bundle, and the texts rule errors quote must follow cel-go's anyway. The
 //! subset is what CRD rules use: the whole expression grammar, the standard macros and
-//! functions, and Kubernetes' strings, lists and regex libraries; not timestamps, durations,
-//! quantities, URLs, IP addresses or optionals, and no static type checking (a wrong type is
-//! found when evaluated, as `no such overload`).
+//! functions, and Kubernetes' strings, lists, regex and URL libraries; not timestamps,
+//! durations, quantities, IP addresses or optionals, and no static type checking (a wrong
+//! type is found when evaluated, as `no such overload`).
 
 mod eval;
 mod functions;

@@ -158,3 +158,45 @@ fn deep_and_literals() {
         "Syntax error: extraneous input 'b' expecting <EOF>"
     );
 }
+
+/// The Kubernetes URL library, on the examples its documentation gives.
+#[test]
+fn the_url_library_reads_urls_as_go_does() {
+    let s = |v: &str| Ok(Val::Str(v.into()));
+    let cases: &[(&str, Result<Val, &str>)] = &[
+        ("url('https://example.com:80/').getHost()", s("example.com:80")),
+        ("url('https://[::1]:80/').getHost()", s("[::1]:80")),
+        ("url('/path').getHost()", s("")),
+        ("url('https://example.com:80/').getHostname()", s("example.com")),
+        ("url('https://[::1]:80/').getHostname()", s("::1")),
+        ("url('https://example.com:80/').getPort()", s("80")),
+        ("url('https://example.com/').getPort()", s("")),
+        ("url('HTTPS://example.com/').getScheme()", s("https")),
+        ("url('/path').getScheme()", s("")),
+        (
+            "url('https://example.com/path with spaces/').getEscapedPath()",
+            s("/path%20with%20spaces/"),
+        ),
+        ("url('https://example.com').getEscapedPath()", s("")),
+        (
+            "url('https://example.com/path?k1=a&k2=b&k2=c').getQuery() == {'k1': ['a'], 'k2': ['b', 'c']}",
+            Ok(Val::Bool(true)),
+        ),
+        (
+            "url('https://example.com/path?key with spaces=value with spaces').getQuery()['key with spaces'][0]",
+            s("value with spaces"),
+        ),
+        ("url('https://example.com/path?').getQuery().size()", Ok(Val::Int(0))),
+        ("isURL('https://example.com:80/path?query=value#fragment')", Ok(Val::Bool(true))),
+        ("isURL('example.com')", Ok(Val::Bool(false))),
+        (
+            "url('example.com')",
+            Err(r#"URL parse error during conversion from string: parse "example.com": invalid URI for request"#),
+        ),
+        ("url('https://example.com').getHost(1)", Err("no such overload")),
+    ];
+    for (expr, want) in cases {
+        let got = run(expr, json!({}));
+        assert_eq!(got, want.clone().map_err(String::from), "{expr}");
+    }
+}

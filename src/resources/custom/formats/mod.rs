@@ -6,11 +6,10 @@
 //!
 //! Here: the dates, UUIDs, base64, the numbers with check digits (ISBN, credit card), SSN,
 //! colours, BSON object ids and durations; `net.rs` has the addresses (IP, CIDR, MAC,
-//! hostname), `mail.rs` the email address and `uri.rs` the request URI.
+//! hostname), `mail.rs` the email address; the request URI is `super::neturl`'s.
 
 mod mail;
 mod net;
-mod uri;
 
 #[cfg(test)]
 mod tests;
@@ -32,7 +31,7 @@ pub fn valid(format: &str, text: &str) -> bool {
         "cidr" => net::is_cidr(text),
         "mac" => net::is_mac(text),
         "hostname" => net::is_hostname(text),
-        "uri" => uri::is_request_uri(text),
+        "uri" => super::neturl::parse_request_uri(text).is_ok(),
         "email" => mail::is_address(text),
         "isbn" => is_isbn10(text) || is_isbn13(text),
         "isbn10" => is_isbn10(text),
