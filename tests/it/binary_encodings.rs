@@ -438,3 +438,49 @@ fn a_cbor_body_s_unparsable_api_version_is_defaulted() {
     let r = get(&mut e, &cr("default", "slashes"));
     assert_eq!(r.json["apiVersion"], "apps/v1");
 }
+
+/// With its gate, custom resources speak CBOR as built-in kinds do: a CBOR body is created
+/// (pruned and defaulted as JSON would be), and objects, lists and watch events come back in
+/// CBOR with the same content as their JSON.
+#[test]
+fn cbor_serves_custom_resources_behind_its_gate() {
+    use crate::custom_resources::{widget, widget_crd, CRDS, WIDGETS};
+    let mut e = cbor_engine();
+    assert_eq!(post(&mut e, CRDS, &widget_crd()).code, 201);
+    let body = widget("w1", json!({"color": "red", "bogus": true}));
+    let (code, ct, bytes) = raw(
+        &mut e,
+        "POST",
+        WIDGETS,
+        cbor::encode(&body),
+        &[("content-type", CBOR), ("accept", CBOR)],
+    );
+    assert_eq!((code, ct.as_str()), (201, CBOR));
+    let created = cbor::decode(&bytes).unwrap();
+    assert_eq!(created["spec"], json!({"color": "red", "size": 3}));
+    let w1 = format!("{WIDGETS}/w1");
+    let (_, _, bytes) = raw(&mut e, "GET", &w1, vec![], &[("accept", CBOR)]);
+    assert_eq!(cbor::decode(&bytes).unwrap(), stored(&mut e, &w1));
+    let (code, ct, bytes) = raw(&mut e, "GET", WIDGETS, vec![], &[("accept", CBOR)]);
+    assert_eq!((code, ct.as_str()), (200, CBOR));
+    let list = cbor::decode(&bytes).unwrap();
+    assert_eq!(
+        (&list["kind"], &list["items"][0]),
+        (&json!("WidgetList"), &stored(&mut e, &w1))
+    );
+    let req = http::Request::builder()
+        .uri(format!("{WIDGETS}?watch=true"))
+        .header("accept", CBOR)
+        .body(bytes::Bytes::new())
+        .unwrap();
+    let resp = e.handle(req);
+    assert_eq!(resp.headers()["content-type"], "application/cbor-seq");
+    let kubesim::Body::Watch(mut s) = resp.into_body() else {
+        panic!("not a watch");
+    };
+    let events = cbor::decode_seq(&s.drain().0.concat()).unwrap();
+    assert_eq!(
+        (&events[0]["type"], &events[0]["object"]),
+        (&json!("ADDED"), &stored(&mut e, &w1))
+    );
+}
