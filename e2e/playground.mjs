@@ -391,6 +391,58 @@ try {
     await other.close();
   });
 
+  await step('the form shows each lesson step\'s request after choices made by hand; a failed watch says so', async () => {
+    const other = await ctx.newPage();
+    await other.goto(url, { waitUntil: 'load' });
+    await other.waitForSelector('#method');
+    // A resource discovery does not list: the 404 says what is served instead; the body's
+    // placeholder follows the path's kind.
+    await other.fill('#path', '/api/v1/namespaces/default/pods');
+    await other.click('#send');
+    await other.waitForSelector('#unserved');
+    const unserved = await other.textContent('#unserved');
+    assert(/does not serve "pods"/.test(unserved) && /ControllerRevision/.test(unserved), unserved);
+    await other.fill('#path', CR_PATH);
+    const placeholder = await other.getAttribute('#body', 'placeholder');
+    assert(/"kind": "ControllerRevision"/.test(placeholder), placeholder);
+    // Choices made by hand before the lesson, and again in its middle.
+    await other.selectOption('#method', 'POST');
+    await other.selectOption('#ct-preset', 'YAML');
+    await other.click('#tab-lessons');
+    await other.click('#lesson-streaming-list');
+    const methods = ['POST', 'POST', 'GET', 'GET', 'PUT', 'POST', 'GET', 'PUT', 'POST', 'GET', 'PUT'];
+    const shownPreset = async () => {
+      const line = (await other.inputValue('#headers')).split('\n').find((l) => /^content-type:/i.test(l));
+      const value = line ? line.split(':').slice(1).join(':').trim() : '';
+      return { value, preset: await other.inputValue('#ct-preset') };
+    };
+    for (let i = 0; i < methods.length; i++) {
+      await other.waitForFunction((n) => (document.querySelector('#lesson-step h4')?.textContent || '').startsWith(`Step ${n} `), i + 1);
+      const method = await other.inputValue('#method');
+      assert(method === methods[i], `step ${i + 1}: the form shows ${method}, the step sends ${methods[i]}`);
+      const { value, preset } = await shownPreset();
+      assert(value === '' ? preset === '' : preset !== '', `step ${i + 1}: Content-Type ${value || '(none)'} shown as preset ${preset || '(none)'}`);
+      if (i === 2) {
+        // By hand: another method, then the step's own again.
+        await other.selectOption('#method', 'DELETE');
+        await other.selectOption('#method', 'GET');
+      }
+      await other.click('#step-run');
+      await other.waitForSelector('#step-result');
+      const verdict = await other.textContent('#step-result');
+      assert(verdict.startsWith('✓'), `step ${i + 1}: ${verdict}`);
+      if (i === 9) {
+        // The 504 inside the watch's 200: no success look, and the reason is given.
+        await other.waitForSelector('#watch-failed');
+        assert(/504/.test(await other.textContent('#watch-failed')), await other.textContent('#watch-failed'));
+        assert(await other.getAttribute('#status', 'class').then((c) => /error/.test(c)), 'the status line is not green');
+        assert(await other.isVisible('.watch .chip.failed'), 'the panel is marked failed');
+      }
+      if (i + 1 < methods.length) await other.click('#step-next');
+    }
+    await other.close();
+  });
+
   await step('dark theme', async () => {
     await openTab('lessons');
     for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'dark'; i++) await page.click('#theme');

@@ -113,3 +113,72 @@ pub fn suggestions(
     out.truncate(max);
     out
 }
+
+/// What a 404 for `path` means when discovery does not list its resource: which kinds the
+/// simulator serves instead (a real cluster serves far more; this one serves what its
+/// discovery says). `None` when the path names a served resource, or no resource at all
+/// (discovery, OpenAPI, kubesim's controls).
+pub fn unserved(resources: &[ApiResource], path: &str) -> Option<String> {
+    let (prefix, name) = resource_of(path)?;
+    let name = name.as_str();
+    if resources
+        .iter()
+        .any(|r| r.prefix == prefix && r.name == name)
+    {
+        return None;
+    }
+    let served: Vec<String> = resources
+        .iter()
+        .filter(|r| !r.name.contains('/'))
+        .map(|r| format!("{} ({}/{})", r.kind, r.prefix, r.name))
+        .collect();
+    let here = match resources.iter().any(|r| r.prefix == prefix) {
+        true => format!("{prefix} does not serve {name:?}"),
+        false => format!("nothing is served at {prefix}"),
+    };
+    Some(format!(
+        "kubesim's discovery lists no such resource: {here}. It serves {}.",
+        served.join(", ")
+    ))
+}
+
+/// The group-version prefix and the resource (plural) a resource path names.
+fn resource_of(path: &str) -> Option<(String, String)> {
+    let path = path.split('?').next().unwrap_or("");
+    let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let (prefix, rest) = match segs.as_slice() {
+        ["api", v, rest @ ..] => (format!("/api/{v}"), rest),
+        ["apis", g, v, rest @ ..] => (format!("/apis/{g}/{v}"), rest),
+        _ => return None,
+    };
+    let rest = rest.strip_prefix(&["watch"]).unwrap_or(rest);
+    let name = match rest {
+        [] => return None,
+        ["namespaces", _, plural, ..] => *plural,
+        [plural, ..] => *plural,
+    };
+    Some((prefix, name.to_string()))
+}
+
+/// The body placeholder for a path: the skeleton of the kind it serves (the Namespace one
+/// for a path that names no served resource).
+pub fn placeholder(resources: &[ApiResource], path: &str) -> String {
+    let found = resource_of(path).and_then(|(prefix, name)| {
+        resources
+            .iter()
+            .find(|r| r.prefix == prefix && r.name == name)
+    });
+    let (api_version, kind) = match found {
+        Some(r) => {
+            let gv = r
+                .prefix
+                .trim_start_matches("/apis/")
+                .trim_start_matches("/api/");
+            (gv.to_string(), r.kind.clone())
+        }
+        None => ("v1".to_string(), "Namespace".to_string()),
+    };
+    format!(
+        r#"{{"apiVersion": "{api_version}", "kind": "{kind}", "metadata": {{"name": "example"}}}}"#
+    )
+}

@@ -49,6 +49,16 @@ pub struct WatchPanel {
 }
 
 impl WatchPanel {
+    /// Why the watch failed, when it did: the Status an ERROR event carried (`410 Expired:
+    /// ...`). A watch answers 200 before its first event, so its failure is in the stream,
+    /// not in the status line.
+    pub fn failure(&self) -> Option<&str> {
+        self.rows
+            .iter()
+            .find(|r| r.kind == "ERROR")
+            .map(|r| r.note.as_str())
+    }
+
     fn pull(&mut self) -> bool {
         let Some(stream) = self.stream.as_mut() else {
             return false;
@@ -202,6 +212,15 @@ impl Sim {
                 w.state = WatchState::Stopped;
             }
         }
+    }
+
+    /// The failure of watch `id` ([`WatchPanel::failure`]).
+    pub fn watch_failure(&self, id: u32) -> Option<String> {
+        self.watches
+            .iter()
+            .find(|w| w.id == id)
+            .and_then(WatchPanel::failure)
+            .map(str::to_owned)
     }
 
     /// Removes a watch panel (stopping it first).

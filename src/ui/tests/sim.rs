@@ -74,6 +74,44 @@ fn discovery_completes_paths() {
     }
 }
 
+/// A path discovery does not list is explained with what is served instead.
+#[test]
+fn unserved_resources_are_explained_from_discovery() {
+    let sim = Sim::new(false, Default::default());
+    let pods = discovery::unserved(&sim.resources, "/api/v1/namespaces/default/pods?limit=1")
+        .expect("pods are not served");
+    assert!(pods.contains(r#"/api/v1 does not serve "pods""#), "{pods}");
+    assert!(
+        pods.contains("ControllerRevision (/apis/apps/v1/controllerrevisions)"),
+        "{pods}"
+    );
+    let jobs = discovery::unserved(&sim.resources, "/apis/batch/v1/watch/jobs").unwrap();
+    assert!(
+        jobs.contains("nothing is served at /apis/batch/v1"),
+        "{jobs}"
+    );
+    for served in [
+        CR,
+        "/api/v1/namespaces",
+        "/api/v1/namespaces/default",
+        "/api/v1",
+        "/version",
+    ] {
+        assert_eq!(
+            discovery::unserved(&sim.resources, served),
+            None,
+            "{served}"
+        );
+    }
+    // The body's placeholder is the chosen path's kind.
+    assert_eq!(
+        discovery::placeholder(&sim.resources, &format!("{CR}/r1")),
+        r#"{"apiVersion": "apps/v1", "kind": "ControllerRevision", "metadata": {"name": "example"}}"#
+    );
+    assert!(discovery::placeholder(&sim.resources, "/api/v1/namespaces")
+        .contains(r#""kind": "Namespace""#));
+}
+
 #[test]
 fn sim_keeps_the_cluster_across_gate_and_clock_changes() {
     let mut sim = Sim::new(false, Default::default());
@@ -182,4 +220,41 @@ fn exchange_pretty_prints_json_and_names_the_status() {
         .iter()
         .any(|(k, v)| k == "content-type" && v.starts_with("application/json")));
     assert_eq!(exchange::pretty_body(b"not json"), "not json");
+}
+
+/// A watch from a resourceVersion the cache no longer holds answers 200, then fails in its
+/// stream: the panel knows it failed and why, a watch that did not fail does not.
+#[test]
+fn a_watch_that_fails_in_its_stream_says_so() {
+    let mut sim = Sim::new(false, Default::default());
+    let (x, _) = sim.send(&draft("POST", CR, "", CR_BODY)).unwrap();
+    let rv = x.json().unwrap()["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Five minutes and another write later, the cache has let that revision go.
+    sim.engine.advance(300_000);
+    let second = CR_BODY.replace("\"r1\"", "\"r2\"");
+    sim.send(&draft("POST", CR, "", &second)).unwrap();
+    sim.engine.compact();
+    sim.poll();
+    let (x, id) = sim
+        .send(&draft(
+            "GET",
+            &format!("{CR}?watch=1&resourceVersion={rv}"),
+            "",
+            "",
+        ))
+        .unwrap();
+    assert_eq!(x.code, 200);
+    sim.poll();
+    let failure = sim.watch_failure(id.unwrap()).expect("an ERROR event");
+    assert!(
+        failure.starts_with("410 Expired: too old resource version"),
+        "{failure}"
+    );
+    let (_, ok) = sim
+        .send(&draft("GET", &format!("{CR}?watch=1"), "", ""))
+        .unwrap();
+    assert_eq!(sim.watch_failure(ok.unwrap()), None);
 }

@@ -25,6 +25,36 @@ pub fn builder() -> Html {
     let d = ctx.dispatcher();
     let draft = &ctx.draft;
 
+    // The selects show what the draft says after every render: an option's `selected`
+    // attribute no longer moves a select the learner has changed by hand (its options are
+    // "dirty"), so a lesson step's method or Content-Type would otherwise show the learner's
+    // last choice instead of what is sent.
+    let method_ref = use_node_ref();
+    let accept_ref = use_node_ref();
+    let ct_ref = use_node_ref();
+    {
+        let shown = [
+            (method_ref.clone(), draft.method.clone()),
+            (
+                accept_ref.clone(),
+                preset_choice(&draft.headers, "Accept", ACCEPT),
+            ),
+            (
+                ct_ref.clone(),
+                preset_choice(&draft.headers, "Content-Type", CONTENT_TYPE),
+            ),
+        ];
+        use_effect(move || {
+            for (node, value) in &shown {
+                if let Some(select) = node.cast::<HtmlSelectElement>() {
+                    if select.value() != *value {
+                        select.set_value(value);
+                    }
+                }
+            }
+        });
+    }
+
     let onsubmit = {
         let d = d.clone();
         Callback::from(move |e: SubmitEvent| {
@@ -89,7 +119,8 @@ pub fn builder() -> Html {
     let preset_menu = |id: &'static str,
                        label: &'static str,
                        name: &'static str,
-                       presets: &'static [HeaderPreset]| {
+                       presets: &'static [HeaderPreset],
+                       node: NodeRef| {
         let current = query::header(&draft.headers, name).unwrap_or_default();
         let known = presets.iter().any(|p| p.value == current);
         let onchange = {
@@ -105,7 +136,7 @@ pub fn builder() -> Html {
         html! {
             <span class="preset">
                 <label for={id}>{ label }</label>
-                <select {id} {onchange}>
+                <select {id} {onchange} ref={node}>
                     <option value="" selected={current.is_empty()}>{ "(none)" }</option>
                     { for presets.iter().map(|p| html! {
                         <option value={p.label} selected={p.value == current} title={p.help}>{ p.label }</option>
@@ -149,6 +180,7 @@ pub fn builder() -> Html {
         }
     });
     let body_rows = draft.body.lines().count().clamp(3, 14).to_string();
+    let placeholder = discovery::placeholder(&ctx.sim.borrow().resources, &draft.path);
 
     html! {
         <section class="panel builder" aria-labelledby="builder-title">
@@ -156,7 +188,7 @@ pub fn builder() -> Html {
             <form class="request" {onsubmit} aria-labelledby="builder-title">
                 <div class="line">
                     <label for="method" class="sr-only">{ "Method" }</label>
-                    <select id="method" onchange={on_method}>
+                    <select id="method" onchange={on_method} ref={method_ref}>
                         { for METHODS.iter().map(|m| html! {
                             <option value={*m} selected={draft.method == *m}>{ *m }</option>
                         }) }
@@ -178,8 +210,8 @@ pub fn builder() -> Html {
                 <div class="field">
                     <label for="headers">{ "Headers " }<span class="hint">{ "(one Name: value per line)" }</span></label>
                     <div class="presets" role="group" aria-label="Header presets">
-                        { preset_menu("accept-preset", "Accept", "Accept", ACCEPT) }
-                        { preset_menu("ct-preset", "Content-Type", "Content-Type", CONTENT_TYPE) }
+                        { preset_menu("accept-preset", "Accept", "Accept", ACCEPT, accept_ref) }
+                        { preset_menu("ct-preset", "Content-Type", "Content-Type", CONTENT_TYPE, ct_ref) }
                         <label class="check inline" title="Accept-Encoding: gzip (gate APIResponseCompression)">
                             <input type="checkbox" id="gzip" checked={gzip} onchange={on_gzip} />{ " gzip" }
                         </label>
@@ -200,11 +232,24 @@ pub fn builder() -> Html {
                         </select>
                     </div>
                     <textarea id="body" rows={body_rows} spellcheck="false"
-                        placeholder="{\"apiVersion\": \"v1\", \"kind\": \"Namespace\", \"metadata\": {\"name\": \"demo\"}}"
+                        placeholder={placeholder}
                         value={draft.body.clone()} oninput={on_body} />
                 </div>
             </form>
             <CopyAs />
         </section>
     }
+}
+
+/// The option a header's preset menu shows: the preset whose value the header has, none
+/// (`""`) without the header, `custom` for another value.
+fn preset_choice(headers: &str, name: &str, presets: &[HeaderPreset]) -> String {
+    let current = query::header(headers, name).unwrap_or_default();
+    if current.is_empty() {
+        return String::new();
+    }
+    presets
+        .iter()
+        .find(|p| p.value == current)
+        .map_or_else(|| "custom".to_string(), |p| p.label.to_string())
 }

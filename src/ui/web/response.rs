@@ -40,7 +40,14 @@ pub fn response_view() -> Html {
             html! {},
         ),
         Outcome::Answered(x, watch) => {
-            let class = if x.code < 400 { "ok" } else { "error" };
+            // A watch that failed in its stream (an ERROR event) is no success, whatever its
+            // 200 says.
+            let failure = watch.and_then(|id| ctx.sim.borrow().watch_failure(id));
+            let class = if x.code < 400 && failure.is_none() {
+                "ok"
+            } else {
+                "error"
+            };
             let headers = x
                 .headers
                 .iter()
@@ -49,6 +56,7 @@ pub fn response_view() -> Html {
                 .join("\n");
             let badge = x
                 .header(crate::api::response::READ_HEADER)
+                .filter(|_| failure.is_none())
                 .map(ReadBadge::parse);
             let body = match (watch, &x.binary) {
                 (Some(id), _) => {
@@ -60,7 +68,12 @@ pub fn response_view() -> Html {
                     });
                     html! {
                         <p id="resp-body" class="watch-note">
-                            { format!("Streaming into watch #{id}. ") }
+                            if let Some(f) = &failure {
+                                <strong id="watch-failed">{ format!("The watch failed: ERROR {f}. ") }</strong>
+                                { format!("The 200 came first; the failure is an event in watch #{id}. ") }
+                            } else {
+                                { format!("Streaming into watch #{id}. ") }
+                            }
                             <button type="button" class="link" {onclick}>{ "Go to the panel" }</button>
                         </p>
                     }
@@ -136,6 +149,14 @@ pub fn response_view() -> Html {
         }),
         _ => None,
     };
+    // A 404 for a resource discovery does not list: what is served instead.
+    let unserved = match &ctx.outcome {
+        Outcome::Answered(x, None) if x.code == 404 => {
+            crate::ui::discovery::unserved(&ctx.sim.borrow().resources, &ctx.draft.path)
+                .map(|text| html! { <p id="unserved" class="hint">{ text }</p> })
+        }
+        _ => None,
+    };
     html! {
         <section class="panel response" aria-labelledby="response-title">
             <h2 id="response-title">{ "Response" }</h2>
@@ -145,6 +166,7 @@ pub fn response_view() -> Html {
                 { badge }
                 { edit }
             </div>
+            { unserved }
             <details>
                 <summary>{ format!("Headers ({})", header_count) }</summary>
                 <pre id="resp-headers" tabindex="0" aria-label="Response headers">{ headers }</pre>

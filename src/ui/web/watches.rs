@@ -68,9 +68,16 @@ fn panel(w: &WatchPanel, ctx: &Ctx) -> Html {
         WatchState::Stopped => "stopped",
         WatchState::Ended => "ended",
     };
-    let badge = w.read.as_deref().map(ReadBadge::parse).map(|b| {
-        html! { <span class="badge small" title={b.meaning()}>{ b.label() }</span> }
-    });
+    // A failed watch (an ERROR event) says so, and its read badge does not show.
+    let failed = w.failure().is_some();
+    let badge = w
+        .read
+        .as_deref()
+        .filter(|_| !failed)
+        .map(ReadBadge::parse)
+        .map(|b| {
+            html! { <span class="badge small" title={b.meaning()}>{ b.label() }</span> }
+        });
     html! {
         <article class={classes!("watch", state)} id={format!("watch-{id}")} tabindex="-1"
             aria-label={format!("Watch {id}: {}", w.path)}>
@@ -78,6 +85,9 @@ fn panel(w: &WatchPanel, ctx: &Ctx) -> Html {
                 <strong>{ format!("#{id}") }</strong>
                 <code class="watch-path" title={w.path.clone()}>{ w.path.clone() }</code>
                 <span class={classes!("chip", "state", state)}>{ state }</span>
+                if failed {
+                    <span class="chip state failed" title={w.failure().unwrap_or_default().to_string()}>{ "failed" }</span>
+                }
                 { badge }
                 <span class="spacer" />
                 if w.state == WatchState::Open {
