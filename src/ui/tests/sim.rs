@@ -258,3 +258,43 @@ fn a_watch_that_fails_in_its_stream_says_so() {
         .unwrap();
     assert_eq!(sim.watch_failure(ok.unwrap()), None);
 }
+
+/// A read that waits for a lagging watch cache moves the simulated clock by the time it
+/// waited: 2 s of lag, a consistent list; 5 s of lag, the 3 s wait before the 504.
+#[test]
+fn a_simulated_wait_moves_the_clock() {
+    let mut sim = Sim::new(false, Default::default());
+    sim.engine.set_cache_lag(2000);
+    sim.send(&draft("POST", CR, "", CR_BODY)).unwrap();
+    let before = sim.engine.clock().now_ms();
+    let (x, _) = sim
+        .send(&draft("GET", &format!("{CR}?resourceVersion=0"), "", ""))
+        .unwrap();
+    assert_eq!(
+        (x.code, sim.engine.clock().now_ms()),
+        (200, before),
+        "rv=0 does not wait"
+    );
+    let (x, _) = sim.send(&draft("GET", CR, "", "")).unwrap();
+    let waited = sim.engine.clock().now_ms() - before;
+    assert_eq!(x.code, 200);
+    assert!((2000..3000).contains(&waited), "waited {waited} ms");
+    sim.engine.set_cache_lag(5000);
+    let (x, _) = sim
+        .send(&draft("POST", CR, "", &CR_BODY.replace("\"r1\"", "\"r2\"")))
+        .unwrap();
+    let rv = x.json().unwrap()["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let before = sim.engine.clock().now_ms();
+    let (x, _) = sim
+        .send(&draft(
+            "GET",
+            &format!("{CR}?resourceVersion={rv}&resourceVersionMatch=NotOlderThan"),
+            "",
+            "",
+        ))
+        .unwrap();
+    assert_eq!((x.code, sim.engine.clock().now_ms() - before), (504, 3000));
+}
