@@ -15,7 +15,7 @@ fn ruled_crd() -> Value {
         "x-kubernetes-validations": [
             {"rule": "self.min <= self.max"},
             {"rule": "self.max <= 100", "message": "max too large", "reason": "FieldValueForbidden", "fieldPath": ".max"},
-            {"rule": "self.min != 7", "messageExpression": "'min ' + string(self.min) + ' is unlucky'"},
+            {"rule": "self.min != 7", "messageExpression": "'min ' + (self.min == 7 ? '7' : 'other') + ' is unlucky'"},
             {"rule": "!has(self.probe) || self.probe.missing > 1"}
         ],
         "properties": {
@@ -36,7 +36,8 @@ fn ruled_crd() -> Value {
 #[test]
 fn rules_fail_with_their_messages_reasons_and_paths() {
     let mut e = engine();
-    assert_eq!(post(&mut e, CRDS, &ruled_crd()).code, 201);
+    let r = post(&mut e, CRDS, &ruled_crd());
+    assert_eq!(r.code, 201, "{}", r.text);
     let prefix = r#"Widget.example.com "w1" is invalid: "#;
     let cases: &[(Value, &str)] = &[
         (
@@ -117,5 +118,85 @@ fn a_rule_that_does_not_compile_refuses_the_definition() {
             .unwrap()
             .contains("compilation failed: "),
         "{cause}"
+    );
+}
+
+/// The causes of a refused definition, as `field: message` lines.
+fn causes(r: &crate::common::Resp) -> Vec<String> {
+    r.json["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+const TRY: &str = "(try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)";
+
+/// Rules are estimated when the definition is written: a rule over an unbounded list of
+/// unbounded strings is refused, with the schema's total; bounded, the same rule is accepted.
+#[test]
+fn rules_too_costly_by_estimate_refuse_the_definition() {
+    let mut e = engine();
+    let rule = json!([{"rule": "self.all(x, x.matches('^[a-z]+$'))"}]);
+    let unbounded = crd_with_spec(json!({"type": "object", "properties": {
+        "list": {"type": "array", "items": {"type": "string"}, "x-kubernetes-validations": rule}
+    }}));
+    let r = post(&mut e, CRDS, &unbounded);
+    assert_eq!(r.code, 422, "{}", r.text);
+    let at = "spec.validation.openAPIV3Schema.properties[spec].properties[list].x-kubernetes-validations[0].rule";
+    assert_eq!(
+        causes(&r),
+        [
+            format!("{at}: Forbidden: estimated rule cost exceeds budget by factor of more than 100x {TRY}"),
+            format!("{at}: Forbidden: contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"),
+            format!("spec.validation.openAPIV3Schema: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x {TRY}"),
+        ]
+    );
+    let mut bounded = unbounded.clone();
+    bounded["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+        ["properties"]["list"] = json!({
+        "type": "array", "maxItems": 10, "items": {"type": "string", "maxLength": 10},
+        "x-kubernetes-validations": rule
+    });
+    let r = post(&mut e, CRDS, &bounded);
+    assert_eq!(r.code, 201, "{}", r.text);
+}
+
+/// The real server's case of a total over the schema's limit: the list's rule is over its
+/// own limit too (20x), the map's only counts towards the total (2x).
+#[test]
+fn the_schema_total_names_its_most_expensive_rules() {
+    let mut e = engine();
+    let contains = json!([{"rule": "self.contains('keyword')"}]);
+    let crd = crd_with_spec(json!({"type": "object", "properties": {
+        "list": {"type": "array", "maxItems": 100000,
+            "items": {"type": "string", "maxLength": 5000, "x-kubernetes-validations": contains}},
+        "map": {"type": "object", "maxProperties": 1000,
+            "additionalProperties": {"type": "string", "maxLength": 5000, "x-kubernetes-validations": contains}},
+        "field": {"type": "integer", "x-kubernetes-validations": [{"rule": "self > 50 && self < 100"}]}
+    }}));
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 422, "{}", r.text);
+    let root = "spec.validation.openAPIV3Schema";
+    let list =
+        format!("{root}.properties[spec].properties[list].items.x-kubernetes-validations[0].rule");
+    let map = format!("{root}.properties[spec].properties[map].additionalProperties.x-kubernetes-validations[0].rule");
+    let contributed =
+        "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema";
+    assert_eq!(
+        causes(&r),
+        [
+            format!("{list}: Forbidden: estimated rule cost exceeds budget by factor of 20.0x {TRY}"),
+            format!("{list}: Forbidden: {contributed}"),
+            format!("{map}: Forbidden: {contributed}"),
+            format!("{root}: Forbidden: x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 2.0x {TRY}"),
+        ]
     );
 }

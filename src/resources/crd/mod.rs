@@ -9,6 +9,7 @@
 //! version's.
 
 pub mod conditions;
+mod rule_costs;
 pub mod schema;
 mod schema_checks;
 pub mod validation;

@@ -3,8 +3,8 @@
 //! when those pass, the structural invariants (`validateStructuralInvariants` and the type
 //! rules of `ValidateStructural`), sorted by their text as the real server sorts them.
 //!
-//! Not checked yet: value validations carrying structure, list and map types, defaults, CEL
-//! rules and their costs.
+//! Then the rules' estimated costs (`rule_costs`). Not checked yet: value validations
+//! carrying structure, list and map types, defaults.
 
 use serde_json::{json, Map, Value};
 
@@ -24,6 +24,14 @@ pub(super) fn validate_schema(schema: &Value, path: &FieldPath) -> Vec<FieldErro
         crate::sort::sort_by_key(&mut errs, FieldError::message);
     }
     standard_walk(schema, path, &mut errs);
+    // Rules are estimated only on a schema with no other fault than rules that do not
+    // compile (those cost nothing).
+    if errs
+        .iter()
+        .all(|e| e.field.contains("x-kubernetes-validations"))
+    {
+        errs.extend(super::rule_costs::check(schema, path));
+    }
     errs
 }
 

@@ -4,8 +4,10 @@
 //! subset is what CRD rules use: the whole expression grammar, the standard macros and
 //! functions, and Kubernetes' strings, lists, regex and URL libraries; not timestamps,
 //! durations, quantities, IP addresses or optionals, and no static type checking (a wrong
-//! type is found when evaluated, as `no such overload`).
+//! type is found when evaluated, as `no such overload`). [`cost`] estimates a rule's cost
+//! before it runs, as cel-go's checker does, for the definition's limits.
 
+pub mod cost;
 mod eval;
 mod functions;
 mod parse;

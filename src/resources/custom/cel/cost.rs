@@ -1,0 +1,549 @@
+//! The static cost estimate of a rule (cel-go's `checker.Cost` with Kubernetes' size and
+//! call estimators), which a CustomResourceDefinition's validation holds against its limits.
+//!
+//! Every node has a cost range; calls whose work grows with their input (string searches,
+//! regular expressions, list scans, comprehensions) multiply by the sizes of what they read.
+//! Sizes come from the schema at the path a value was read from (`maxLength` (×4, bytes as
+//! runes), `maxItems`, `maxProperties`, or what fits in a 3 MiB request), from literals, or
+//! from the result of a call that knows its size; anything else is unbounded. Written by hand
+//! with the parser of this module: the numbers must be cel-go's, as the real server words its
+//! refusals with them.
+
+use super::parse::{Expr, Lit};
+use crate::resources::custom::structural::Schema;
+
+/// The largest request: what an unbounded string, list or map is assumed to fill.
+const MAX_REQUEST_SIZE: u64 = 3 * 1024 * 1024;
+
+/// A range of costs or sizes (saturating at `u64::MAX`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Est {
+    pub min: u64,
+    pub max: u64,
+}
+
+const fn est(min: u64, max: u64) -> Est {
+    Est { min, max }
+}
+
+const UNKNOWN: Est = est(0, u64::MAX);
+
+impl Est {
+    fn add(self, o: Est) -> Est {
+        est(
+            self.min.saturating_add(o.min),
+            self.max.saturating_add(o.max),
+        )
+    }
+    fn mul(self, o: Est) -> Est {
+        est(
+            self.min.saturating_mul(o.min),
+            self.max.saturating_mul(o.max),
+        )
+    }
+    /// `MultiplyByCostFactor`: each bound times `f`, rounded up.
+    fn factor(self, f: f64) -> Est {
+        let one = |x: u64| {
+            let v = (x as f64 * f).ceil();
+            if v >= u64::MAX as f64 {
+                u64::MAX
+            } else {
+                v as u64
+            }
+        };
+        est(one(self.min), one(self.max))
+    }
+    fn union(self, o: Est) -> Est {
+        est(self.min.min(o.min), self.max.max(o.max))
+    }
+}
+
+/// What is known of a value: its type, where in the schema it was read, its size.
+#[derive(Clone, Copy)]
+struct Info<'s> {
+    cost: Est,
+    /// The size the estimator gives it (`computeSize`), when known.
+    size: Option<Est>,
+    ty: Ty,
+    schema: Option<&'s Schema>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ty {
+    Str,
+    Bytes,
+    Int,
+    Uint,
+    Double,
+    Bool,
+    Null,
+    List,
+    Map,
+    Object,
+    Dyn,
+}
+
+/// The type a schema node has for CEL.
+fn ty_of(s: &Schema) -> Ty {
+    match s.ty.as_str() {
+        "string" => match s.format.as_str() {
+            "byte" => Ty::Bytes,
+            _ => Ty::Str,
+        },
+        "integer" => Ty::Int,
+        "number" => Ty::Double,
+        "boolean" => Ty::Bool,
+        "array" => Ty::List,
+        "object" if s.additional.as_ref().is_some_and(|a| !a.absent) => Ty::Map,
+        "object" => Ty::Object,
+        _ => Ty::Dyn,
+    }
+}
+
+/// `MinSerializedSize`: the fewest bytes a value of this node takes in JSON.
+pub fn min_serialized_size(s: &Schema) -> u64 {
+    if s.int_or_string {
+        return 1;
+    }
+    match (s.ty.as_str(), s.format.as_str()) {
+        ("string", "duration") => 3,
+        ("string", "date") => 12,
+        ("string", "date-time") => 21,
+        ("string", _) => 2,
+        ("boolean", _) => 4,
+        ("integer" | "number", _) => 1,
+        ("array", _) => 2,
+        ("object", _) if ty_of(s) == Ty::Map => 2,
+        ("object", _) => {
+            2 + s
+                .checks
+                .required
+                .iter()
+                .filter_map(|name| s.properties.get(name).map(|p| (name, p)))
+                .filter(|(_, p)| p.default.is_none())
+                .map(|(name, p)| name.len() as u64 + min_serialized_size(p) + 4)
+                .sum::<u64>()
+        }
+        _ => 1,
+    }
+}
+
+/// `MaxElements`: the most runes, bytes, items or entries a value of this node holds (0 for
+/// scalars and objects).
+pub fn max_elements(s: &Schema) -> u64 {
+    let max_length = s.checks.max_length.map(|n| n.max(0) as u64);
+    let unbounded_string = MAX_REQUEST_SIZE - 2;
+    if s.int_or_string {
+        return max_length.map_or(unbounded_string, |n| n.saturating_mul(4));
+    }
+    match (s.ty.as_str(), s.format.as_str()) {
+        ("string", "duration" | "date-time") => 32,
+        ("string", "date") => 12,
+        ("string", "byte") => max_length.unwrap_or(unbounded_string),
+        ("string", _) => match (max_length, &s.checks.enumeration) {
+            (Some(n), _) => n.saturating_mul(4),
+            (None, Some(values)) => values
+                .iter()
+                .filter_map(|v| v.as_str())
+                .map(|v| v.len() as u64)
+                .max()
+                .unwrap_or(0),
+            (None, None) => unbounded_string,
+        },
+        ("array", _) => match s.checks.max_items {
+            Some(n) => n.max(0) as u64,
+            None => {
+                let item = s.items.as_deref().map_or(1, min_serialized_size);
+                (MAX_REQUEST_SIZE - 2) / (item + 1)
+            }
+        },
+        ("object", _) if ty_of(s) == Ty::Map => match s.checks.max_properties {
+            Some(n) => n.max(0) as u64,
+            None => {
+                let value = s.additional.as_deref().map_or(1, min_serialized_size);
+                (MAX_REQUEST_SIZE - 2) / (value + 6)
+            }
+        },
+        _ => 0,
+    }
+}
+
+/// `maxCardinality`: how many values a node with this minimum size can have in one request.
+pub fn unbounded_cardinality(s: &Schema) -> u64 {
+    MAX_REQUEST_SIZE / (min_serialized_size(s) + 1)
+}
+
+/// The estimator's scope: `self` (and `oldSelf`) at the rule's node, comprehension variables.
+struct Env<'s> {
+    root: &'s Schema,
+    /// Whether `self` is the resource itself (its `metadata` is bounded).
+    resource_root: bool,
+    vars: Vec<(String, Info<'s>)>,
+}
+
+/// The estimated cost of `expr`, a rule on the node `schema` (`resource_root`: the
+/// resource's own root).
+pub fn estimate(expr: &Expr, schema: &Schema, resource_root: bool) -> Est {
+    let mut env = Env {
+        root: schema,
+        resource_root,
+        vars: Vec::new(),
+    };
+    env.info(expr).cost
+}
+
+fn path_info(s: &Schema, cost: Est) -> Info<'_> {
+    Info {
+        cost,
+        size: Some(est(0, max_elements(s))),
+        ty: ty_of(s),
+        schema: Some(s),
+    }
+}
+
+fn plain(cost: Est, ty: Ty) -> Info<'static> {
+    Info {
+        cost,
+        size: None,
+        ty,
+        schema: None,
+    }
+}
+
+impl<'s> Env<'s> {
+    /// `computeSize`: a recorded or literal size, the schema's, 1 for a scalar, else unknown.
+    fn size(i: &Info<'_>) -> Est {
+        if let Some(s) = i.size {
+            return s;
+        }
+        match i.ty {
+            Ty::Bool | Ty::Double | Ty::Int | Ty::Uint => est(1, 1),
+            _ => UNKNOWN,
+        }
+    }
+
+    fn info(&mut self, e: &Expr) -> Info<'s> {
+        match e {
+            Expr::Lit(l) => {
+                let (ty, size) = match l {
+                    Lit::Str(s) => (Ty::Str, s.chars().count() as u64),
+                    Lit::Bytes(b) => (Ty::Bytes, b.len() as u64),
+                    Lit::Int(_) => (Ty::Int, 1),
+                    Lit::Uint(_) => (Ty::Uint, 1),
+                    Lit::Double(_) => (Ty::Double, 1),
+                    Lit::Bool(_) => (Ty::Bool, 1),
+                    Lit::Null => (Ty::Null, 1),
+                };
+                Info {
+                    size: Some(est(size, size)),
+                    ..plain(est(0, 0), ty)
+                }
+            }
+            Expr::Ident(name) => {
+                if let Some((_, v)) = self.vars.iter().rev().find(|(n, _)| n == name) {
+                    return Info {
+                        cost: est(1, 1),
+                        ..*v
+                    };
+                }
+                match name.as_str() {
+                    "self" | "oldSelf" => path_info(self.root, est(1, 1)),
+                    _ => plain(est(1, 1), Ty::Dyn),
+                }
+            }
+            Expr::List(items) => {
+                let cost = items
+                    .iter()
+                    .fold(est(10, 10), |c, x| c.add(self.info(x).cost));
+                let n = items.len() as u64;
+                Info {
+                    size: Some(est(n, n)),
+                    ..plain(cost, Ty::List)
+                }
+            }
+            Expr::Map(entries) => {
+                let cost = entries.iter().fold(est(30, 30), |c, (k, v)| {
+                    c.add(self.info(k).cost).add(self.info(v).cost)
+                });
+                let n = entries.len() as u64;
+                Info {
+                    size: Some(est(n, n)),
+                    ..plain(cost, Ty::Map)
+                }
+            }
+            Expr::Select(x, field) => {
+                let x = self.info(x);
+                let own = matches!(x.ty, Ty::Object | Ty::Map) as u64;
+                let cost = x.cost.add(est(own, own));
+                let resource = x.schema.is_some_and(|s| {
+                    s.embedded || self.resource_root && std::ptr::eq(s, self.root)
+                });
+                match x.schema.and_then(|s| child(s, field, resource)) {
+                    Some(c) => path_info(c, cost),
+                    None => plain(cost, Ty::Dyn),
+                }
+            }
+            Expr::Has(x, _) => plain(self.info(x).cost, Ty::Bool),
+            Expr::Index(x, i) => {
+                let (x, i) = (self.info(x), self.info(i));
+                let cost = x.cost.add(i.cost).add(est(1, 1));
+                let element = x.schema.and_then(|s| match ty_of(s) {
+                    Ty::List => s.items.as_deref(),
+                    Ty::Map => s.additional.as_deref(),
+                    _ => None,
+                });
+                match element {
+                    Some(c) => path_info(c, cost),
+                    None => plain(cost, Ty::Dyn),
+                }
+            }
+            Expr::Unary(op, x) => {
+                let x = self.info(x);
+                let ty = if *op == "!" { Ty::Bool } else { x.ty };
+                plain(x.cost.add(est(1, 1)), ty)
+            }
+            Expr::Binary(op, a, b) => self.binary(op, a, b),
+            Expr::Cond(c, t, f) => {
+                let (c, t, f) = (self.info(c), self.info(t), self.info(f));
+                Info {
+                    size: Some(Self::size(&t).union(Self::size(&f))),
+                    ..plain(c.cost.add(t.cost.union(f.cost)), t.ty)
+                }
+            }
+            Expr::Call(target, name, args) => self.call(target.as_deref(), name, args),
+            Expr::Macro(kind, range, var, body, filter) => {
+                self.comprehension(kind, range, var, body, filter.as_deref())
+            }
+        }
+    }
+
+    fn binary(&mut self, op: &str, a: &Expr, b: &Expr) -> Info<'s> {
+        let (l, r) = (self.info(a), self.info(b));
+        let both = l.cost.add(r.cost);
+        let text = |t: Ty| matches!(t, Ty::Str | Ty::Bytes);
+        match op {
+            "&&" | "||" => plain(
+                est(l.cost.min, l.cost.max.saturating_add(r.cost.max)),
+                Ty::Bool,
+            ),
+            "==" | "!=" => plain(both.add(traversal(&l, &r)), Ty::Bool),
+            "<" | "<=" | ">" | ">=" if text(l.ty) || text(r.ty) => {
+                plain(both.add(traversal(&l, &r)), Ty::Bool)
+            }
+            "in" if r.ty == Ty::List || r.schema.is_none() && r.ty != Ty::Map => {
+                plain(both.add(Self::size(&r)), Ty::Bool)
+            }
+            "+" if text(l.ty) || text(r.ty) => {
+                let size = Self::size(&l).add(Self::size(&r));
+                Info {
+                    size: Some(size),
+                    ..plain(both.add(size.factor(0.1)), l.ty)
+                }
+            }
+            "+" if l.ty == Ty::List || r.ty == Ty::List => {
+                let size = Self::size(&l).add(Self::size(&r));
+                Info {
+                    size: Some(size),
+                    ..plain(both.add(est(1, 1)), Ty::List)
+                }
+            }
+            _ => {
+                let ty = match op {
+                    "<" | "<=" | ">" | ">=" | "in" => Ty::Bool,
+                    _ => l.ty,
+                };
+                plain(both.add(est(1, 1)), ty)
+            }
+        }
+    }
+
+    fn call(&mut self, target: Option<&Expr>, name: &str, args: &[Expr]) -> Info<'s> {
+        let target = target.map(|t| self.info(t));
+        let args: Vec<Info<'s>> = args.iter().map(|a| self.info(a)).collect();
+        let inputs = target
+            .iter()
+            .chain(args.iter())
+            .fold(est(0, 0), |c, i| c.add(i.cost));
+        // The receiver: the target of a method, the first argument of a function.
+        let (recv, rest) = match &target {
+            Some(t) => (Some(t), args.as_slice()),
+            None => (args.first(), args.get(1..).unwrap_or(&[])),
+        };
+        let recv_size = recv.map_or(UNKNOWN, Self::size);
+        let arg_size = rest.first().map_or(UNKNOWN, Self::size);
+        let text = recv.is_some_and(|r| matches!(r.ty, Ty::Str | Ty::Bytes));
+        let regex = || {
+            recv_size
+                .add(est(1, 1))
+                .factor(0.1)
+                .mul(arg_size.factor(0.25))
+        };
+        let sized = |cost: Est, size: Est, ty: Ty| Info {
+            size: Some(size),
+            ..plain(inputs.add(cost), ty)
+        };
+        let one = |ty: Ty| plain(inputs.add(est(1, 1)), ty);
+        match name {
+            "matches" => plain(inputs.add(regex()), Ty::Bool),
+            "find" => sized(regex(), est(0, recv_size.max), Ty::Str),
+            "findAll" => sized(regex(), est(0, recv_size.max), Ty::List),
+            "contains" => plain(
+                inputs.add(recv_size.factor(0.1).mul(arg_size.factor(0.1))),
+                Ty::Bool,
+            ),
+            "startsWith" | "endsWith" => plain(inputs.add(arg_size.factor(0.1)), Ty::Bool),
+            "lowerAscii" | "upperAscii" | "substring" | "trim" => {
+                sized(recv_size.factor(0.1), recv_size, Ty::Str)
+            }
+            "replace" => plain(inputs.add(recv_size.factor(0.2)), Ty::Str),
+            "split" => sized(recv_size.factor(0.2), est(0, recv_size.max), Ty::List),
+            "indexOf" | "lastIndexOf" if text => plain(inputs.add(recv_size.factor(0.1)), Ty::Int),
+            "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" => {
+                let element = recv.and_then(|r| r.schema).and_then(|s| s.items.as_deref());
+                let per = match element {
+                    Some(e) if matches!(ty_of(e), Ty::Str | Ty::Bytes) => {
+                        est(1, 1).add(est(0, max_elements(e)).factor(0.1))
+                    }
+                    _ => est(1, 1),
+                };
+                plain(inputs.add(recv_size.mul(per)), Ty::Dyn)
+            }
+            "join" => {
+                let element = recv.and_then(|r| r.schema).and_then(|s| s.items.as_deref());
+                let elem = element.map_or(UNKNOWN, |e| est(0, max_elements(e)));
+                let sep = rest.first().map_or(est(0, 0), Self::size);
+                let gaps = est(
+                    recv_size.min.saturating_sub(1),
+                    recv_size.max.saturating_sub(1),
+                );
+                let total = recv_size.mul(elem).add(sep.mul(gaps));
+                sized(total.factor(0.1), total, Ty::Str)
+            }
+            "url" | "quantity" | "isQuantity" | "semver" | "isSemver" | "cidr" | "isIP"
+            | "isCIDR" | "ip" => plain(inputs.add(recv_size.factor(0.1)), Ty::Dyn),
+            // Between strings and bytes.
+            "string" | "bytes"
+                if text && recv.is_some_and(|r| (r.ty == Ty::Str) == (name == "bytes")) =>
+            {
+                plain(inputs.add(recv_size.factor(0.1)), Ty::Str)
+            }
+            "size" => one(Ty::Int),
+            "int" => one(Ty::Int),
+            "uint" => one(Ty::Uint),
+            "double" => one(Ty::Double),
+            "string" => one(Ty::Str),
+            "bool" | "isURL" => one(Ty::Bool),
+            "dyn" => match recv {
+                Some(r) => Info {
+                    cost: inputs.add(est(1, 1)),
+                    ..*r
+                },
+                None => one(Ty::Dyn),
+            },
+            _ => one(Ty::Dyn),
+        }
+    }
+
+    /// `all`, `exists`, `exists_one`, `map` and `filter`: the range, the accumulator's
+    /// start, the result, and per element the loop condition and step.
+    fn comprehension(
+        &mut self,
+        kind: &str,
+        range: &Expr,
+        var: &str,
+        body: &Expr,
+        filter: Option<&Expr>,
+    ) -> Info<'s> {
+        let range = self.info(range);
+        let n = Self::size(&range);
+        let element = range.schema.and_then(|s| match ty_of(s) {
+            Ty::List => s.items.as_deref().map(|i| path_info(i, est(1, 1))),
+            // Map keys are plain strings, without a size of their own.
+            Ty::Map | Ty::Object => Some(Info {
+                size: Some(est(0, 0)),
+                ..plain(est(1, 1), Ty::Str)
+            }),
+            _ => None,
+        });
+        let element = element.unwrap_or_else(|| plain(est(1, 1), Ty::Dyn));
+        self.vars.push((var.to_string(), element));
+        let body = self.info(body).cost;
+        let filter = filter.map(|f| self.info(f).cost);
+        self.vars.pop();
+        let one = est(1, 1);
+        // (accumulator start, result, per-element condition + step)
+        let (init, result, per) = match kind {
+            // `@not_strictly_false(acc)`, then `acc && body`.
+            "all" => (est(0, 0), one, est(3, 3 + body.max)),
+            // `@not_strictly_false(!acc)`, then `acc || body`.
+            "exists" => (est(0, 0), one, est(4, 4 + body.max)),
+            "exists_one" => (est(0, 0), est(2, 2), body.add(est(1, 2))),
+            // `map(x, p, f)`: the filter is `body` here, the transform `filter`.
+            // `map(x, p, f)`: `p ? acc + [f] : acc`, the transform being `body` here.
+            "map" => match filter {
+                Some(p) => (est(10, 10), one, p.add(est(1, 12 + body.max))),
+                None => (est(10, 10), one, body.add(est(12, 12))),
+            },
+            _ => (est(10, 10), one, body.add(est(1, 13))),
+        };
+        let cost = range.cost.add(init).add(result).add(n.mul(per));
+        match kind {
+            // A filtered list holds the range's elements: what is read of them is sized
+            // alike. (A map's elements are its transform's, which this estimate does not
+            // follow: reading them is unbounded here, as it is not in cel-go.)
+            "filter" => Info {
+                size: Some(n),
+                cost,
+                ty: Ty::List,
+                schema: range.schema.filter(|s| ty_of(s) == Ty::List),
+            },
+            "map" => Info {
+                size: Some(n),
+                ..plain(cost, Ty::List)
+            },
+            _ => plain(cost, Ty::Bool),
+        }
+    }
+}
+
+/// Equality and ordering of strings, bytes and lists: a tenth of the smaller side's size.
+fn traversal(l: &Info<'_>, r: &Info<'_>) -> Est {
+    let smallest = Env::size(l).max.min(Env::size(r).max);
+    est((smallest > 0) as u64, smallest).factor(0.1)
+}
+
+/// A property of an object node, a value of a map node; a resource's (or an embedded
+/// resource's) `metadata` is what CEL sees of it: `name` and `generateName`, bounded.
+fn child<'s>(s: &'s Schema, field: &str, resource: bool) -> Option<&'s Schema> {
+    if field == "metadata" && resource {
+        return Some(object_meta());
+    }
+    s.properties
+        .get(field)
+        .or_else(|| s.additional.as_deref().filter(|a| !a.absent))
+}
+
+/// `metadata` as rules see it (apiextensions' `WithTypeAndObjectMeta`).
+fn object_meta() -> &'static Schema {
+    static META: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
+    META.get_or_init(|| {
+        let string = |max: i64| {
+            let mut s = Schema {
+                ty: "string".into(),
+                ..Schema::default()
+            };
+            s.checks.max_length = Some(max);
+            s
+        };
+        let mut meta = Schema {
+            ty: "object".into(),
+            ..Schema::default()
+        };
+        meta.properties.insert("name".into(), string(253));
+        meta.properties.insert("generateName".into(), string(252));
+        meta
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,97 @@
+//! Estimates against the costs the real server's tests expect (apiextensions-apiserver's
+//! `TestCostEstimation`) and the worked cases of a list of strings.
+
+use serde_json::json;
+
+use super::*;
+use crate::resources::custom::cel::parse;
+
+fn cost(schema: serde_json::Value, rule: &str) -> u64 {
+    let schema = Schema::parse(&schema);
+    estimate(&parse(rule).unwrap(), &schema, false).max
+}
+
+#[test]
+fn estimates_as_cel_go() {
+    let string = |max: Option<i64>| match max {
+        Some(n) => json!({"type": "string", "maxLength": n}),
+        None => json!({"type": "string"}),
+    };
+    let array = |items: serde_json::Value, max: Option<i64>| match max {
+        Some(n) => json!({"type": "array", "items": items, "maxItems": n}),
+        None => json!({"type": "array", "items": items}),
+    };
+    let cases: Vec<(serde_json::Value, &str, u64)> = vec![
+        (string(None), "self.matches('x')", 314_574),
+        (string(Some(50)), "self.matches('x')", 22),
+        (string(None), "self.find('[0-9]+') == ''", 629_147),
+        (string(None), "self.startsWith('test')", 2),
+        (array(string(None), None), "self.all(x, true)", 3_145_727),
+        (array(string(None), Some(20)), "self.all(x, true)", 62),
+        (
+            array(json!({"type": "number"}), Some(10)),
+            "self.all(x, self.all(y, true))",
+            352,
+        ),
+        (
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            "self.all(x, x.contains(self[x]))",
+            2_752_507,
+        ),
+        (
+            array(string(None), None),
+            "self.all(x, x.matches('^[a-z]+$'))",
+            659_710_961_252,
+        ),
+        (
+            array(string(Some(10)), Some(10)),
+            "self.all(x, x.matches('^[a-z]+$'))",
+            142,
+        ),
+        (
+            array(string(None), Some(10)),
+            "self.all(x, x.matches('^[a-z]+$'))",
+            6_291_502,
+        ),
+        (
+            array(string(Some(10)), None),
+            "self.all(x, x.matches('^[a-z]+$'))",
+            14_680_052,
+        ),
+        (json!({"type": "integer"}), "self > 50 && self < 100", 4),
+        (string(Some(5000)), "self.contains('keyword')", 2001),
+    ];
+    for (schema, rule, want) in cases {
+        assert_eq!(cost(schema.clone(), rule), want, "{rule} on {schema}");
+    }
+}
+
+#[test]
+fn sizes_follow_the_schema() {
+    let s = |v: serde_json::Value| Schema::parse(&v);
+    assert_eq!(
+        max_elements(&s(json!({"type": "string", "maxLength": 10}))),
+        40
+    );
+    assert_eq!(
+        max_elements(&s(json!({"type": "string", "enum": ["a", "abc"]}))),
+        3
+    );
+    assert_eq!(
+        max_elements(&s(json!({"type": "string", "format": "date-time"}))),
+        32
+    );
+    assert_eq!(
+        max_elements(&s(json!({"type": "array", "items": {"type": "boolean"}}))),
+        629_145
+    );
+    assert_eq!(
+        min_serialized_size(&s(json!({"type": "object", "required": ["ab", "c"],
+            "properties": {"ab": {"type": "string"}, "c": {"type": "integer", "default": 1}}}))),
+        2 + (2 + 2 + 4)
+    );
+    assert_eq!(
+        unbounded_cardinality(&s(json!({"type": "array", "items": {"type": "string"}}))),
+        1_048_576
+    );
+}
