@@ -225,8 +225,16 @@ fn cbor_behind_its_gate() {
     );
     assert_eq!(code, 406);
     // A watch asked as application/cbor answers application/cbor-seq.
+    let items = cbor_watch(&mut e, &crs("default"));
+    assert_eq!(items[0]["type"], "ADDED");
+    assert_eq!(items[0]["object"]["metadata"]["name"], json!("c1"));
+}
+
+/// The events a watch of `collection` asked as CBOR has delivered so far (its answer is
+/// `application/cbor-seq`).
+fn cbor_watch(e: &mut Engine, collection: &str) -> Vec<Value> {
     let req = http::Request::builder()
-        .uri(format!("{}?watch=true", crs("default")))
+        .uri(format!("{collection}?watch=true"))
         .header("accept", CBOR)
         .body(bytes::Bytes::new())
         .unwrap();
@@ -235,9 +243,7 @@ fn cbor_behind_its_gate() {
     let kubesim::Body::Watch(mut s) = resp.into_body() else {
         panic!("not a watch");
     };
-    let items = cbor::decode_seq(&s.drain().0.concat()).unwrap();
-    assert_eq!(items[0]["type"], "ADDED");
-    assert_eq!(items[0]["object"]["metadata"]["name"], json!("c1"));
+    cbor::decode_seq(&s.drain().0.concat()).unwrap()
 }
 
 /// The message of a JSON Status answer.
@@ -468,17 +474,7 @@ fn cbor_serves_custom_resources_behind_its_gate() {
         (&list["kind"], &list["items"][0]),
         (&json!("WidgetList"), &stored(&mut e, &w1))
     );
-    let req = http::Request::builder()
-        .uri(format!("{WIDGETS}?watch=true"))
-        .header("accept", CBOR)
-        .body(bytes::Bytes::new())
-        .unwrap();
-    let resp = e.handle(req);
-    assert_eq!(resp.headers()["content-type"], "application/cbor-seq");
-    let kubesim::Body::Watch(mut s) = resp.into_body() else {
-        panic!("not a watch");
-    };
-    let events = cbor::decode_seq(&s.drain().0.concat()).unwrap();
+    let events = cbor_watch(&mut e, WIDGETS);
     assert_eq!(
         (&events[0]["type"], &events[0]["object"]),
         (&json!("ADDED"), &stored(&mut e, &w1))
