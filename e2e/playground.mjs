@@ -170,6 +170,10 @@ try {
   await step('run a lesson to its end', async () => {
     await openTab('lessons');
     await page.click('#lesson-conflict');
+    // The cluster was changed by hand: the lesson asks before setting it aside.
+    await page.waitForSelector('#lesson-confirm');
+    await page.click('#lesson-fresh');
+    assert(await page.isVisible('#lesson-undo'), 'the set-aside cluster can be brought back');
     const steps = await page.$$eval('.steps li', (els) => els.length);
     assert(steps === 5, `conflict has 5 steps, saw ${steps}`);
     for (let i = 0; i < steps; i++) {
@@ -184,8 +188,9 @@ try {
     }
     await page.waitForSelector('#lesson-done');
     assert(/lesson=conflict&step=5/.test(page.url()), `URL names the step: ${page.url()}`);
-    // Starting the lesson reset the cluster: the watches ended.
+    // Starting the lesson reset the cluster: the watches ended, marked as the old cluster's.
     assert(await page.isVisible('#watch-2.ended'), 'watches end when the cluster is rebuilt');
+    assert((await page.textContent('#watch-2')).includes('previous cluster'), 'marked as the previous cluster\'s');
   });
 
   await step('advance the clock 5 minutes: the continue token expires with 410', async () => {
@@ -443,11 +448,40 @@ try {
     await other.close();
   });
 
+  await step('a lesson sets a changed cluster aside, and Undo brings it back', async () => {
+    const other = await ctx.newPage();
+    await other.goto(url, { waitUntil: 'load' });
+    await other.waitForSelector('#method');
+    await other.selectOption('#method', 'POST');
+    await other.fill('#path', CR_PATH);
+    await other.fill('#body', crBody('mine'));
+    await other.click('#send');
+    await other.waitForFunction(() => (document.querySelector('#status')?.textContent || '').startsWith('201'));
+    await other.click('#tab-lessons');
+    await other.click('#lesson-get-rv');
+    await other.waitForSelector('#lesson-confirm');
+    await other.click('#lesson-cancel');
+    assert(!(await other.isVisible('#lesson-step')), 'Cancel starts nothing');
+    await other.click('#lesson-get-rv');
+    await other.click('#lesson-fresh');
+    await other.waitForSelector('#lesson-step');
+    await other.click('#lesson-undo');
+    await other.waitForSelector('.lesson-list');
+    await other.selectOption('#method', 'GET');
+    await other.fill('#path', `${CR_PATH}/mine`);
+    await other.fill('#body', '');
+    await other.click('#send');
+    await other.waitForFunction(() => /^(200|404)/.test(document.querySelector('#status')?.textContent || '') && document.querySelector('#status').dataset.seq > 1);
+    assert((await other.textContent('#status')).startsWith('200'), `the object is back: ${await other.textContent('#status')}`);
+    await other.close();
+  });
+
   await step('dark theme', async () => {
     await openTab('lessons');
     for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'dark'; i++) await page.click('#theme');
     assert((await page.getAttribute('html', 'data-theme')) === 'dark', 'dark theme');
     await page.click('#lesson-finalizer');
+    if (await page.isVisible('#lesson-confirm')) await page.click('#lesson-fresh');
     for (let i = 0; i < 3; i++) { await page.click('#step-run'); await page.waitForSelector('#step-result'); await page.click('#step-next'); }
     await openTab('store');
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);

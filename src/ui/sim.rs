@@ -46,6 +46,9 @@ pub struct WatchPanel {
     /// Rows dropped from the front to keep at most [`MAX_ROWS`].
     pub dropped: usize,
     pub state: WatchState,
+    /// Whether the cluster it watched has since been replaced by a fresh one (a lesson's
+    /// start, Reset): its events are of a cluster that is gone.
+    pub previous_cluster: bool,
 }
 
 impl WatchPanel {
@@ -93,6 +96,8 @@ pub struct Sim {
     discovered: std::sync::Arc<crate::resources::Kinds>,
     /// The clock second and revisions last shown (to re-render only on change).
     last_seen: (i64, u64, u64, u64),
+    /// The store's revision when the cluster was fresh; `None` for an imported one.
+    fresh: Option<u64>,
 }
 
 /// Builds an engine: simulated time unless `wall`.
@@ -126,7 +131,9 @@ fn discover(engine: &mut Engine) -> Vec<ApiResource> {
 impl Sim {
     /// A fresh cluster.
     pub fn new(wall: bool, gates: FeatureGates) -> Sim {
-        Sim::with_engine(new_engine(wall, gates))
+        let mut sim = Sim::with_engine(new_engine(wall, gates));
+        sim.fresh = Some(sim.engine.store().revision());
+        sim
     }
 
     fn with_engine(mut engine: Engine) -> Sim {
@@ -139,7 +146,15 @@ impl Sim {
             resources,
             discovered,
             last_seen: (0, 0, 0, 0),
+            fresh: None,
         }
+    }
+
+    /// Whether anything was written since the cluster was fresh (an imported cluster
+    /// counts as changed): what a lesson's fresh start would set aside.
+    pub fn changed(&self) -> bool {
+        self.fresh
+            .is_none_or(|rev| self.engine.store().revision() > rev)
     }
 
     /// Sends a draft. A watch response opens a panel; its id is returned with the exchange.
@@ -165,6 +180,7 @@ impl Sim {
                 rows: Vec::new(),
                 dropped: 0,
                 state: WatchState::Open,
+                previous_cluster: false,
             };
             panel.pull();
             self.watches.push(panel);
@@ -252,7 +268,9 @@ impl Sim {
             engine.advance(behind.max(0));
         }
         engine.import_state(&state)?;
+        let fresh = self.fresh;
         self.replace_engine(engine);
+        self.fresh = fresh;
         Ok(())
     }
 
@@ -271,6 +289,10 @@ impl Sim {
     /// A fresh cluster with `gates`, on a wall or simulated clock.
     pub fn restart_with(&mut self, wall: bool, gates: FeatureGates) {
         self.replace_engine(new_engine(wall, gates));
+        self.fresh = Some(self.engine.store().revision());
+        for w in &mut self.watches {
+            w.previous_cluster = true;
+        }
     }
 
     /// Replaces the cluster with an exported state.

@@ -129,7 +129,12 @@ pub enum Action {
     Reset,
     Import(String),
     Tab(Tab),
+    /// Starts a lesson; on a cluster changed by hand (and no lesson running), asks first.
     StartLesson(&'static str),
+    /// The answer to that question.
+    ConfirmLesson(LessonStart),
+    /// Brings back the cluster a lesson's fresh start set aside (and leaves the lesson).
+    UndoLessonReset,
     /// Shows and loads step N of the running lesson.
     LessonGoto(usize),
     ExitLesson,
@@ -140,6 +145,16 @@ pub enum Action {
     Notice(Option<String>),
     /// Who requests without credentials act as.
     SetIdentity(Identity),
+}
+
+/// How to start a lesson on a cluster changed by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LessonStart {
+    /// On a fresh cluster, as written (the changed one can be brought back).
+    Fresh,
+    /// On the cluster as it is (resourceVersions differ from the lesson's text).
+    Keep,
+    Cancel,
 }
 
 /// What a transition asks the browser to do, in order, once the new state is in place.
@@ -175,6 +190,10 @@ pub struct AppState {
     /// Whether the page performs the reducer's [`Effect`]s (URL fragment, local storage);
     /// off in tests.
     pub browser: bool,
+    /// A lesson waiting for the learner to say how to start it.
+    pub confirm_lesson: Option<&'static str>,
+    /// The cluster a lesson's fresh start set aside (its exported state), for Undo.
+    pub set_aside: Option<Rc<String>>,
 }
 
 impl PartialEq for AppState {
@@ -209,6 +228,8 @@ impl AppState {
             notice: None,
             identity: Identity::Admin,
             browser,
+            confirm_lesson: None,
+            set_aside: None,
         }
     }
 
@@ -286,18 +307,38 @@ impl AppState {
         self.share(fx);
     }
 
-    fn start_lesson(&mut self, id: &str, fx: &mut Vec<Effect>) -> bool {
+    /// Starts lesson `id` on a fresh cluster, or (`fresh` false) on the cluster as it is.
+    fn start_lesson(&mut self, id: &str, fresh: bool, fx: &mut Vec<Effect>) -> bool {
         let Some(lesson) = lesson_data::find(id) else {
             self.notice = Some(format!("There is no lesson {id:?}."));
             return false;
         };
+        self.confirm_lesson = None;
         // Lessons run on a fresh simulated cluster, so every resourceVersion is as written,
         // and as the administrator (steps that act as someone else say so in a header).
         let mut gates = self.sim.borrow().engine.feature_gates().clone();
         for g in lesson.gates {
             let _ = gates.set(g, true);
         }
-        self.sim.borrow_mut().restart_with(false, gates);
+        if fresh {
+            // What the learner built by hand is set aside, for Undo.
+            let changed = self.lesson.is_none() && self.sim.borrow().changed();
+            if changed {
+                let state = self.sim.borrow().engine.export_state().to_string();
+                self.set_aside = Some(Rc::new(state));
+            }
+            self.sim.borrow_mut().restart_with(false, gates);
+        } else {
+            let wall = !self.sim.borrow().engine.clock().is_simulated();
+            if let Err(e) = self.sim.borrow_mut().rebuild(wall, gates) {
+                self.notice = Some(format!("The lesson could not start: {e}"));
+                return false;
+            }
+            self.notice = Some(
+                "The lesson runs on your cluster: its resourceVersions differ from the ones its text names."
+                    .into(),
+            );
+        }
         self.sim
             .borrow_mut()
             .engine
@@ -445,7 +486,33 @@ impl AppState {
             }
             Action::Tab(t) => s.tab = t,
             Action::StartLesson(id) => {
-                s.start_lesson(id, &mut fx);
+                if s.lesson.is_none() && s.sim.borrow().changed() {
+                    s.confirm_lesson = Some(id);
+                    s.tab = Tab::Lessons;
+                } else {
+                    s.start_lesson(id, true, &mut fx);
+                }
+            }
+            Action::ConfirmLesson(how) => match (s.confirm_lesson, how) {
+                (Some(id), LessonStart::Fresh) => {
+                    s.start_lesson(id, true, &mut fx);
+                }
+                (Some(id), LessonStart::Keep) => {
+                    s.start_lesson(id, false, &mut fx);
+                }
+                _ => s.confirm_lesson = None,
+            },
+            Action::UndoLessonReset => {
+                if let Some(state) = s.set_aside.take() {
+                    s.lesson = None;
+                    s.cells = Rc::new(BTreeMap::new());
+                    let back = s.sim.borrow_mut().import(&state);
+                    s.notice = Some(match back {
+                        Ok(()) => "Your cluster from before the lesson is back.".into(),
+                        Err(e) => format!("The cluster could not be brought back: {e}"),
+                    });
+                    s.share(&mut fx);
+                }
             }
             Action::LessonGoto(step) => {
                 if let Some(run) = s.lesson.as_mut() {
@@ -468,7 +535,7 @@ impl AppState {
                 }
             }
             Action::Open(Shared::Lesson { lesson, step }) => {
-                if s.start_lesson(&lesson, &mut fx) {
+                if s.start_lesson(&lesson, true, &mut fx) {
                     // Replay the earlier steps: the cluster is fresh and simulated, so this
                     // reproduces exactly the state the link was made in.
                     let last = s.lesson.as_ref().map_or(0, |r| r.lesson.steps.len() - 1);

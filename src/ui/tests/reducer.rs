@@ -12,7 +12,7 @@ use crate::ui::exchange;
 use crate::ui::lesson_data::LESSONS;
 use crate::ui::semantics::{Cell, TableId};
 use crate::ui::share::Shared;
-use crate::ui::state::{Action, AppState, Outcome};
+use crate::ui::state::{Action, AppState, LessonStart, Outcome};
 use crate::ui::{query, script};
 
 /// Runs every lesson through the page's reducer exactly as the Run/Next buttons do, and
@@ -208,4 +208,60 @@ fn the_reducer_runs_cells_and_advances_time() {
     let v = state.version;
     let state = state.reduce(Action::Poll).reduce(Action::Poll);
     assert!(state.version <= v + 1, "an idle poll does not re-render");
+}
+
+/// A page whose cluster was changed by hand: one object written, one watch open.
+fn changed_page() -> Rc<AppState> {
+    let body = r#"{"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"mine"},"data":{},"revision":1}"#;
+    Rc::new(AppState::new(false))
+        .reduce(Action::LoadAndSend(super::draft(
+            "POST",
+            super::CR,
+            "",
+            body,
+        )))
+        .reduce(Action::LoadAndSend(super::draft(
+            "GET",
+            &format!("{}?watch=1", super::CR),
+            "",
+            "",
+        )))
+}
+
+fn has_mine(state: &AppState) -> bool {
+    let key = "/registry/controllerrevisions/default/mine";
+    state.sim.borrow().engine.store().get(key).is_some()
+}
+
+/// A lesson does not wipe a cluster changed by hand without asking; a fresh start sets it
+/// aside (marking its watch panels) and Undo brings it back; the learner may keep it instead,
+/// or cancel. An unchanged cluster starts at once.
+#[test]
+fn a_lesson_asks_before_setting_a_changed_cluster_aside() {
+    let started = Rc::new(AppState::new(false)).reduce(Action::StartLesson("conflict"));
+    assert!(started.lesson.is_some() && started.confirm_lesson.is_none());
+
+    let asked = changed_page().reduce(Action::StartLesson("conflict"));
+    assert_eq!(
+        (asked.lesson.is_some(), asked.confirm_lesson),
+        (false, Some("conflict"))
+    );
+    let cancelled = asked.reduce(Action::ConfirmLesson(LessonStart::Cancel));
+    assert!(
+        cancelled.lesson.is_none() && cancelled.confirm_lesson.is_none() && has_mine(&cancelled)
+    );
+
+    let fresh = changed_page()
+        .reduce(Action::StartLesson("conflict"))
+        .reduce(Action::ConfirmLesson(LessonStart::Fresh));
+    assert!(fresh.lesson.is_some() && fresh.set_aside.is_some() && !has_mine(&fresh));
+    assert!(fresh.sim.borrow().watches[0].previous_cluster);
+    let back = fresh.reduce(Action::UndoLessonReset);
+    assert!(back.lesson.is_none() && back.set_aside.is_none() && has_mine(&back));
+
+    let kept = changed_page()
+        .reduce(Action::StartLesson("conflict"))
+        .reduce(Action::ConfirmLesson(LessonStart::Keep));
+    assert!(kept.lesson.is_some() && kept.set_aside.is_none() && has_mine(&kept));
+    assert!(!kept.sim.borrow().watches[0].previous_cluster);
 }

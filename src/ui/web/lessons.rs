@@ -5,8 +5,9 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
+use crate::ui::lesson_data;
 use crate::ui::lesson_data::LESSONS;
-use crate::ui::state::{Action, LessonRun};
+use crate::ui::state::{Action, LessonRun, LessonStart};
 
 /// The Lessons tab.
 #[function_component(Lessons)]
@@ -18,9 +19,50 @@ pub fn lessons() -> Html {
     }
 }
 
+/// The question a lesson's start asks on a cluster changed by hand.
+fn confirm(ctx: &Ctx) -> Html {
+    let Some(lesson) = ctx.confirm_lesson.and_then(lesson_data::find) else {
+        return html! {};
+    };
+    let answer = |how: LessonStart| {
+        let d = ctx.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::ConfirmLesson(how)))
+    };
+    html! {
+        <div class="confirm" id="lesson-confirm" role="alertdialog" aria-labelledby="lesson-confirm-title">
+            <p id="lesson-confirm-title">
+                <strong>{ format!("Start \u{201c}{}\u{201d}?", lesson.title) }</strong>
+                { " Your cluster has changes. The lesson's text expects a fresh cluster (its resourceVersions are as written); yours can be brought back afterwards." }
+            </p>
+            <div class="line">
+                <button type="button" class="primary" id="lesson-fresh" onclick={answer(LessonStart::Fresh)}>{ "Start on a fresh cluster" }</button>
+                <button type="button" id="lesson-keep" onclick={answer(LessonStart::Keep)}>{ "Start on my cluster" }</button>
+                <button type="button" id="lesson-cancel" onclick={answer(LessonStart::Cancel)}>{ "Cancel" }</button>
+            </div>
+        </div>
+    }
+}
+
+/// The way back to the cluster a lesson's fresh start set aside.
+fn undo(ctx: &Ctx) -> Html {
+    if ctx.set_aside.is_none() {
+        return html! {};
+    }
+    let d = ctx.dispatcher();
+    let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Action::UndoLessonReset));
+    html! {
+        <p class="hint set-aside">
+            { "The cluster you had before the lesson was set aside. " }
+            <button type="button" class="small" id="lesson-undo" {onclick}>{ "Bring it back" }</button>
+        </p>
+    }
+}
+
 fn catalogue(ctx: &Ctx) -> Html {
     html! {
         <div class="lessons">
+            { confirm(ctx) }
+            { undo(ctx) }
             <p class="hint">{ "Each lesson starts from a fresh simulated cluster and walks through one part of the spec, one request at a time." }</p>
             <ol class="lesson-list">
                 { for LESSONS.iter().map(|l| {
@@ -80,6 +122,7 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
                 <span class="spacer" />
                 <button type="button" class="small" id="lesson-exit" onclick={exit}>{ "All lessons" }</button>
             </div>
+            { undo(ctx) }
             <ol class="steps" aria-label="Steps">
                 { for lesson.steps.iter().enumerate().map(|(i, s)| {
                     let state = match run.results[i] {

@@ -79,12 +79,15 @@ fn panel(w: &WatchPanel, ctx: &Ctx) -> Html {
             html! { <span class="badge small" title={b.meaning()}>{ b.label() }</span> }
         });
     html! {
-        <article class={classes!("watch", state)} id={format!("watch-{id}")} tabindex="-1"
+        <article class={classes!("watch", state, w.previous_cluster.then_some("previous"))} id={format!("watch-{id}")} tabindex="-1"
             aria-label={format!("Watch {id}: {}", w.path)}>
             <header>
                 <strong>{ format!("#{id}") }</strong>
                 <code class="watch-path" title={w.path.clone()}>{ w.path.clone() }</code>
                 <span class={classes!("chip", "state", state)}>{ state }</span>
+                if w.previous_cluster {
+                    <span class="chip state" title="The cluster this watch ran on was replaced by a fresh one (a lesson's start, or Reset)">{ "previous cluster" }</span>
+                }
                 if failed {
                     <span class="chip state failed" title={w.failure().unwrap_or_default().to_string()}>{ "failed" }</span>
                 }
