@@ -27,6 +27,7 @@ pub mod exchange;
 pub mod hexdump;
 pub mod history;
 pub mod identity;
+pub mod lesson_check;
 pub mod lesson_data;
 pub mod links;
 pub mod ownership;

@@ -83,8 +83,8 @@ pub struct LessonRun {
     pub step: usize,
     /// Values saved by the steps run so far.
     pub vars: Vars,
-    /// The status each step got when it ran.
-    pub results: Vec<Option<u16>>,
+    /// What each step got when it ran.
+    pub results: Vec<Option<super::lesson_check::StepOutcome>>,
     /// Why the current step could not be filled in, if it could not.
     pub error: Option<String>,
 }
@@ -250,10 +250,27 @@ impl AppState {
                     self.applied = Some(super::badge::ReadBadge::parse(read).semantic);
                 }
                 if let Some(run) = self.lesson.as_mut() {
-                    if let Some(json) = x.json() {
-                        script::capture(&json, run.lesson.steps[run.step].save, &mut run.vars);
+                    let json = x.json();
+                    if let Some(json) = &json {
+                        script::capture(json, run.lesson.steps[run.step].save, &mut run.vars);
                     }
-                    run.results[run.step] = Some(x.code);
+                    let events = watch.map(|id| {
+                        let sim = self.sim.borrow();
+                        let panel = sim.watches.iter().find(|w| w.id == id);
+                        panel.map_or_else(Vec::new, |w| {
+                            w.rows.iter().map(|r| r.kind.clone()).collect()
+                        })
+                    });
+                    let rv = json.as_ref().and_then(|j| {
+                        j["metadata"]["resourceVersion"]
+                            .as_str()
+                            .map(str::to_string)
+                    });
+                    run.results[run.step] = Some(super::lesson_check::StepOutcome {
+                        code: x.code,
+                        events,
+                        rv,
+                    });
                 }
                 if record {
                     self.history =

@@ -5,9 +5,9 @@
 use yew::prelude::*;
 
 use super::app::Ctx;
-use crate::ui::lesson_data;
 use crate::ui::lesson_data::LESSONS;
 use crate::ui::state::{Action, LessonRun, LessonStart};
+use crate::ui::{lesson_check, lesson_data};
 
 /// The Lessons tab.
 #[function_component(Lessons)]
@@ -87,7 +87,7 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
     let lesson = run.lesson;
     let step = &lesson.steps[run.step];
     let n = lesson.steps.len();
-    let result = run.results[run.step];
+    let result = run.results[run.step].as_ref();
     let d = ctx.dispatcher();
     let goto = |i: usize| {
         let d = d.clone();
@@ -105,12 +105,11 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
         .iter()
         .position(|l| l.id == lesson.id)
         .and_then(|i| LESSONS.get(i + 1));
-    let verdict = result.map(|code| {
-        let ok = code == step.status;
+    let verdict = result.map(|got| {
+        let (ok, text) = lesson_check::verdict(step, got);
         html! {
             <p id="step-result" class={classes!("verdict", if ok { "ok" } else { "error" })} role="status">
-                { if ok { format!("✓ Got {code}, as expected.") }
-                  else { format!("Got {code}; this step expects {}. Check the response, or reload the step.", step.status) } }
+                { text }
             </p>
         }
     });
@@ -125,8 +124,8 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
             { undo(ctx) }
             <ol class="steps" aria-label="Steps">
                 { for lesson.steps.iter().enumerate().map(|(i, s)| {
-                    let state = match run.results[i] {
-                        Some(c) if c == s.status => "done",
+                    let state = match &run.results[i] {
+                        Some(got) if lesson_check::verdict(s, got).0 => "done",
                         Some(_) => "off",
                         None => "todo",
                     };
