@@ -172,7 +172,7 @@ pub fn pretrack(
     w: &Write,
 ) -> Pretracked {
     let live = live.map(|stored| {
-        let value = stored.decode();
+        let value = crate::resources::custom::reading::for_write(info, &stored);
         (stored, value)
     });
     pretrack_decoded(info, live, obj, w)

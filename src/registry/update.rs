@@ -282,7 +282,14 @@ impl Registry {
         let mut obj = info.canonicalize_owned(obj);
         crate::fieldmanager::keep_times_of_unchanged(&mut obj, current);
         let obj = Value::Object(obj);
-        if obj == *current {
+        // A write that changes nothing is not made. etcd compares bytes: a custom resource
+        // is compared with what is stored, not with its read form (a default added since
+        // is written).
+        let unchanged = match info.custom {
+            Some(_) => self.store().get(key).is_some_and(|s| s.decode() == obj),
+            None => obj == *current,
+        };
+        if unchanged {
             return Ok(Written::answer(obj));
         }
         let terminating = !meta_str(&obj, "deletionTimestamp").is_empty();

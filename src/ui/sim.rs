@@ -304,6 +304,9 @@ impl Sim {
         let mut engine = new_engine(wall, gates);
         engine.import_state(&state)?;
         self.replace_engine(engine);
+        for w in &mut self.watches {
+            w.previous_cluster = true;
+        }
         Ok(())
     }
 

@@ -87,6 +87,9 @@ pub struct LessonRun {
     pub results: Vec<Option<super::lesson_check::StepOutcome>>,
     /// Why the current step could not be filled in, if it could not.
     pub error: Option<String>,
+    /// Whether it runs on the learner's cluster rather than a fresh one (its texts'
+    /// resourceVersions and events are not checked then).
+    pub own_cluster: bool,
 }
 
 impl LessonRun {
@@ -339,8 +342,9 @@ impl AppState {
         }
         if fresh {
             // What the learner built by hand is set aside, for Undo.
+            // (Only the first: a cluster a lesson left behind is not the learner's.)
             let changed = self.lesson.is_none() && self.sim.borrow().changed();
-            if changed {
+            if changed && self.set_aside.is_none() {
                 let state = self.sim.borrow().engine.export_state().to_string();
                 self.set_aside = Some(Rc::new(state));
             }
@@ -368,6 +372,7 @@ impl AppState {
             vars: Vars::new(),
             results: vec![None; lesson.steps.len()],
             error: None,
+            own_cluster: !fresh,
         });
         self.tab = Tab::Lessons;
         self.outcome = Outcome::Idle;
@@ -486,6 +491,9 @@ impl AppState {
                 }
             }
             Action::Reset => {
+                // A cluster the learner replaces by hand no longer has one set aside.
+                s.set_aside = None;
+                s.confirm_lesson = None;
                 s.sim.borrow_mut().reset();
                 s.lesson = None;
                 s.cells = Rc::new(BTreeMap::new());
@@ -495,6 +503,8 @@ impl AppState {
                 ));
             }
             Action::Import(text) => {
+                s.set_aside = None;
+                s.confirm_lesson = None;
                 let result = s.sim.borrow_mut().import(&text);
                 s.notice = Some(match result {
                     Ok(()) => "State imported.".into(),
@@ -520,12 +530,15 @@ impl AppState {
                 _ => s.confirm_lesson = None,
             },
             Action::UndoLessonReset => {
-                if let Some(state) = s.set_aside.take() {
+                if let Some(state) = s.set_aside.clone() {
                     s.lesson = None;
                     s.cells = Rc::new(BTreeMap::new());
                     let back = s.sim.borrow_mut().import(&state);
                     s.notice = Some(match back {
-                        Ok(()) => "Your cluster from before the lesson is back.".into(),
+                        Ok(()) => {
+                            s.set_aside = None;
+                            "Your cluster from before the lesson is back.".into()
+                        }
                         Err(e) => format!("The cluster could not be brought back: {e}"),
                     });
                     s.share(&mut fx);

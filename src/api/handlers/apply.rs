@@ -161,7 +161,9 @@ pub(super) fn prepare(
         rr.namespace.as_deref().unwrap_or(""),
         rr.name.as_deref().unwrap_or(""),
     ));
-    let current = stored.as_ref().map(crate::codec::Object::decode);
+    let current = stored
+        .as_ref()
+        .map(|s| crate::resources::custom::reading::for_write(info, s));
     let outcome = applied(req, rr, cbor, &opts, Ok(current.as_ref()), now);
     // An update carries the live object it decoded and the kind's validation; it has no
     // tracking of its own (the merge made the managedFields).

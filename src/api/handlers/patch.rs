@@ -200,7 +200,7 @@ pub(crate) fn prepare(
     let info = rr.resource;
     let name = rr.name.as_deref().unwrap_or("");
     let stored = live(&info.key(rr.namespace.as_deref().unwrap_or(""), name))?;
-    let current = stored.decode();
+    let current = crate::resources::custom::reading::for_write(info, &stored);
     let outcome = patched(req, rr, kind, &opts, &current);
     let tracking = outcome.as_ref().ok().map(|p| {
         let live = Some((stored.clone(), current));

@@ -209,11 +209,11 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
                     || !b[i + 1].is_ascii_hexdigit()
                     || !b[i + 2].is_ascii_hexdigit()
                 {
-                    let bad = &s[i..(i + 3).min(s.len())];
-                    return Err(format!("invalid URL escape {}", go_quote(bad)));
+                    let bad = &b[i..(i + 3).min(b.len())];
+                    return Err(format!("invalid URL escape {}", quote_bytes(bad)));
                 }
                 if mode == Mode::Host && unhex(b[i + 1]) < 8 && &b[i..i + 3] != b"%25" {
-                    return Err(format!("invalid URL escape {}", go_quote(&s[i..i + 3])));
+                    return Err(format!("invalid URL escape {}", quote_bytes(&b[i..i + 3])));
                 }
                 out.push(unhex(b[i + 1]) << 4 | unhex(b[i + 2]));
                 i += 3;
@@ -233,6 +233,25 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
         }
     }
     Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Go's `%q` of bytes that may end inside a character: valid text quoted as text, the
+/// other bytes as `\xNN`.
+fn quote_bytes(b: &[u8]) -> String {
+    let Err(e) = std::str::from_utf8(b) else {
+        return go_quote(std::str::from_utf8(b).unwrap_or(""));
+    };
+    let (valid, rest) = b.split_at(e.valid_up_to());
+    let mut out = go_quote(std::str::from_utf8(valid).unwrap_or(""));
+    out.pop();
+    for byte in rest {
+        match byte.is_ascii() {
+            true => out.push_str(go_quote(&(*byte as char).to_string()).trim_matches('"')),
+            false => out.push_str(&format!("\\x{byte:02x}")),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// `escape(s, encodePath)`.
@@ -358,6 +377,7 @@ mod tests {
                 "http://h/\u{7f}",
                 Err("parse \"http://h/\\x7f\": net/url: invalid control character in URL"),
             ),
+            ("/%zé", Err(r#"parse "/%zé": invalid URL escape "%z\xc3""#)),
         ] {
             assert_eq!(
                 parse_request_uri(text).map(|_| ()),

@@ -76,6 +76,15 @@ pub fn read_stored(kind: &CustomKind, obj: &Object) -> Value {
     }
 }
 
+/// A stored object of `info`'s kind as a write reads it before changing it: a custom
+/// resource through its schema ([`read_stored`]), any other kind decoded as stored.
+pub fn for_write(info: &crate::resources::ResourceInfo, obj: &Object) -> Value {
+    match info.custom {
+        Some(kind) => read_stored(kind, obj),
+        None => obj.decode(),
+    }
+}
+
 /// A stored object (decoded) as read in `version`, one of the definition's.
 pub fn read_value(kind: &CustomKind, version: &str, stored: Value) -> Value {
     let Value::Object(obj) = stored else {

@@ -87,7 +87,7 @@ fn every_lesson_runs_as_written() {
                 );
             }
             let got = state.lesson.as_ref().unwrap().results[i].clone().unwrap();
-            let (ok, text) = crate::ui::lesson_check::verdict(step, &got);
+            let (ok, text) = crate::ui::lesson_check::verdict(step, &got, true);
             assert!(ok, "{at}: the page's verdict: {text}");
             let now = state.sim.borrow().engine.store().revision();
             for (phrase, n) in [step.title, step.expect, step.notice]
@@ -251,12 +251,20 @@ fn a_lesson_asks_before_setting_a_changed_cluster_aside() {
         .reduce(Action::ConfirmLesson(LessonStart::Fresh));
     assert!(fresh.lesson.is_some() && fresh.set_aside.is_some() && !has_mine(&fresh));
     assert!(fresh.sim.borrow().watches[0].previous_cluster);
-    let back = fresh.reduce(Action::UndoLessonReset);
+    // A second lesson after it keeps the learner's cluster aside, not the lesson's.
+    let second = fresh
+        .reduce(Action::Send)
+        .reduce(Action::ExitLesson)
+        .reduce(Action::StartLesson("get-rv"))
+        .reduce(Action::ConfirmLesson(LessonStart::Fresh));
+    assert_eq!(second.lesson.as_ref().map(|r| r.lesson.id), Some("get-rv"));
+    let back = second.reduce(Action::UndoLessonReset);
     assert!(back.lesson.is_none() && back.set_aside.is_none() && has_mine(&back));
 
     let kept = changed_page()
         .reduce(Action::StartLesson("conflict"))
         .reduce(Action::ConfirmLesson(LessonStart::Keep));
     assert!(kept.lesson.is_some() && kept.set_aside.is_none() && has_mine(&kept));
+    assert!(kept.lesson.as_ref().unwrap().own_cluster);
     assert!(!kept.sim.borrow().watches[0].previous_cluster);
 }

@@ -419,8 +419,9 @@ impl<'s> Env<'s> {
                 let total = recv_size.mul(elem).add(sep.mul(gaps));
                 sized(total.factor(0.1), total, Ty::Str)
             }
-            "url" | "quantity" | "isQuantity" | "semver" | "isSemver" | "cidr" | "isIP"
-            | "isCIDR" | "ip" => plain(inputs.add(recv_size.factor(0.1)), Ty::Dyn),
+            "url" => sized(recv_size.factor(0.1), recv_size, Ty::Dyn),
+            "quantity" | "isQuantity" | "semver" | "isSemver" | "cidr" | "isIP" | "isCIDR"
+            | "ip" => plain(inputs.add(recv_size.factor(0.1)), Ty::Dyn),
             // Between strings and bytes.
             "string" | "bytes"
                 if text && recv.is_some_and(|r| (r.ty == Ty::Str) == (name == "bytes")) =>
@@ -512,36 +513,41 @@ fn traversal(l: &Info<'_>, r: &Info<'_>) -> Est {
     est((smallest > 0) as u64, smallest).factor(0.1)
 }
 
-/// A property of an object node, a value of a map node; a resource's (or an embedded
-/// resource's) `metadata` is what CEL sees of it: `name` and `generateName`, bounded.
+/// A property of an object node, a value of a map node. At a resource's (or an embedded
+/// resource's) root, CEL sees `metadata` as `name` and `generateName`, and `kind` and
+/// `apiVersion` as strings, all unbounded (apiextensions' `WithTypeAndObjectMeta` in 1.36;
+/// the 253/252 bounds on the names came later).
 fn child<'s>(s: &'s Schema, field: &str, resource: bool) -> Option<&'s Schema> {
-    if field == "metadata" && resource {
-        return Some(object_meta());
+    if resource {
+        match field {
+            "metadata" => return Some(&type_and_object_meta().0),
+            "kind" | "apiVersion" if !s.properties.contains_key(field) => {
+                return Some(&type_and_object_meta().1)
+            }
+            _ => {}
+        }
     }
     s.properties
         .get(field)
         .or_else(|| s.additional.as_deref().filter(|a| !a.absent))
 }
 
-/// `metadata` as rules see it (apiextensions' `WithTypeAndObjectMeta`).
-fn object_meta() -> &'static Schema {
-    static META: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
+/// `metadata` as rules see it, and an unbounded string.
+fn type_and_object_meta() -> &'static (Schema, Schema) {
+    static META: std::sync::OnceLock<(Schema, Schema)> = std::sync::OnceLock::new();
     META.get_or_init(|| {
-        let string = |max: i64| {
-            let mut s = Schema {
-                ty: "string".into(),
-                ..Schema::default()
-            };
-            s.checks.max_length = Some(max);
-            s
+        let string = Schema {
+            ty: "string".into(),
+            ..Schema::default()
         };
         let mut meta = Schema {
             ty: "object".into(),
             ..Schema::default()
         };
-        meta.properties.insert("name".into(), string(253));
-        meta.properties.insert("generateName".into(), string(252));
-        meta
+        meta.properties.insert("name".into(), string.clone());
+        meta.properties
+            .insert("generateName".into(), string.clone());
+        (meta, string)
     })
 }
 
