@@ -32,17 +32,13 @@ pub fn builder() -> Html {
     let method_ref = use_node_ref();
     let accept_ref = use_node_ref();
     let ct_ref = use_node_ref();
+    let accept_choice = preset_choice(&draft.headers, "Accept", ACCEPT);
+    let ct_choice = preset_choice(&draft.headers, "Content-Type", CONTENT_TYPE);
     {
         let shown = [
             (method_ref.clone(), draft.method.clone()),
-            (
-                accept_ref.clone(),
-                preset_choice(&draft.headers, "Accept", ACCEPT),
-            ),
-            (
-                ct_ref.clone(),
-                preset_choice(&draft.headers, "Content-Type", CONTENT_TYPE),
-            ),
+            (accept_ref.clone(), accept_choice.clone()),
+            (ct_ref.clone(), ct_choice.clone()),
         ];
         use_effect(move || {
             for (node, value) in &shown {
@@ -120,9 +116,8 @@ pub fn builder() -> Html {
                        label: &'static str,
                        name: &'static str,
                        presets: &'static [HeaderPreset],
-                       node: NodeRef| {
-        let current = query::header(&draft.headers, name).unwrap_or_default();
-        let known = presets.iter().any(|p| p.value == current);
+                       node: NodeRef,
+                       choice: String| {
         let onchange = {
             let (d, headers) = (d.clone(), draft.headers.clone());
             Callback::from(move |e: Event| {
@@ -137,12 +132,12 @@ pub fn builder() -> Html {
             <span class="preset">
                 <label for={id}>{ label }</label>
                 <select {id} {onchange} ref={node}>
-                    <option value="" selected={current.is_empty()}>{ "(none)" }</option>
+                    <option value="" selected={choice.is_empty()}>{ "(none)" }</option>
                     { for presets.iter().map(|p| html! {
-                        <option value={p.label} selected={p.value == current} title={p.help}>{ p.label }</option>
+                        <option value={p.label} selected={choice == p.label} title={p.help}>{ p.label }</option>
                     }) }
-                    if !known && !current.is_empty() {
-                        <option value="custom" selected=true>{ "(custom)" }</option>
+                    if choice == CUSTOM {
+                        <option value={CUSTOM} selected=true>{ "(custom)" }</option>
                     }
                 </select>
             </span>
@@ -210,8 +205,8 @@ pub fn builder() -> Html {
                 <div class="field">
                     <label for="headers">{ "Headers " }<span class="hint">{ "(one Name: value per line)" }</span></label>
                     <div class="presets" role="group" aria-label="Header presets">
-                        { preset_menu("accept-preset", "Accept", "Accept", ACCEPT, accept_ref) }
-                        { preset_menu("ct-preset", "Content-Type", "Content-Type", CONTENT_TYPE, ct_ref) }
+                        { preset_menu("accept-preset", "Accept", "Accept", ACCEPT, accept_ref, accept_choice) }
+                        { preset_menu("ct-preset", "Content-Type", "Content-Type", CONTENT_TYPE, ct_ref, ct_choice) }
                         <label class="check inline" title="Accept-Encoding: gzip (gate APIResponseCompression)">
                             <input type="checkbox" id="gzip" checked={gzip} onchange={on_gzip} />{ " gzip" }
                         </label>
@@ -241,8 +236,11 @@ pub fn builder() -> Html {
     }
 }
 
+/// The option of a header whose value no preset has.
+const CUSTOM: &str = "custom";
+
 /// The option a header's preset menu shows: the preset whose value the header has, none
-/// (`""`) without the header, `custom` for another value.
+/// (`""`) without the header, [`CUSTOM`] for another value.
 fn preset_choice(headers: &str, name: &str, presets: &[HeaderPreset]) -> String {
     let current = query::header(headers, name).unwrap_or_default();
     if current.is_empty() {
@@ -251,5 +249,6 @@ fn preset_choice(headers: &str, name: &str, presets: &[HeaderPreset]) -> String 
     presets
         .iter()
         .find(|p| p.value == current)
-        .map_or_else(|| "custom".to_string(), |p| p.label.to_string())
+        .map_or(CUSTOM, |p| p.label)
+        .to_string()
 }
