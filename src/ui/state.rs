@@ -327,6 +327,12 @@ impl AppState {
         self.share(fx);
     }
 
+    /// Whether the cluster was changed outside a running lesson: what a lesson's fresh start
+    /// asks about and sets aside.
+    fn hand_changed(&self) -> bool {
+        self.lesson.is_none() && self.sim.borrow().changed()
+    }
+
     /// Starts lesson `id` on a fresh cluster, or (`fresh` false) on the cluster as it is.
     fn start_lesson(&mut self, id: &str, fresh: bool, fx: &mut Vec<Effect>) -> bool {
         let Some(lesson) = lesson_data::find(id) else {
@@ -343,8 +349,7 @@ impl AppState {
         if fresh {
             // What the learner built by hand is set aside, for Undo.
             // (Only the first: a cluster a lesson left behind is not the learner's.)
-            let changed = self.lesson.is_none() && self.sim.borrow().changed();
-            if changed && self.set_aside.is_none() {
+            if self.hand_changed() && self.set_aside.is_none() {
                 let state = self.sim.borrow().engine.export_state().to_string();
                 self.set_aside = Some(Rc::new(state));
             }
@@ -513,7 +518,7 @@ impl AppState {
             }
             Action::Tab(t) => s.tab = t,
             Action::StartLesson(id) => {
-                if s.lesson.is_none() && s.sim.borrow().changed() {
+                if s.hand_changed() {
                     s.confirm_lesson = Some(id);
                     s.tab = Tab::Lessons;
                 } else {

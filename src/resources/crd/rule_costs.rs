@@ -79,20 +79,27 @@ impl Walk {
     /// A node's children first, then its own rules. `cardinality`: how many values the node
     /// can have in one object (`None`: unbounded).
     fn node(&mut self, s: &Schema, path: &FieldPath, cardinality: Option<u64>, root: bool) {
-        // `extractMaxElements`: what each child of this node multiplies by.
-        let per_child = |bound: Option<i64>| bound.map(|n| n.max(0) as u64);
+        // `extractMaxElements`: a map's values and a list's items multiply the node's
+        // cardinality by its bound (unbounded without one); an object's properties by 1.
+        let times = |bound: Option<i64>| {
+            cardinality
+                .zip(bound)
+                .map(|(c, n)| c.saturating_mul(n.max(0) as u64))
+        };
         if let Some(a) = s.additional.as_deref().filter(|a| !a.absent) {
-            let card = cardinality.zip(per_child(s.checks.max_properties));
-            let card = card.map(|(c, n)| c.saturating_mul(n));
+            let card = times(s.checks.max_properties);
             self.node(a, &path.child("additionalProperties"), card, false);
         }
         for (name, p) in &s.properties {
             self.node(p, &path.child("properties").key(name), cardinality, false);
         }
         if let Some(items) = s.items.as_deref() {
-            let card = cardinality.zip(per_child(s.checks.max_items));
-            let card = card.map(|(c, n)| c.saturating_mul(n));
-            self.node(items, &path.child("items"), card, false);
+            self.node(
+                items,
+                &path.child("items"),
+                times(s.checks.max_items),
+                false,
+            );
         }
         for (i, rule) in s.rules.iter().enumerate() {
             self.rule(
