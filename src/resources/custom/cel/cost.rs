@@ -371,7 +371,10 @@ impl<'s> Env<'s> {
         };
         let recv_size = recv.map_or(UNKNOWN, Self::size);
         let arg_size = rest.first().map_or(UNKNOWN, Self::size);
-        let text = recv.is_some_and(|r| matches!(r.ty, Ty::Str | Ty::Bytes));
+        let recv_ty = recv.map_or(Ty::Dyn, |r| r.ty);
+        let text = matches!(recv_ty, Ty::Str | Ty::Bytes);
+        // A list's element node, when the list was read from the schema.
+        let element = recv.and_then(|r| r.schema).and_then(|s| s.items.as_deref());
         let regex = || {
             recv_size
                 .add(est(1, 1))
@@ -399,7 +402,6 @@ impl<'s> Env<'s> {
             "split" => sized(recv_size.factor(0.2), est(0, recv_size.max), Ty::List),
             "indexOf" | "lastIndexOf" if text => plain(inputs.add(recv_size.factor(0.1)), Ty::Int),
             "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" => {
-                let element = recv.and_then(|r| r.schema).and_then(|s| s.items.as_deref());
                 let per = match element {
                     Some(e) if matches!(ty_of(e), Ty::Str | Ty::Bytes) => {
                         est(1, 1).add(est(0, max_elements(e)).factor(0.1))
@@ -409,7 +411,6 @@ impl<'s> Env<'s> {
                 plain(inputs.add(recv_size.mul(per)), Ty::Dyn)
             }
             "join" => {
-                let element = recv.and_then(|r| r.schema).and_then(|s| s.items.as_deref());
                 let elem = element.map_or(UNKNOWN, |e| est(0, max_elements(e)));
                 let sep = rest.first().map_or(est(0, 0), Self::size);
                 let gaps = est(
@@ -422,12 +423,17 @@ impl<'s> Env<'s> {
             "url" => sized(recv_size.factor(0.1), recv_size, Ty::Dyn),
             "quantity" | "isQuantity" | "semver" | "isSemver" | "cidr" | "isIP" | "isCIDR"
             | "ip" => plain(inputs.add(recv_size.factor(0.1)), Ty::Dyn),
-            // Between strings and bytes.
-            "string" | "bytes"
-                if text && recv.is_some_and(|r| (r.ty == Ty::Str) == (name == "bytes")) =>
-            {
-                plain(inputs.add(recv_size.factor(0.1)), Ty::Str)
-            }
+            // Between strings and bytes: a rune is 1 to 4 bytes.
+            "string" if recv_ty == Ty::Bytes => sized(
+                recv_size.factor(0.1),
+                est(recv_size.min / 4, recv_size.max),
+                Ty::Str,
+            ),
+            "bytes" if recv_ty == Ty::Str => sized(
+                recv_size.factor(0.1),
+                est(recv_size.min, recv_size.max.saturating_mul(4)),
+                Ty::Bytes,
+            ),
             "size" => one(Ty::Int),
             "int" => one(Ty::Int),
             "uint" => one(Ty::Uint),

@@ -60,6 +60,12 @@ fn estimates_as_cel_go() {
         ),
         (json!({"type": "integer"}), "self > 50 && self < 100", 4),
         (string(Some(5000)), "self.contains('keyword')", 2001),
+        // bytes to string: a tenth of the bytes, and a string as long as they are.
+        (
+            json!({"type": "string", "format": "byte", "maxLength": 10}),
+            "string(self) == 'x'",
+            3,
+        ),
     ];
     for (schema, rule, want) in cases {
         assert_eq!(cost(schema.clone(), rule), want, "{rule} on {schema}");
