@@ -56,8 +56,10 @@ impl WatchPanel {
     /// ...`). A watch answers 200 before its first event, so its failure is in the stream,
     /// not in the status line.
     pub fn failure(&self) -> Option<&str> {
+        // An ERROR ends the stream: it is the last row.
         self.rows
             .iter()
+            .rev()
             .find(|r| r.kind == "ERROR")
             .map(|r| r.note.as_str())
     }
@@ -82,6 +84,17 @@ impl WatchPanel {
         }
         changed
     }
+}
+
+/// What a new engine holds, for the page's bookkeeping.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cluster {
+    /// The same cluster (another clock mode or other gates).
+    Same,
+    /// A fresh one.
+    Fresh,
+    /// One imported.
+    Imported,
 }
 
 /// The engine plus what the page keeps about it.
@@ -132,7 +145,7 @@ impl Sim {
     /// A fresh cluster.
     pub fn new(wall: bool, gates: FeatureGates) -> Sim {
         let mut sim = Sim::with_engine(new_engine(wall, gates));
-        sim.fresh = Some(sim.engine.store().revision());
+        sim.mark_fresh();
         sim
     }
 
@@ -148,6 +161,11 @@ impl Sim {
             last_seen: (0, 0, 0, 0),
             fresh: None,
         }
+    }
+
+    /// Counts the cluster as it is now as fresh: what [`Sim::changed`] compares with.
+    pub fn mark_fresh(&mut self) {
+        self.fresh = Some(self.engine.store().revision());
     }
 
     /// Whether anything was written since the cluster was fresh (an imported cluster
@@ -230,13 +248,9 @@ impl Sim {
         }
     }
 
-    /// The failure of watch `id` ([`WatchPanel::failure`]).
-    pub fn watch_failure(&self, id: u32) -> Option<String> {
-        self.watches
-            .iter()
-            .find(|w| w.id == id)
-            .and_then(WatchPanel::failure)
-            .map(str::to_owned)
+    /// The panel of watch `id`.
+    pub fn watch(&self, id: u32) -> Option<&WatchPanel> {
+        self.watches.iter().find(|w| w.id == id)
     }
 
     /// Removes a watch panel (stopping it first).
@@ -268,9 +282,7 @@ impl Sim {
             engine.advance(behind.max(0));
         }
         engine.import_state(&state)?;
-        let fresh = self.fresh;
-        self.replace_engine(engine);
-        self.fresh = fresh;
+        self.replace_engine(engine, Cluster::Same);
         Ok(())
     }
 
@@ -288,11 +300,7 @@ impl Sim {
 
     /// A fresh cluster with `gates`, on a wall or simulated clock.
     pub fn restart_with(&mut self, wall: bool, gates: FeatureGates) {
-        self.replace_engine(new_engine(wall, gates));
-        self.fresh = Some(self.engine.store().revision());
-        for w in &mut self.watches {
-            w.previous_cluster = true;
-        }
+        self.replace_engine(new_engine(wall, gates), Cluster::Fresh);
     }
 
     /// Replaces the cluster with an exported state.
@@ -303,27 +311,32 @@ impl Sim {
         let gates = self.engine.feature_gates().clone();
         let mut engine = new_engine(wall, gates);
         engine.import_state(&state)?;
-        self.replace_engine(engine);
-        for w in &mut self.watches {
-            w.previous_cluster = true;
-        }
+        self.replace_engine(engine, Cluster::Imported);
         Ok(())
     }
 
-    /// The page keeps acting as the same user across rebuilds.
-    fn replace_engine(&mut self, mut engine: Engine) {
+    /// Puts `engine` in place of the current one: watches end (their panels stay, marked
+    /// when the cluster they watched is gone), and the page keeps acting as the same user.
+    fn replace_engine(&mut self, mut engine: Engine, cluster: Cluster) {
         engine.set_default_user(self.engine.default_user().cloned());
         let next = self.next_watch;
+        let fresh = self.fresh;
         let mut watches = std::mem::take(&mut self.watches);
         for w in &mut watches {
             w.pull();
             if w.stream.take().is_some() {
                 w.state = WatchState::Ended;
             }
+            w.previous_cluster |= cluster != Cluster::Same;
         }
         *self = Sim::with_engine(engine);
         self.watches = watches;
         self.next_watch = next;
+        match cluster {
+            Cluster::Same => self.fresh = fresh,
+            Cluster::Fresh => self.mark_fresh(),
+            Cluster::Imported => {}
+        }
     }
 
     /// The namespace names and the `(prefix, plural, namespace, name)` of every object, for

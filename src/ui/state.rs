@@ -259,10 +259,8 @@ impl AppState {
                     }
                     let events = watch.map(|id| {
                         let sim = self.sim.borrow();
-                        let panel = sim.watches.iter().find(|w| w.id == id);
-                        panel.map_or_else(Vec::new, |w| {
-                            w.rows.iter().map(|r| r.kind.clone()).collect()
-                        })
+                        let rows = sim.watch(id).map_or(&[][..], |w| &w.rows);
+                        rows.iter().map(|r| r.kind.clone()).collect()
                     });
                     let rv = json.as_ref().and_then(|j| {
                         j["metadata"]["resourceVersion"]
@@ -327,10 +325,11 @@ impl AppState {
         self.share(fx);
     }
 
-    /// Whether the cluster was changed outside a running lesson: what a lesson's fresh start
-    /// asks about and sets aside.
+    /// Whether the learner's cluster (not one a fresh lesson made) was changed since it was
+    /// last fresh: what a lesson's fresh start asks about and sets aside.
     fn hand_changed(&self) -> bool {
-        self.lesson.is_none() && self.sim.borrow().changed()
+        let learners = self.lesson.as_ref().is_none_or(|run| run.own_cluster);
+        learners && self.sim.borrow().changed()
     }
 
     /// Starts lesson `id` on a fresh cluster, or (`fresh` false) on the cluster as it is.
@@ -348,15 +347,21 @@ impl AppState {
         }
         if fresh {
             // What the learner built by hand is set aside, for Undo.
-            // (Only the first: a cluster a lesson left behind is not the learner's.)
-            if self.hand_changed() && self.set_aside.is_none() {
+            if self.hand_changed() {
                 let state = self.sim.borrow().engine.export_state().to_string();
                 self.set_aside = Some(Rc::new(state));
             }
             self.sim.borrow_mut().restart_with(false, gates);
         } else {
+            // The learner's cluster, rebuilt only when the lesson turns a gate on.
             let wall = !self.sim.borrow().engine.clock().is_simulated();
-            if let Err(e) = self.sim.borrow_mut().rebuild(wall, gates) {
+            let same = gates == *self.sim.borrow().engine.feature_gates();
+            let rebuilt = if same {
+                Ok(())
+            } else {
+                self.sim.borrow_mut().rebuild(wall, gates)
+            };
+            if let Err(e) = rebuilt {
                 self.notice = Some(format!("The lesson could not start: {e}"));
                 return false;
             }
@@ -556,6 +561,11 @@ impl AppState {
                 s.load_step(&mut fx);
             }
             Action::ExitLesson => {
+                // What a fresh lesson left behind is not the learner's work: only what they
+                // change from here on is asked about (and set aside) by the next lesson.
+                if s.lesson.as_ref().is_some_and(|run| !run.own_cluster) {
+                    s.sim.borrow_mut().mark_fresh();
+                }
                 s.lesson = None;
                 s.share(&mut fx);
             }

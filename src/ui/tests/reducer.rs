@@ -251,12 +251,13 @@ fn a_lesson_asks_before_setting_a_changed_cluster_aside() {
         .reduce(Action::ConfirmLesson(LessonStart::Fresh));
     assert!(fresh.lesson.is_some() && fresh.set_aside.is_some() && !has_mine(&fresh));
     assert!(fresh.sim.borrow().watches[0].previous_cluster);
-    // A second lesson after it keeps the learner's cluster aside, not the lesson's.
+    // What the lesson wrote is not the learner's: the next lesson starts without asking,
+    // and the learner's cluster stays aside.
     let second = fresh
         .reduce(Action::Send)
         .reduce(Action::ExitLesson)
-        .reduce(Action::StartLesson("get-rv"))
-        .reduce(Action::ConfirmLesson(LessonStart::Fresh));
+        .reduce(Action::StartLesson("get-rv"));
+    assert_eq!(second.confirm_lesson, None);
     assert_eq!(second.lesson.as_ref().map(|r| r.lesson.id), Some("get-rv"));
     let back = second.reduce(Action::UndoLessonReset);
     assert!(back.lesson.is_none() && back.set_aside.is_none() && has_mine(&back));
@@ -267,4 +268,7 @@ fn a_lesson_asks_before_setting_a_changed_cluster_aside() {
     assert!(kept.lesson.is_some() && kept.set_aside.is_none() && has_mine(&kept));
     assert!(kept.lesson.as_ref().unwrap().own_cluster);
     assert!(!kept.sim.borrow().watches[0].previous_cluster);
+    // A lesson on the learner's own cluster does not let the next one wipe it unasked.
+    let next = kept.reduce(Action::StartLesson("get-rv"));
+    assert_eq!(next.confirm_lesson, Some("get-rv"));
 }

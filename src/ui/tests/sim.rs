@@ -248,7 +248,10 @@ fn a_watch_that_fails_in_its_stream_says_so() {
         .unwrap();
     assert_eq!(x.code, 200);
     sim.poll();
-    let failure = sim.watch_failure(id.unwrap()).expect("an ERROR event");
+    let failure = sim
+        .watch(id.unwrap())
+        .and_then(|w| w.failure())
+        .expect("an ERROR event");
     assert!(
         failure.starts_with("410 Expired: too old resource version"),
         "{failure}"
@@ -256,7 +259,7 @@ fn a_watch_that_fails_in_its_stream_says_so() {
     let (_, ok) = sim
         .send(&draft("GET", &format!("{CR}?watch=1"), "", ""))
         .unwrap();
-    assert_eq!(sim.watch_failure(ok.unwrap()), None);
+    assert_eq!(sim.watch(ok.unwrap()).and_then(|w| w.failure()), None);
 }
 
 /// A read that waits for a lagging watch cache moves the simulated clock by the time it

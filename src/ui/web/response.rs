@@ -42,7 +42,10 @@ pub fn response_view() -> Html {
         Outcome::Answered(x, watch) => {
             // A watch that failed in its stream (an ERROR event) is no success, whatever its
             // 200 says.
-            let failure = watch.and_then(|id| ctx.sim.borrow().watch_failure(id));
+            let failure = watch.and_then(|id| {
+                let sim = ctx.sim.borrow();
+                sim.watch(id).and_then(|w| w.failure()).map(str::to_owned)
+            });
             let class = if x.code < 400 && failure.is_none() {
                 "ok"
             } else {

@@ -69,7 +69,8 @@ fn panel(w: &WatchPanel, ctx: &Ctx) -> Html {
         WatchState::Ended => "ended",
     };
     // A failed watch (an ERROR event) says so, and its read badge does not show.
-    let failed = w.failure().is_some();
+    let failure = w.failure();
+    let failed = failure.is_some();
     let badge = w
         .read
         .as_deref()
@@ -89,7 +90,7 @@ fn panel(w: &WatchPanel, ctx: &Ctx) -> Html {
                     <span class="chip state" title="The cluster this watch ran on was replaced by a fresh one (a lesson's start, or Reset)">{ "previous cluster" }</span>
                 }
                 if failed {
-                    <span class="chip state failed" title={w.failure().unwrap_or_default().to_string()}>{ "failed" }</span>
+                    <span class="chip state failed" title={failure.unwrap_or_default().to_string()}>{ "failed" }</span>
                 }
                 { badge }
                 <span class="spacer" />
