@@ -119,7 +119,7 @@ pub fn suggestions(
 /// discovery says). `None` when the path names a served resource, or no resource at all
 /// (discovery, OpenAPI, kubesim's controls).
 pub fn unserved(resources: &[ApiResource], path: &str) -> Option<String> {
-    let (prefix, name) = resource_of(path)?;
+    let (prefix, name) = resource_of(resources, path)?;
     let name = name.as_str();
     if resources
         .iter()
@@ -142,9 +142,10 @@ pub fn unserved(resources: &[ApiResource], path: &str) -> Option<String> {
     ))
 }
 
-/// The group-version prefix and the resource (plural) a resource path names.
-fn resource_of(path: &str) -> Option<(String, String)> {
-    let path = path.split('?').next().unwrap_or("");
+/// The group-version prefix and the resource a resource path names, as discovery names
+/// it: `plural`, or `plural/sub` for a subresource (`namespaces/finalize`).
+fn resource_of(resources: &[ApiResource], path: &str) -> Option<(String, String)> {
+    let (path, _) = super::query::split(path);
     let segs: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let (prefix, rest) = match segs.as_slice() {
         ["api", v, rest @ ..] => (format!("/api/{v}"), rest),
@@ -152,18 +153,29 @@ fn resource_of(path: &str) -> Option<(String, String)> {
         _ => return None,
     };
     let rest = rest.strip_prefix(&["watch"]).unwrap_or(rest);
+    let served = |name: &str| {
+        resources
+            .iter()
+            .any(|r| r.prefix == prefix && r.name == name)
+    };
     let name = match rest {
         [] => return None,
-        ["namespaces", _, plural, ..] => *plural,
-        [plural, ..] => *plural,
+        // A namespace's own subresource, or a resource in the namespace.
+        ["namespaces", _, sub] if served(&format!("namespaces/{sub}")) => {
+            format!("namespaces/{sub}")
+        }
+        ["namespaces", _, plural, _, sub, ..] => format!("{plural}/{sub}"),
+        ["namespaces", _, plural, ..] => plural.to_string(),
+        [plural, _, sub, ..] => format!("{plural}/{sub}"),
+        [plural, ..] => plural.to_string(),
     };
-    Some((prefix, name.to_string()))
+    Some((prefix, name))
 }
 
 /// The body placeholder for a path: the skeleton of the kind it serves (the Namespace one
 /// for a path that names no served resource).
 pub fn placeholder(resources: &[ApiResource], path: &str) -> String {
-    let found = resource_of(path).and_then(|(prefix, name)| {
+    let found = resource_of(resources, path).and_then(|(prefix, name)| {
         resources
             .iter()
             .find(|r| r.prefix == prefix && r.name == name)

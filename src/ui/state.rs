@@ -197,6 +197,9 @@ pub struct AppState {
     pub confirm_lesson: Option<&'static str>,
     /// The cluster a lesson's fresh start set aside (its exported state), for Undo.
     pub set_aside: Option<Rc<String>>,
+    /// For a 404 of a resource discovery does not list: what is served instead (worked
+    /// out for the path sent, when it was answered).
+    pub unserved: Option<String>,
 }
 
 impl PartialEq for AppState {
@@ -233,6 +236,7 @@ impl AppState {
             browser,
             confirm_lesson: None,
             set_aside: None,
+            unserved: None,
         }
     }
 
@@ -278,6 +282,9 @@ impl AppState {
                         Rc::new(history::push(&self.history, Entry::new(&draft, x.code)));
                     fx.push(Effect::SaveHistory(self.history.clone()));
                 }
+                self.unserved = (x.code == 404)
+                    .then(|| super::discovery::unserved(&self.sim.borrow().resources, &draft.path))
+                    .flatten();
                 self.outcome = Outcome::Answered(Rc::new(x), watch);
             }
             Err(e) => self.outcome = Outcome::Invalid(e),

@@ -94,6 +94,8 @@ fn unserved_resources_are_explained_from_discovery() {
         CR,
         "/api/v1/namespaces",
         "/api/v1/namespaces/default",
+        "/api/v1/namespaces/default/finalize",
+        "/api/v1/namespaces/default/status",
         "/api/v1",
         "/version",
     ] {

@@ -153,13 +153,10 @@ pub fn response_view() -> Html {
         _ => None,
     };
     // A 404 for a resource discovery does not list: what is served instead.
-    let unserved = match &ctx.outcome {
-        Outcome::Answered(x, None) if x.code == 404 => {
-            crate::ui::discovery::unserved(&ctx.sim.borrow().resources, &ctx.draft.path)
-                .map(|text| html! { <p id="unserved" class="hint">{ text }</p> })
-        }
-        _ => None,
-    };
+    let answered_404 = matches!(&ctx.outcome, Outcome::Answered(x, None) if x.code == 404);
+    let unserved = ctx.unserved.as_ref().filter(|_| answered_404).map(|text| {
+        html! { <p id="unserved" class="hint">{ text.clone() }</p> }
+    });
     html! {
         <section class="panel response" aria-labelledby="response-title">
             <h2 id="response-title">{ "Response" }</h2>
