@@ -387,12 +387,13 @@ fn read_through_schema(
     kind: &crate::resources::custom::CustomKind,
     reply: &mut Reply,
 ) {
-    use crate::resources::custom::{conversion::value_to_served, reading::read};
+    use crate::resources::custom::conversion::value_to_served;
+    use crate::resources::custom::reading::{read, read_decoded};
     match reply.stored.take() {
-        Some(stored) => match read(kind, &stored) {
+        Some(stored) => match read_decoded(kind, &stored) {
             None => reply.stored = Some(stored),
             Some(read) => {
-                reply.body = read.decode();
+                reply.body = read;
                 reply.leftovers.push(stored);
             }
         },

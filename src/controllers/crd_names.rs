@@ -54,7 +54,7 @@ pub fn reconcile(reg: &mut Registry) {
 }
 
 fn read(reg: &Registry, name: &str) -> Option<Map<String, Value>> {
-    match reg.read_current(&CRDS.key("", name)) {
+    match reg.read_current(&CRDS, &CRDS.key("", name)) {
         Ok(Some(Value::Object(m))) => Some(m),
         _ => None,
     }

@@ -209,7 +209,7 @@ impl NamespaceController {
 /// finalized: nothing to do; unreadable: an error), deletes the content, updates the
 /// conditions, and finalizes the namespace when nothing is left.
 fn delete(registry: &mut Registry, ns: &str) -> Pass {
-    let current = match registry.read_current(&NAMESPACES.key("", ns)) {
+    let current = match registry.read_current(&NAMESPACES, &NAMESPACES.key("", ns)) {
         Ok(Some(current)) => current,
         Ok(None) => return Pass::Done,
         Err(_) => return Pass::Failed,
@@ -305,7 +305,7 @@ fn write(subresource: &str) -> Write {
 /// message keeps it.
 fn update_conditions(registry: &mut Registry, ns: &str, content: &Content) {
     let key = NAMESPACES.key("", ns);
-    let Ok(Some(current)) = registry.read_current(&key) else {
+    let Ok(Some(current)) = registry.read_current(&NAMESPACES, &key) else {
         return;
     };
     let now = registry.now_text();
@@ -386,7 +386,7 @@ fn update_conditions(registry: &mut Registry, ns: &str, content: &Content) {
 /// (a string set's list), written through `namespaces/NAME/finalize`.
 fn finalize(registry: &mut Registry, ns: &str) -> Result<(), ()> {
     let key = NAMESPACES.key("", ns);
-    let Ok(Some(current)) = registry.read_current(&key) else {
+    let Ok(Some(current)) = registry.read_current(&NAMESPACES, &key) else {
         return Err(());
     };
     let kept = crate::sort::btree_set(

@@ -69,17 +69,12 @@ impl Registry {
     /// The current value of `key` as a write reads it first (from storage): an unreadable
     /// one fails the write. A custom resource reads in its storage version, through the
     /// schema ([`reading`](crate::resources::custom::reading)).
-    pub(crate) fn read_current(&self, key: &str) -> ApiResult<Option<Value>> {
+    pub(crate) fn read_current(&self, info: &ResourceInfo, key: &str) -> ApiResult<Option<Value>> {
         if let Some(c) = self.store().corruption(key) {
             return Err(self.corrupt_read_error(&c));
         }
-        let Some(stored) = self.store().get(key) else {
-            return Ok(None);
-        };
-        Ok(Some(match self.kinds().custom_for_key(key) {
-            Some(kind) => crate::resources::custom::reading::read_stored(kind, stored),
-            None => stored.decode(),
-        }))
+        let stored = self.store().get(key);
+        Ok(stored.map(|s| crate::resources::custom::reading::current(info, s)))
     }
 
     /// Whether `key` holds an unreadable value.

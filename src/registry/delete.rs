@@ -74,7 +74,7 @@ impl Registry {
         name: &str,
         opts: &DeleteOptions,
     ) -> ApiResult<Deleted> {
-        let Some(current) = self.read_current(key)? else {
+        let Some(current) = self.read_current(info, key)? else {
             return Err(ApiError::not_found(info.group_resource(), name));
         };
         check_preconditions(info, name, &current, opts)?;

@@ -172,7 +172,7 @@ pub fn pretrack(
     w: &Write,
 ) -> Pretracked {
     let live = live.map(|stored| {
-        let value = crate::resources::custom::reading::for_write(info, &stored);
+        let value = crate::resources::custom::reading::current(info, &stored);
         (stored, value)
     });
     pretrack_decoded(info, live, obj, w)
@@ -349,7 +349,7 @@ impl Registry {
         manager: &str,
         force: bool,
     ) -> ApiResult<Value> {
-        let live = self.read_current(key)?;
+        let live = self.read_current(info, key)?;
         let request = ApplyRequest {
             manager,
             force,

@@ -105,7 +105,7 @@ pub fn apply(
     let (applied, current, ahead) = match prepared {
         Some(p) => (p.outcome, None, p.tracking),
         None => {
-            let read = reg.read_current(&key);
+            let read = reg.read_current(info, &key);
             let applied = applied(
                 req,
                 rr,
@@ -163,7 +163,7 @@ pub(super) fn prepare(
     ));
     let current = stored
         .as_ref()
-        .map(|s| crate::resources::custom::reading::for_write(info, s));
+        .map(|s| crate::resources::custom::reading::current(info, s));
     let outcome = applied(req, rr, cbor, &opts, Ok(current.as_ref()), now);
     // An update carries the live object it decoded and the kind's validation; it has no
     // tracking of its own (the merge made the managedFields).

@@ -159,7 +159,7 @@ pub fn patch(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
     let (patched, current, ahead) = match prepared {
         Some(p) => (p.outcome, None, p.tracking),
         None => {
-            let Some(current) = reg.read_current(&key)? else {
+            let Some(current) = reg.read_current(info, &key)? else {
                 return Err(ApiError::not_found(info.group_resource(), name));
             };
             (patched(req, rr, kind, &opts, &current), Some(current), None)
@@ -200,7 +200,7 @@ pub(crate) fn prepare(
     let info = rr.resource;
     let name = rr.name.as_deref().unwrap_or("");
     let stored = live(&info.key(rr.namespace.as_deref().unwrap_or(""), name))?;
-    let current = crate::resources::custom::reading::for_write(info, &stored);
+    let current = crate::resources::custom::reading::current(info, &stored);
     let outcome = patched(req, rr, kind, &opts, &current);
     let tracking = outcome.as_ref().ok().map(|p| {
         let live = Some((stored.clone(), current));

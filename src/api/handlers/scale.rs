@@ -40,7 +40,7 @@ fn key_and_name(rr: &ResourceRequest) -> (String, &str) {
 /// The current object, or the resource's NotFound.
 fn current(reg: &Registry, rr: &ResourceRequest) -> ApiResult<Value> {
     let (key, name) = key_and_name(rr);
-    reg.read_current(&key)?
+    reg.read_current(rr.resource, &key)?
         .ok_or_else(|| ApiError::not_found(rr.resource.group_resource(), name))
 }
 

@@ -13,11 +13,12 @@
 
 use std::sync::atomic::Ordering;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::canonical;
 use super::CustomKind;
 use crate::codec::Object;
+use crate::resources::meta::{group_version_string, parse_group_version, parse_rv};
 
 /// The members of a stored object's head that tell whether it reads as stored.
 #[derive(serde::Deserialize)]
@@ -34,6 +35,14 @@ struct MetaHead<'a> {
     resource_version: Option<std::borrow::Cow<'a, str>>,
 }
 
+/// The version of `kind`'s group an `apiVersion` names, if it names one.
+fn version_in<'a>(kind: &CustomKind, api_version: &'a str) -> Option<&'a str> {
+    match parse_group_version(api_version) {
+        (group, version) if group == kind.group && !version.is_empty() => Some(version),
+        _ => None,
+    }
+}
+
 /// Whether `obj`, stored, is what a read in `version` gives: that is the storage version,
 /// the object was written in it after this kind began to be served, and every version's
 /// schema is this one.
@@ -47,28 +56,29 @@ fn reads_as_stored(kind: &CustomKind, version: &str, obj: &Object) -> bool {
     let written = head
         .metadata
         .and_then(|m| m.resource_version)
-        .and_then(|rv| rv.parse::<u64>().ok());
-    let api_version = head.api_version.unwrap_or_default();
+        .and_then(|rv| parse_rv(&rv));
     written.is_some_and(|rv| rv > kind.settled.load(Ordering::Relaxed))
-        && api_version
-            .strip_prefix(kind.group.as_str())
-            .and_then(|v| v.strip_prefix('/'))
-            == Some(version)
+        && version_in(kind, &head.api_version.unwrap_or_default()) == Some(version)
 }
 
-/// A stored object as read through `kind`'s version; `None` when its bytes as stored are the
-/// answer.
-pub fn read(kind: &CustomKind, obj: &Object) -> Option<Object> {
+/// A stored object as read through `kind`'s version, decoded; `None` when its bytes as
+/// stored are the answer.
+pub fn read_decoded(kind: &CustomKind, obj: &Object) -> Option<Value> {
     if reads_as_stored(kind, &kind.version, obj) {
         return None;
     }
     let stored = obj.decode();
     let read = read_value(kind, &kind.version, stored.clone());
-    (read != stored).then(|| Object::new(read))
+    (read != stored).then_some(read)
+}
+
+/// [`read_decoded`], encoded: what is copied into a list or a watch frame.
+pub fn read(kind: &CustomKind, obj: &Object) -> Option<Object> {
+    read_decoded(kind, obj).map(Object::new)
 }
 
 /// A stored object as a write reads it before changing it: decoded, in the storage version.
-pub fn read_stored(kind: &CustomKind, obj: &Object) -> Value {
+fn read_stored(kind: &CustomKind, obj: &Object) -> Value {
     let version = kind.storage_version.as_str();
     match reads_as_stored(kind, version, obj) {
         true => obj.decode(),
@@ -76,9 +86,10 @@ pub fn read_stored(kind: &CustomKind, obj: &Object) -> Value {
     }
 }
 
-/// A stored object of `info`'s kind as a write reads it before changing it: a custom
-/// resource through its schema ([`read_stored`]), any other kind decoded as stored.
-pub fn for_write(info: &crate::resources::ResourceInfo, obj: &Object) -> Value {
+/// What a stored object of `info`'s kind reads as now, decoded: a custom resource through
+/// its schema, in its storage version; any other kind as stored. What a write starts from
+/// and what list and watch selectors look at.
+pub fn current(info: &crate::resources::ResourceInfo, obj: &Object) -> Value {
     match info.custom {
         Some(kind) => read_stored(kind, obj),
         None => obj.decode(),
@@ -86,46 +97,31 @@ pub fn for_write(info: &crate::resources::ResourceInfo, obj: &Object) -> Value {
 }
 
 /// A stored object (decoded) as read in `version`, one of the definition's.
-pub fn read_value(kind: &CustomKind, version: &str, stored: Value) -> Value {
+fn read_value(kind: &CustomKind, version: &str, stored: Value) -> Value {
     let Value::Object(obj) = stored else {
         return stored;
     };
     let own_kind = obj.get("kind").and_then(Value::as_str) == Some(kind.kind.as_str());
-    let stored_version = obj
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .and_then(|v| v.strip_prefix(kind.group.as_str()))
-        .and_then(|v| v.strip_prefix('/'))
-        .filter(|_| own_kind)
-        .map(str::to_string);
-    let Some(stored_version) = stored_version else {
+    let api_version = obj.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let Some(stored_version) = version_in(kind, api_version).filter(|_| own_kind) else {
         return Value::Object(obj);
     };
-    // Pruned and defaulted as stored (a version no longer defined keeps what it has).
+    let stored_version = stored_version.to_string();
+    // Pruned and defaulted as stored. (A version no longer defined keeps what it has; the
+    // real server prunes such an object to its type and metadata, a state a definition's
+    // storedVersions keeps it from reaching.)
     let mut obj = match kind.schema_of(&stored_version) {
         Some(schema) => canonical::canonicalize(schema, obj),
         None => obj,
     };
     if stored_version != version {
-        let api_version = format!("{}/{version}", kind.group);
+        let api_version = group_version_string(&kind.group, version);
         obj.insert("apiVersion".into(), Value::String(api_version));
         if let Some(schema) = kind.schema_of(version) {
             obj = canonical::prune(schema, obj);
         }
     }
     Value::Object(obj)
-}
-
-/// [`read_value`] of a map.
-pub fn read_map(
-    kind: &CustomKind,
-    version: &str,
-    stored: Map<String, Value>,
-) -> Map<String, Value> {
-    match read_value(kind, version, Value::Object(stored)) {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    }
 }
 
 #[cfg(test)]

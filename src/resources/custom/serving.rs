@@ -71,16 +71,4 @@ impl Kinds {
                 .filter(|r| r.group == group)
                 .all(|r| r.custom.is_some())
     }
-
-    /// The custom kind whose objects `key` stores (any served version of its definition).
-    pub fn custom_for_key(&self, key: &str) -> Option<&'static CustomKind> {
-        let mut parts = key.strip_prefix("/registry/")?.splitn(3, '/');
-        let (group, plural) = (parts.next()?, parts.next()?);
-        if !group.contains('.') {
-            return None;
-        }
-        self.iter()
-            .filter_map(|r| r.custom)
-            .find(|c| c.group == group && c.plural == plural)
-    }
 }
