@@ -16,6 +16,7 @@ use serde_json::{json, Map, Value};
 use super::CachedEvent;
 use crate::codec::json;
 use crate::codec::Object;
+use crate::resources::custom::reading::current;
 use crate::resources::ResourceInfo;
 use crate::selectors::field::FieldSelector;
 use crate::selectors::label::LabelSelector;
@@ -39,14 +40,15 @@ impl Filter {
         self.label.is_empty() && self.field.is_empty() && self.shard.is_none()
     }
 
-    /// Whether `obj` passes the selectors (decoded only when one looks at it).
+    /// Whether `obj` passes the selectors (decoded only when one looks at it; a custom
+    /// resource as it reads, its defaults included).
     pub fn matches(&self, obj: &Object) -> bool {
-        self.selects_all() || self.matches_value(&obj.decode())
+        self.selects_all() || self.matches_value(&current(self.resource, obj))
     }
 
     /// Whether an event's object passes the selectors, decoded once for every watcher.
     pub fn matches_subject(&self, s: &Subject<'_>) -> bool {
-        self.selects_all() || self.matches_value(s.value())
+        self.selects_all() || self.matches_value(s.value(self.resource))
     }
 
     /// Whether the decoded `obj` passes the selectors.
@@ -89,9 +91,10 @@ impl<'a> Subject<'a> {
         self.object
     }
 
-    /// The decoded value.
-    pub fn value(&self) -> &Value {
-        self.value.get_or_init(|| self.object.decode())
+    /// The decoded value, as an object of `resource` reads (the same for every watcher of
+    /// the event: they all watch its resource).
+    pub fn value(&self, resource: &ResourceInfo) -> &Value {
+        self.value.get_or_init(|| current(resource, self.object))
     }
 }
 

@@ -54,11 +54,8 @@ impl ListOptions {
         if !self.filtering() && self.shard.is_none() {
             return true;
         }
-        // A custom resource is filtered as it reads (its defaults included).
-        let read = info
-            .custom
-            .and_then(|kind| crate::resources::custom::reading::read(kind, obj));
-        self.matches_value(info, &read.as_ref().unwrap_or(obj).decode())
+        // A custom resource is filtered as it reads (its defaults included), as a watch's.
+        self.matches_value(info, &crate::resources::custom::reading::current(info, obj))
     }
 
     /// Whether the decoded `obj` passes the label, field and shard selectors.

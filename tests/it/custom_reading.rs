@@ -58,9 +58,14 @@ fn objects_written_before_a_schema_change_read_through_the_new_schema() {
         "{selected}"
     );
     let mut w = watch(&mut e, &format!("{WIDGETS}?watch=true&resourceVersion=0"));
+    // A watch selects as a list does: on the object as it reads.
+    let selecting =
+        format!("{WIDGETS}?watch=true&resourceVersion=0&fieldSelector=spec.shape%3Dround");
+    let mut selected = watch(&mut e, &selecting);
     e.advance(10);
     let (events, _) = w.events();
     assert_eq!(events[0]["object"]["spec"], want, "{events:?}");
+    assert_eq!(selected.summary(), ["ADDED w1"]);
     // A JSON patch tests the default it reads. It changes nothing, yet it is a write: etcd
     // compares bytes, and the stored ones lacked the default, which is now stored. After
     // that, a PUT of the read form changes nothing.
