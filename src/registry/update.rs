@@ -39,7 +39,7 @@ impl Registry {
         w: &super::Write,
         mut ahead: Option<super::Pretracked>,
     ) -> ApiResult<super::Written> {
-        let Some(current) = self.current_for(key, &mut ahead)? else {
+        let Some(current) = self.current_for(info, key, &mut ahead)? else {
             let name = crate::resources::meta::map_meta_str(&obj, "name");
             return Err(ApiError::not_found(info.group_resource(), name));
         };
@@ -50,6 +50,7 @@ impl Registry {
     /// version still stored there, else read now.
     fn current_for(
         &self,
+        info: &ResourceInfo,
         key: &str,
         ahead: &mut Option<super::Pretracked>,
     ) -> ApiResult<Option<Value>> {
@@ -59,7 +60,7 @@ impl Registry {
         };
         match prepared_live {
             live @ Some(_) => Ok(live),
-            None => self.read_current(key),
+            None => self.read_current(info, key),
         }
     }
 
@@ -79,7 +80,7 @@ impl Registry {
         w: &super::Write,
         mut ahead: Option<super::Pretracked>,
     ) -> ApiResult<(super::Written, bool)> {
-        let current = self.current_for(key, &mut ahead)?;
+        let current = self.current_for(info, key, &mut ahead)?;
         let name = crate::resources::meta::map_meta_str(&obj, "name").to_string();
         let uid = crate::resources::meta::map_meta_str(&obj, "uid");
         let live_uid = current.as_ref().map_or("", |c| meta_str(c, "uid"));
@@ -249,7 +250,7 @@ impl Registry {
         request: Map<String, Value>,
         w: &super::Write,
     ) -> ApiResult<Option<Value>> {
-        let Some(current) = self.read_current(key)? else {
+        let Some(current) = self.read_current(info, key)? else {
             return Err(ApiError::not_found(info.group_resource(), name));
         };
         let current_map = current.as_object().cloned().unwrap_or_default();
@@ -285,10 +286,10 @@ impl Registry {
         // A write that changes nothing is not made. etcd compares bytes: a custom resource
         // is compared with what is stored, not with its read form (a default added since
         // is written).
-        let unchanged = match info.custom {
-            Some(_) => self.store().get(key).is_some_and(|s| s.decode() == obj),
-            None => obj == *current,
-        };
+        // (Different from its read form, it differs from the stored bytes too: the stored
+        // ones are decoded only for what reads unchanged.)
+        let unchanged = obj == *current
+            && (info.custom.is_none() || self.store().get(key).is_some_and(|s| s.decode() == obj));
         if unchanged {
             return Ok(Written::answer(obj));
         }

@@ -398,11 +398,10 @@ impl ResourceInfo {
                 let mut obj = obj;
                 custom::conversion::to_storage(c, &mut obj);
                 let obj = custom::canonical::canonicalize(&c.schema, obj);
-                // Converted, it is pruned by the storage version's schema.
+                // Converted, it is pruned by the storage version's schema (when that is
+                // another one: the same schema pruned it already).
                 match c.schema_of(&c.storage_version) {
-                    Some(s) if c.version != c.storage_version && s != &c.schema => {
-                        custom::canonical::prune(s, obj)
-                    }
+                    Some(s) if !std::ptr::eq(s, &c.schema) => custom::canonical::prune(s, obj),
                     _ => obj,
                 }
             }
