@@ -71,8 +71,27 @@ pub enum ListType {
     /// marker, so OpenAPI shows none (a named slice type such as `metav1.Verbs`).
     Unmarked,
     Set,
-    /// `map` keyed by the given field.
-    Map(&'static str),
+    /// `map` keyed by the given fields (`x-kubernetes-list-map-keys`, in their declared
+    /// order).
+    Map(&'static [MapKey]),
+}
+
+/// One key field of a `map` list, with the default its field's schema gives: server-side
+/// apply keys an item that omits the field by that default (`getAssociativeKeyDefault`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapKey {
+    pub name: &'static str,
+    pub default: Option<&'static serde_json::Value>,
+}
+
+impl MapKey {
+    /// A key field without a default.
+    pub const fn new(name: &'static str) -> Self {
+        MapKey {
+            name,
+            default: None,
+        }
+    }
 }
 
 /// A named struct type, referenced from OpenAPI as `#/components/schemas/<openapi_name>`.

@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use super::path::PathElement;
-use crate::codec::schema::{ListType, Struct, Type};
+use crate::codec::schema::{ListType, MapKey, Struct, Type};
 
 /// A reference to a type.
 #[derive(Debug, Clone, Copy)]
@@ -38,8 +38,8 @@ pub enum ListKind {
     Atomic,
     /// `listType=set`: items by value.
     Set,
-    /// `listType=map`: items by their key field.
-    Keyed(&'static str),
+    /// `listType=map`: items by their key fields.
+    Keyed(&'static [MapKey]),
 }
 
 /// A resolved type.
@@ -118,7 +118,7 @@ pub fn resolve(tr: Tr, value: Option<&Value>) -> Atom {
                 kind: match lt {
                     ListType::Atomic | ListType::Unmarked => ListKind::Atomic,
                     ListType::Set => ListKind::Set,
-                    ListType::Map(k) => ListKind::Keyed(k),
+                    ListType::Map(keys) => ListKind::Keyed(keys),
                 },
             },
         },
@@ -152,14 +152,9 @@ pub fn same_atom(a: &Atom, b: &Atom) -> bool {
 pub fn item_element(kind: ListKind, item: &Value) -> Result<PathElement, String> {
     match kind {
         ListKind::Atomic => Err("invalid indexing of non-associative list".into()),
-        ListKind::Keyed(key) => match item {
+        ListKind::Keyed(keys) => match item {
             Value::Null => Err("associative list with keys may not have a null element".into()),
-            Value::Object(m) => match m.get(key) {
-                Some(v) => Ok(PathElement::Key(vec![(key.to_string(), v.clone())])),
-                None => Err(format!(
-                    "associative list with keys has an element that omits all key fields [\"{key}\"] (and doesn't have default values for any key fields)"
-                )),
-            },
+            Value::Object(m) => keyed_element(keys, m),
             _ => Err("associative list with keys may not have non-map elements".into()),
         },
         ListKind::Set => match item {
@@ -173,6 +168,36 @@ pub fn item_element(kind: ListKind, item: &Value) -> Result<PathElement, String>
             v => Ok(PathElement::Value(v.clone())),
         },
     }
+}
+
+/// A keyed item's element: its key fields, each as set or else as defaulted (a field with
+/// neither is left out, so the item is another entry than one that sets it), sorted by name.
+fn keyed_element(
+    keys: &[MapKey],
+    m: &serde_json::Map<String, Value>,
+) -> Result<PathElement, String> {
+    let mut fields: Vec<(String, Value)> = keys
+        .iter()
+        .filter_map(|k| {
+            let v = m.get(k.name).or(k.default)?;
+            Some((k.name.to_string(), v.clone()))
+        })
+        .collect();
+    if fields.is_empty() {
+        // Go's %q of the key names: `["a" "b"]`.
+        let quoted: Vec<String> = keys
+            .iter()
+            .map(|k| crate::codec::go_quote(k.name))
+            .collect();
+        return Err(format!(
+            "associative list with keys has an element that omits all key fields [{}] (and doesn't have default values for any key fields)",
+            quoted.join(" ")
+        ));
+    }
+    if fields.len() > 1 {
+        crate::sort::sort_by(&mut fields, |a, b| a.0.cmp(&b.0));
+    }
+    Ok(PathElement::Key(fields))
 }
 
 /// The items of a set or keyed list with their path elements, in list order (items that

@@ -10,7 +10,7 @@ use super::field::{FieldError, FieldPath};
 use super::meta::meta_map;
 use super::meta::meta_str;
 use super::schema::{
-    always, f, req, ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_FIELD,
+    always, f, req, ListType, MapKey, Struct, Type, API_VERSION_FIELD, KIND_FIELD, METADATA_FIELD,
 };
 use super::validation::names::is_qualified_name;
 use super::validation::object_meta::validate_object_meta;
@@ -123,7 +123,7 @@ pub static NAMESPACE_STATUS: Struct = Struct {
     description: "NamespaceStatus is information about the current status of a Namespace.",
     fields: &[
         f("phase", Type::String, "Phase is the current lifecycle phase of the namespace. More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/").go("v1.NamespacePhase").pb(1),
-        f("conditions", Type::Array(&NAMESPACE_CONDITION_T, ListType::Map("type")), "Represents the latest available observations of a namespace's current state.").pb(2),
+        f("conditions", Type::Array(&NAMESPACE_CONDITION_T, ListType::Map(&[MapKey::new("type")])), "Represents the latest available observations of a namespace's current state.").pb(2),
     ],
 };
 

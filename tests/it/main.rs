@@ -21,6 +21,7 @@ mod controller_example;
 mod corrupt_objects;
 mod crds;
 mod crud;
+mod custom_apply;
 mod custom_reading;
 mod custom_resources;
 mod custom_rules;

@@ -308,10 +308,12 @@ fn scalar_or_container(ty: &Type) -> Map<String, Value> {
             // Extensions, sorted by name. Keyed lists and sets are also merge-patched by
             // strategic merge patch, which kubectl's client-side apply reads from here.
             match list_type {
-                ListType::Map(key) => {
-                    m.insert("x-kubernetes-list-map-keys".into(), json!([key]));
+                ListType::Map(keys) => {
+                    let names: Vec<&str> = keys.iter().map(|k| k.name).collect();
+                    m.insert("x-kubernetes-list-map-keys".into(), json!(names));
                     m.insert("x-kubernetes-list-type".into(), json!("map"));
-                    m.insert("x-kubernetes-patch-merge-key".into(), json!(key));
+                    // Strategic merge patch merges by one key: the built-in lists have one.
+                    m.insert("x-kubernetes-patch-merge-key".into(), json!(names[0]));
                     m.insert("x-kubernetes-patch-strategy".into(), json!("merge"));
                 }
                 ListType::Set => {

@@ -8,8 +8,8 @@
 //! Descriptions are the first sentence of each Go doc comment.
 
 use crate::resources::schema::{
-    always, f, ptr, req, ListType, OrAlt, OrType, Struct, Type, API_VERSION_FIELD, KIND_FIELD,
-    METADATA_FIELD,
+    always, f, ptr, req, ListType, MapKey, OrAlt, OrType, Struct, Type, API_VERSION_FIELD,
+    KIND_FIELD, METADATA_FIELD,
 };
 
 const STRING: Type = Type::String;
@@ -220,7 +220,7 @@ pub static STATUS: Struct = Struct {
     atomic: false,
     description: "CustomResourceDefinitionStatus indicates the state of the CustomResourceDefinition",
     fields: &[
-        always("conditions", Type::Array(&CONDITION_T, ListType::Map("type")), "conditions indicate state for particular aspects of a CustomResourceDefinition").pb(1),
+        always("conditions", Type::Array(&CONDITION_T, ListType::Map(&[MapKey::new("type")])), "conditions indicate state for particular aspects of a CustomResourceDefinition").pb(1),
         always("acceptedNames", Type::Object(&NAMES), "acceptedNames are the names that are actually being used to serve discovery. They may be different than the names in spec.").pb(2),
         always("storedVersions", STRINGS, "storedVersions lists all versions of CustomResources that were ever persisted. Tracking these versions allows a migration path for stored versions in etcd. The field is mutable so a migration controller can finish a migration to another version (ensuring no old objects are left in storage), and then remove the rest of the versions from this list. Versions may not be removed from `spec.versions` while they exist in this list.").pb(3),
         f("observedGeneration", Type::Int64, "The generation observed by the CRD controller.").pb(4),
@@ -331,7 +331,7 @@ pub static PROPS: Struct = Struct {
         f("x-kubernetes-list-map-keys", STRINGS, "x-kubernetes-list-map-keys annotates an array with the x-kubernetes-list-type `map` by specifying the keys used as the index of the map.\n\nThis tag MUST only be used on lists that have the \"x-kubernetes-list-type\" extension set to \"map\". Also, the values specified for this attribute must be a scalar typed field of the child structure (no nesting is supported).\n\nThe properties specified must either be required or have a default value, to ensure those properties are present for all list items.").pb(41),
         ptr("x-kubernetes-list-type", Type::String, "x-kubernetes-list-type annotates an array to further describe its topology. This extension must only be used on lists and may have 3 possible values:\n\n1) `atomic`: the list is treated as a single entity, like a scalar.\n     Atomic lists will be entirely replaced when updated. This extension\n     may be used on any type of list (struct, scalar, ...).\n2) `set`:\n     Sets are lists that must not have multiple items with the same value. Each\n     value must be a scalar, an object with x-kubernetes-map-type `atomic` or an\n     array with x-kubernetes-list-type `atomic`.\n3) `map`:\n     These lists are like maps in that their elements have a non-index key\n     used to identify them. Order is preserved upon merge. The map tag\n     must only be used on a list with elements of type object.\nDefaults to atomic for arrays.").pb(42),
         ptr("x-kubernetes-map-type", Type::String, "x-kubernetes-map-type annotates an object to further describe its topology. This extension must only be used when type is object and may have 2 possible values:\n\n1) `granular`:\n     These maps are actual maps (key-value pairs) and each fields are independent\n     from each other (they can each be manipulated by separate actors). This is\n     the default behaviour for all maps.\n2) `atomic`: the list is treated as a single entity, like a scalar.\n     Atomic maps will be entirely replaced when updated.").pb(43),
-        f("x-kubernetes-validations", Type::Array(&RULE_T, ListType::Map("rule")), "x-kubernetes-validations describes a list of validation rules written in the CEL expression language.").pb(44),
+        f("x-kubernetes-validations", Type::Array(&RULE_T, ListType::Map(&[MapKey::new("rule")])), "x-kubernetes-validations describes a list of validation rules written in the CEL expression language.").pb(44),
     ],
 };
 

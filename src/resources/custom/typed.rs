@@ -5,7 +5,7 @@
 //! Only the shape matters here: objects are decoded, pruned and validated by the unstructured
 //! path ([`super::canonical`], [`super::validate`]), never by the typed decoder.
 
-use crate::codec::schema::{f, ListType, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
+use crate::codec::schema::{f, ListType, MapKey, Struct, Type, API_VERSION_FIELD, KIND_FIELD};
 use crate::resources::schema::METADATA_FIELD;
 
 use super::structural::Schema;
@@ -41,6 +41,23 @@ pub fn openapi_name(group: &str, version: &str, kind: &str) -> String {
     format!("{}.{version}.{kind}", parts.join("."))
 }
 
+/// A map list's key fields, each with its item property's default.
+fn map_keys(list: &Schema) -> &'static [MapKey] {
+    let item = list.items.as_deref();
+    let keys: Vec<MapKey> = list
+        .list_map_keys
+        .iter()
+        .map(|name| MapKey {
+            name: leak_str(name),
+            default: item
+                .and_then(|i| i.properties.get(name))
+                .and_then(|p| p.default.clone())
+                .map(leak),
+        })
+        .collect();
+    Box::leak(keys.into_boxed_slice())
+}
+
 /// The schema model's type for one node.
 fn type_of(s: &Schema) -> Type {
     if s.int_or_string || s.embedded {
@@ -55,9 +72,7 @@ fn type_of(s: &Schema) -> Type {
             let item: &'static Type = leak(s.items.as_deref().map_or(Type::Any, type_of));
             let list = match s.list_type.as_str() {
                 "set" => ListType::Set,
-                // Server-side apply keys a map list by its first key here; a list keyed by
-                // several fields is treated as atomic.
-                "map" if s.list_map_keys.len() == 1 => ListType::Map(leak_str(&s.list_map_keys[0])),
+                "map" if !s.list_map_keys.is_empty() => ListType::Map(map_keys(s)),
                 _ => ListType::Atomic,
             };
             Type::Array(item, list)
