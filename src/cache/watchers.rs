@@ -188,6 +188,19 @@ pub trait FrameEncoder: std::fmt::Debug + Send + Sync {
     /// The frame for one event (`first`: this watcher's first frame). `now_ms` dates a
     /// Table's `AGE` column.
     fn encode(&self, kind: EventType, obj: &Object, first: bool, now_ms: i64) -> Bytes;
+    /// What a stored object reads as for this output, when not its bytes as stored (a
+    /// custom resource read through its schema). `encode` applies it to ADDED and MODIFIED
+    /// objects itself; a DELETED one is read before its event's revision is stamped on it.
+    fn read(&self, _obj: &Object) -> Option<Object> {
+        None
+    }
+}
+
+/// The object of a DELETED event for `output`: the deleted version as it reads, with the
+/// deletion's revision.
+pub fn deleted_for(output: &dyn FrameEncoder, obj: &Object, rev: u64) -> Object {
+    let read = output.read(obj);
+    deleted_at(read.as_ref().unwrap_or(obj), rev)
 }
 
 /// JSON frames with no transform: the output of watches the engine makes for itself.
@@ -357,8 +370,8 @@ impl FrameMemo {
             .entry((kind, ptr, w.output.key(), first))
             .or_insert_with(|| {
                 if kind == EventType::Deleted {
-                    w.output
-                        .encode(kind, &deleted_at(obj, event_rev), first, now_ms)
+                    let deleted = deleted_for(&*w.output, obj, event_rev);
+                    w.output.encode(kind, &deleted, first, now_ms)
                 } else {
                     w.output.encode(kind, obj, first, now_ms)
                 }

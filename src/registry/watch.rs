@@ -13,7 +13,7 @@ use super::read::prefix;
 use super::Registry;
 use crate::cache::planner::Semantic;
 use crate::cache::watchers::{
-    deleted_at, send_initial, EventType, Filter, FrameEncoder, Subject, Watcher,
+    deleted_for, send_initial, EventType, Filter, FrameEncoder, Subject, Watcher,
 };
 use crate::resources::status::ApiError;
 use crate::resources::ResourceInfo;
@@ -105,7 +105,8 @@ impl Registry {
                     let prev = ev.prev.as_ref().map(Subject::new);
                     if let Some((kind, obj)) = w.convert(cur.as_ref(), prev.as_ref()) {
                         if kind == EventType::Deleted {
-                            w.send_event(kind, &deleted_at(obj, ev.rev), now);
+                            let deleted = deleted_for(&*w.output, obj, ev.rev);
+                            w.send_event(kind, &deleted, now);
                         } else {
                             w.send_event(kind, obj, now);
                         }

@@ -169,3 +169,34 @@ fn each_version_reads_through_its_own_schema() {
         json!({"color": "blue", "label": "x", "size": 3})
     );
 }
+
+/// A DELETED event carries the deleted object as it read, defaults added since included;
+/// a bookmark is never read through the schema (a root default would give it a spec).
+#[test]
+fn deletions_read_through_the_schema_and_bookmarks_do_not() {
+    let mut e = with_widgets();
+    let r = post(&mut e, WIDGETS, &widget("w1", json!({"color": "red"})));
+    assert_eq!(r.code, 201, "{}", r.text);
+    change_definition(&mut e, |crd| {
+        let schema = &mut crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+        schema["properties"]["spec"]["default"] = json!({});
+        spec_properties(crd, 0)["shape"] = json!({"type": "string", "default": "round"});
+    });
+    let mut w = watch(
+        &mut e,
+        &format!("{WIDGETS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true"),
+    );
+    e.advance(10);
+    assert_eq!(
+        crate::common::delete(&mut e, &format!("{WIDGETS}/w1")).code,
+        200
+    );
+    e.advance(10);
+    let (events, _) = w.events();
+    let kinds: Vec<&str> = events.iter().filter_map(|ev| ev["type"].as_str()).collect();
+    assert_eq!(kinds, ["ADDED", "BOOKMARK", "DELETED"], "{events:?}");
+    let want = json!({"color": "red", "shape": "round", "size": 3});
+    assert_eq!(events[0]["object"]["spec"], want);
+    assert!(events[1]["object"].get("spec").is_none(), "{}", events[1]);
+    assert_eq!(events[2]["object"]["spec"], want, "{}", events[2]);
+}

@@ -187,11 +187,12 @@ impl FrameEncoder for Frames {
     }
 
     fn encode(&self, kind: EventType, obj: &Object, first: bool, now_ms: i64) -> Bytes {
-        // A custom resource as a read through the schema gives it.
-        let read = self
-            .info
-            .custom
-            .and_then(|kind| crate::resources::custom::reading::read(kind, obj));
+        // An object event's custom resource as a read through the schema gives it (a
+        // DELETED one came read; bookmarks and errors are never read).
+        let read = match kind {
+            EventType::Added | EventType::Modified => self.read(obj),
+            _ => None,
+        };
         let obj = read.as_ref().unwrap_or(obj);
         let transformed = match self.transform {
             WatchTransform::None => None,
@@ -201,6 +202,12 @@ impl FrameEncoder for Frames {
             Some(t) => encode::watch_frame(kind, &t, self.encoding, &*self.kinds),
             None => encode::stored_watch_frame(kind, obj, self.encoding, &*self.kinds),
         }
+    }
+
+    fn read(&self, obj: &Object) -> Option<Object> {
+        self.info
+            .custom
+            .and_then(|kind| crate::resources::custom::reading::read(kind, obj))
     }
 }
 

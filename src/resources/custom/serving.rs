@@ -1,11 +1,28 @@
 //! Which custom kinds the served set ([`Kinds`]) holds: those the stored definitions define
 //! now, each built once per definition version and kept for as long as it does not change.
 
+use std::sync::atomic::Ordering;
+
 use serde_json::{Map, Value};
 
 use super::{fingerprint, served_versions, versions, CustomKind};
 use crate::resources::meta::str_at;
 use crate::resources::{Kinds, ResourceInfo};
+
+/// Since when `kind`, starting to be served now (at `rev`), has had its objects written
+/// through its schemas: the kind it replaces, of the same definition and version, if that
+/// read them through the very same schemas (a change of printer columns, names or served
+/// versions changes no object), else now.
+fn settled(kind: &CustomKind, before: &[&'static ResourceInfo], rev: u64) -> u64 {
+    let kept = before.iter().filter_map(|b| b.custom).find(|p| {
+        p.definition == kind.definition
+            && p.version == kind.version
+            && p.storage_version == kind.storage_version
+            && p.schema == kind.schema
+            && p.others == kind.others
+    });
+    kept.map_or(rev, |p| p.settled.load(Ordering::Relaxed))
+}
 
 impl Kinds {
     /// Serves the custom kinds `definitions` (CustomResourceDefinitions) define now, in place
@@ -51,16 +68,20 @@ impl Kinds {
                 .then_with(|| versions::discovery_order(a.version, b.version))
                 .then(a.plural.cmp(b.plural))
         });
-        let before: Vec<*const ResourceInfo> = self.all.iter().map(|r| *r as *const _).collect();
+        let before: Vec<&'static ResourceInfo> = self.all.clone();
         self.all.retain(|r| r.custom.is_none());
         self.all.extend(custom);
-        let after: Vec<*const ResourceInfo> = self.all.iter().map(|r| *r as *const _).collect();
+        let same = |a: &[&'static ResourceInfo], b: &[&'static ResourceInfo]| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y))
+        };
         for info in &self.all {
-            if let (Some(c), false) = (info.custom, before.contains(&(*info as *const _))) {
-                c.settled.store(rev, std::sync::atomic::Ordering::Relaxed);
+            let Some(c) = info.custom else { continue };
+            if before.iter().any(|b| std::ptr::eq(*b, *info)) {
+                continue;
             }
+            c.settled.store(settled(c, &before, rev), Ordering::Relaxed);
         }
-        before != after
+        !same(&before, &self.all)
     }
 
     /// Whether `group` is served by custom resources alone (the CRD handler's).
@@ -70,5 +91,47 @@ impl Kinds {
                 .iter()
                 .filter(|r| r.group == group)
                 .all(|r| r.custom.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn definition(columns: Value, size_default: i64) -> Map<String, Value> {
+        let crd = json!({
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                "names": {"plural": "widgets", "kind": "Widget"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "additionalPrinterColumns": columns,
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                        "spec": {"type": "object", "properties": {
+                            "size": {"type": "integer", "default": size_default}}}}}}}]},
+            "status": {"acceptedNames": {"plural": "widgets", "kind": "Widget", "listKind": "WidgetList"},
+                "conditions": [{"type": "Established", "status": "True"}]}
+        });
+        crd.as_object().unwrap().clone()
+    }
+
+    fn settled(kinds: &Kinds) -> u64 {
+        let info = kinds.iter().find(|r| r.custom.is_some()).unwrap();
+        info.custom.unwrap().settled.load(Ordering::Relaxed)
+    }
+
+    /// A kind rebuilt for a change that leaves its schemas alone keeps reading what was
+    /// written before as stored; a schema change makes everything earlier read anew.
+    #[test]
+    fn a_kind_rebuilt_with_the_same_schemas_keeps_its_settled_revision() {
+        let mut kinds = Kinds::builtin();
+        assert!(kinds.serve_definitions([&definition(json!([]), 3)], 5));
+        assert_eq!(settled(&kinds), 5);
+        let columns = json!([{"name": "Size", "type": "integer", "jsonPath": ".spec.size"}]);
+        assert!(kinds.serve_definitions([&definition(columns.clone(), 3)], 9));
+        assert_eq!(settled(&kinds), 5);
+        assert!(!kinds.serve_definitions([&definition(columns.clone(), 3)], 10));
+        assert!(kinds.serve_definitions([&definition(columns, 4)], 12));
+        assert_eq!(settled(&kinds), 12);
     }
 }
