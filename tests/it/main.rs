@@ -19,6 +19,7 @@ mod connections;
 mod control;
 mod controller_example;
 mod corrupt_objects;
+mod crd_schemas;
 mod crds;
 mod crud;
 mod custom_apply;

@@ -9,9 +9,13 @@
 //! version's.
 
 pub mod conditions;
+mod default_checks;
+mod internal_json;
+mod list_checks;
 mod rule_costs;
 pub mod schema;
 mod schema_checks;
+mod structural_checks;
 pub mod validation;
 
 use serde_json::{json, Map, Value};

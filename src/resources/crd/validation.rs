@@ -7,9 +7,9 @@
 //! reported under `spec.validation.openAPIV3Schema`, and a bad value that is the versions list
 //! is rendered with the internal struct's Go field names. Both are reproduced here.
 //!
-//! Structural-schema checks are the ones every schema meets first (types present, an object
-//! at the root, items on arrays, the forbidden JSON-Schema keywords); the rest of
-//! `ValidateStructural`, defaults and CEL rules are not checked yet.
+//! Each schema is checked by `schema_checks`: the root with the status subresource,
+//! `ValidateStructural`, the defaults, the OpenAPI walk (forbidden keywords and defaults,
+//! list and map types, the rules' fields), the rules' compilation and estimated costs.
 
 use serde_json::{json, Map, Value};
 
@@ -162,6 +162,18 @@ fn validate_spec(obj: &Map<String, Value>) -> Vec<FieldError> {
                 .filter(|s| !s.is_null())
         })
         .collect();
+    // Subresources the same in every version are lifted to `spec.subresources` by the v1
+    // conversion; then no version has its own, and a version's schema is checked as
+    // without the status subresource.
+    let has_status = |v: &Value| {
+        v.get("subresources")
+            .and_then(|s| s.get("status"))
+            .is_some_and(|s| !s.is_null())
+    };
+    let first_subresources = versions.first().and_then(|v| v.get("subresources"));
+    let subresources_lifted = versions
+        .iter()
+        .all(|v| v.get("subresources") == first_subresources);
     // Identical schemas are lifted to `spec.validation` by the v1 conversion.
     let lifted =
         !schemas.is_empty() && schemas.iter().all(|x| *x == schemas[0]) && schemas[0].is_some();
@@ -200,7 +212,8 @@ fn validate_spec(obj: &Map<String, Value>) -> Vec<FieldError> {
                     .index(i)
                     .child("schema")
                     .child("openAPIV3Schema");
-                errs.extend(validate_schema(schema, &path));
+                let status = !subresources_lifted && has_status(v);
+                errs.extend(validate_schema(schema, &path, status));
             }
         }
     }
@@ -230,6 +243,7 @@ fn validate_spec(obj: &Map<String, Value>) -> Vec<FieldError> {
             errs.extend(validate_schema(
                 schema,
                 &FieldPath::new("spec.validation.openAPIV3Schema"),
+                versions.iter().any(has_status),
             ));
         }
     }

@@ -53,6 +53,23 @@ pub fn prune(schema: &Schema, obj: Map<String, Value>) -> Map<String, Value> {
     shape(schema, obj, None, false).unwrap_or_default()
 }
 
+/// `structuralpruning.Prune` of one value against its node's schema (`root`: counted as a
+/// resource's root, whose `apiVersion`, `kind` and `metadata` stay): what a CRD's `default`
+/// is checked with.
+pub fn prune_value(schema: &Schema, value: &mut Value, root: bool) {
+    let (mut pruned, mut embedded) = (Vec::new(), Vec::new());
+    let mut walk = Walk {
+        pruned: &mut pruned,
+        embedded: &mut embedded,
+        strict: false,
+    };
+    // Not strict: nothing fails.
+    let _ = match value {
+        Value::Object(m) => walk.members(m, Some(schema), root, false, "", ""),
+        v => walk.value(v, Some(schema), false, "", ""),
+    };
+}
+
 fn shape(
     schema: &Schema,
     mut obj: Map<String, Value>,

@@ -18,7 +18,9 @@
 pub mod canonical;
 pub mod cel;
 pub mod conversion;
+pub mod field_path;
 mod formats;
+pub mod go_regexp;
 mod listtype;
 pub mod neturl;
 mod printer;

@@ -124,7 +124,13 @@ impl Walk {
         match result {
             Ok(Val::Bool(true)) => {}
             Ok(Val::Bool(false)) => {
-                let at = match rule.field_path.trim_start_matches('.') {
+                // The fieldPath as `ValidFieldPath` normalizes it, a child of the node's
+                // path (validation refused a definition whose path names nothing).
+                let normalized = match rule.field_path.as_str() {
+                    "" => String::new(),
+                    f => super::field_path::resolve(s, f).unwrap_or_default(),
+                };
+                let at = match normalized.as_str() {
                     "" => field(path),
                     f => super::child(path, f),
                 };

@@ -73,6 +73,23 @@ fn rules(schema: &Schema, value: &Value, old: Option<&Value>, errs: &mut Vec<Fie
     errs.extend(super::rules::validate(schema, value, old));
 }
 
+/// A definition's `default` (at `path`, `....default`) against its node's schema: the value
+/// validations (`ValidateCustomResource`), then, when they pass, the node's rules as on a
+/// create. Paths are the definition's; texts name the value's own members.
+pub fn default_errors(schema: &Schema, value: &Value, path: &str) -> Vec<FieldError> {
+    let mut errs = super::schema_errors::validate(schema, value, None);
+    if errs.is_empty() && schema.has_rules() {
+        errs = super::rules::validate(schema, value, None);
+    }
+    for e in &mut errs {
+        e.field = match e.field.as_str() {
+            "<nil>" => path.to_string(),
+            f => format!("{path}.{f}"),
+        };
+    }
+    errs
+}
+
 /// An update (metadata's update rules are the registry's): type meta, then the schema,
 /// ratcheted against `old`, and embedded resources.
 pub fn validate_update(
