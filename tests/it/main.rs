@@ -26,6 +26,7 @@ mod custom_apply;
 mod custom_reading;
 mod custom_resources;
 mod custom_rules;
+mod custom_scale;
 mod custom_serving;
 mod discovery;
 mod durable_state;

@@ -132,8 +132,8 @@ pub(super) fn options(req: &Request<'_>) -> ApiResult<WriteOptions> {
 /// A patch applied to one stored version, ready for the update: the object, the strict
 /// decoding warnings, and the managedFields the patched object carried (a `[]` reset).
 pub(crate) struct Patched {
-    obj: Map<String, Value>,
-    warnings: Vec<String>,
+    pub(super) obj: Map<String, Value>,
+    pub(super) warnings: Vec<String>,
     /// How the update writes (its manager; a `managedFields: []` in the result resets them).
     write: crate::registry::Write,
 }
@@ -219,7 +219,19 @@ fn patched(
     opts: &WriteOptions,
     current: &Value,
 ) -> ApiResult<Patched> {
-    let info = rr.resource;
+    patched_as(req, rr, rr.resource, kind, opts, current)
+}
+
+/// [`patched`] for an object of kind `info` at `rr`'s path: a subresource's own kind (a
+/// custom resource's Scale).
+pub(super) fn patched_as(
+    req: &Request<'_>,
+    rr: &ResourceRequest,
+    info: &ResourceInfo,
+    kind: PatchKind,
+    opts: &WriteOptions,
+    current: &Value,
+) -> ApiResult<Patched> {
     let name = rr.name.as_deref().unwrap_or("");
     let patch = patch_body::decode(kind, req.body, opts.field_validation)?;
     let mut patched = current.clone();

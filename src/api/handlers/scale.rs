@@ -1,19 +1,20 @@
 //! A custom resource's `scale` subresource (`ScaleREST`): GET answers the object as an
-//! autoscaling/v1 Scale; PUT and the JSON and merge patches of that Scale write its
-//! `spec.replicas` to the object's spec replicas path (a `resourceVersion` in the Scale is a
-//! precondition), through the object's own strategy and validation. Server-side apply of a
-//! Scale, which the real server serves, is refused here with the CRD handler's 415.
+//! autoscaling/v1 Scale; PUT (a Scale in JSON, YAML or CBOR, decoded as any update's body,
+//! with its strict findings) and the JSON and merge patches of that Scale (decoded as any
+//! patched object, its failures the patch's 422) write its `spec.replicas` to the object's
+//! spec replicas path (a `resourceVersion` in the Scale is a precondition), through the
+//! object's own strategy and validation. Server-side apply of a Scale is refused here with
+//! the CRD handler's 415: on a real server it is routed, but reported to fail for want of a
+//! Scale type in the custom resource's type converter (kubernetes#116311).
 
 use serde_json::Value;
 
-use super::patch_body::PatchKind;
-use super::{write_options, FieldValidation};
+use super::write_options;
 use crate::api::route::{ResourceRequest, Verb};
 use crate::api::{Reply, Request};
-use crate::codec::{decode, go_quote};
-use crate::patch::{json_patch, merge_patch};
+use crate::codec::go_quote;
 use crate::registry::Registry;
-use crate::resources::custom::scale::{scale_of, set_replicas, SCALE};
+use crate::resources::custom::scale::{scale_of, set_replicas, SCALE_CLUSTER, SCALE_NAMESPACED};
 use crate::resources::custom::Scale;
 use crate::resources::status::{ApiError, ApiResult};
 
@@ -46,7 +47,7 @@ fn current(reg: &Registry, rr: &ResourceRequest) -> ApiResult<Value> {
 
 /// The object's Scale; without its spec replicas field, the 500 `ScaleREST.Get` answers.
 fn scale(rr: &ResourceRequest, obj: &Value) -> ApiResult<Value> {
-    match scale_of(paths(rr), obj).map_err(ApiError::internal)? {
+    match scale_of(paths(rr), obj).map_err(accessor_error)? {
         (scale, true) => Ok(scale),
         (_, false) => Err(ApiError::internal(format!(
             "the spec replicas field {} does not exist",
@@ -59,18 +60,29 @@ fn scale(rr: &ResourceRequest, obj: &Value) -> ApiResult<Value> {
 /// replicas field, so that a patch that does not set them is refused.
 const INVALID_SPEC_REPLICAS: i64 = i32::MIN as i64;
 
+/// The kind a body of this subresource decodes into.
+fn scale_kind(rr: &ResourceRequest) -> &'static crate::resources::ResourceInfo {
+    match rr.resource.namespaced {
+        true => &SCALE_NAMESPACED,
+        false => &SCALE_CLUSTER,
+    }
+}
+
 /// GET, PUT or PATCH of `.../NAME/scale`.
 pub fn serve(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiResult<Reply> {
     match rr.verb {
         Verb::Get => Ok(Reply::new(200, scale(rr, &current(reg, rr)?)?)),
+        // A Scale body in any encoding the subresource takes, as any update's.
         Verb::Update => {
             super::body_within_limit(req)?;
             let opts = write_options(req, "UpdateOptions")?;
-            let sent = decode_scale(req.body, opts.field_validation)?;
-            write(reg, req, rr, sent, &opts)
+            let body = super::decode_body(req, scale_kind(rr), opts.field_validation)?;
+            let mut reply = write(reg, req, rr, body.object, &opts)?;
+            reply.warnings = body.warnings;
+            Ok(reply)
         }
         Verb::Patch => {
-            super::body_within_limit(req)?;
+            // The media type (415) before the body (413), as for any patch.
             let kind = match super::patch::media(req, rr.resource)? {
                 super::patch::PatchMedia::Patch(kind) => kind,
                 // Server-side apply of a Scale is not served here (the real server serves it).
@@ -78,41 +90,27 @@ pub fn serve(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
                     return Err(super::patch::custom_media_unsupported(cbor))
                 }
             };
+            super::body_within_limit(req)?;
             let opts = super::patch::options(req)?;
-            let (mut patched, found) =
-                scale_of(paths(rr), &current(reg, rr)?).map_err(ApiError::internal)?;
+            let (mut base, found) =
+                scale_of(paths(rr), &current(reg, rr)?).map_err(accessor_error)?;
             if !found {
-                patched["spec"]["replicas"] = INVALID_SPEC_REPLICAS.into();
+                base["spec"]["replicas"] = INVALID_SPEC_REPLICAS.into();
             }
-            let patch = super::patch_body::decode(kind, req.body, opts.field_validation)?;
-            let failed = super::patch::map_err;
-            match kind {
-                PatchKind::Json => {
-                    let ops = json_patch::operations(&patch.value).map_err(failed)?;
-                    json_patch::apply(&mut patched, ops).map_err(failed)?;
-                }
-                _ => merge_patch::apply(&mut patched, &patch.value),
-            }
-            let sent = decode_scale(&crate::codec::json::to_vec(&patched), opts.field_validation)?;
-            write(reg, req, rr, sent, &opts)
+            // Patched and decoded as any patched object is, as a Scale.
+            let patched = super::patch::patched_as(req, rr, scale_kind(rr), kind, &opts, &base)?;
+            let mut reply = write(reg, req, rr, patched.obj, &opts)?;
+            reply.warnings = patched.warnings;
+            Ok(reply)
         }
         _ => Err(ApiError::method_not_allowed_route()),
     }
 }
 
-/// A Scale body, decoded as the typed autoscaling/v1 Scale.
-fn decode_scale(body: &[u8], level: FieldValidation) -> ApiResult<Value> {
-    let bad = |e: &str| {
-        ApiError::bad_request(format!(
-            "Scale in version \"v1\" cannot be handled as a Scale: {e}"
-        ))
-    };
-    let d = decode::decode_bytes(body, &SCALE).map_err(|e| bad(&e.to_string()))?;
-    if level == FieldValidation::Strict && !d.strict.is_empty() {
-        let findings: Vec<String> = d.strict.iter().map(|s| s.message()).collect();
-        return Err(bad(&decode::strict_decoding_message(&findings)));
-    }
-    Ok(Value::Object(d.object))
+/// An accessor's error on a replicas or selector path: a plain error, so the handler's 500
+/// with no reason.
+fn accessor_error(e: String) -> ApiError {
+    ApiError::untyped(500, e)
 }
 
 /// `scaleUpdatedObjectInfo`: the object with the Scale's replicas, written as an update of
@@ -121,13 +119,10 @@ fn write(
     reg: &mut Registry,
     req: &Request<'_>,
     rr: &ResourceRequest,
-    sent: Value,
+    mut sent: serde_json::Map<String, Value>,
     opts: &super::WriteOptions,
 ) -> ApiResult<Reply> {
     let (key, name) = key_and_name(rr);
-    let Value::Object(mut sent) = sent else {
-        return Err(ApiError::internal("the Scale is not an object"));
-    };
     super::reconcile_namespace(&mut sent, rr.resource, rr.namespace.as_deref())?;
     super::check_name(&sent, name)?;
     let mut obj = current(reg, rr)?;

@@ -44,6 +44,54 @@ pub static SCALE: Struct = Struct {
     ],
 };
 
+/// A Scale is decoded, never stored: its strategy checks nothing.
+struct ScaleStrategy;
+
+impl crate::resources::Strategy for ScaleStrategy {
+    fn validate_create(
+        &self,
+        _: &Map<String, Value>,
+        _: &crate::resources::Sent,
+    ) -> Vec<FieldError> {
+        Vec::new()
+    }
+
+    fn validate_update(&self, _: &Map<String, Value>, _: &Map<String, Value>) -> Vec<FieldError> {
+        Vec::new()
+    }
+}
+
+const fn scale_info(namespaced: bool) -> crate::resources::ResourceInfo {
+    crate::resources::ResourceInfo {
+        group: "autoscaling",
+        version: "v1",
+        kind: "Scale",
+        plural: "scale",
+        singular: "scale",
+        short_names: &[],
+        categories: &[],
+        storage_version: None,
+        namespaced,
+        verbs: &[],
+        subresources: &[],
+        schema: &SCALE,
+        strategy: &ScaleStrategy,
+        extra_field_labels: &[],
+        protobuf: false,
+        list_docs: crate::resources::ListDocs {
+            description: "",
+            items: "",
+            metadata: "",
+        },
+        custom: None,
+    }
+}
+
+/// autoscaling/v1 Scale as a kind a body decodes into, in a namespaced and a cluster-scoped
+/// custom resource's scale subresource: what PUT and PATCH of `.../scale` read.
+pub static SCALE_NAMESPACED: crate::resources::ResourceInfo = scale_info(true);
+pub static SCALE_CLUSTER: crate::resources::ResourceInfo = scale_info(false);
+
 /// `NestedInt64` at a replicas path: whether it is there (absent reads as 0); anything but an
 /// integer is the accessor's error.
 fn replicas(obj: &Value, path: &str) -> Result<(i64, bool), String> {
@@ -130,9 +178,11 @@ pub fn validate(paths: &Scale, obj: &Value) -> Vec<FieldError> {
         let Some(v) = (!path.is_empty()).then(|| at(obj, path)).flatten() else {
             continue;
         };
-        let field = path.trim_start_matches('.');
+        // `field.NewPath` of the path as written, leading dot and all; a value that is no
+        // integer is reported as the accessor's zero.
+        let field = path.as_str();
         match replicas(obj, path) {
-            Err(e) => errs.push(FieldError::invalid(field, v.clone(), &e)),
+            Err(e) => errs.push(FieldError::invalid(field, json!(0), &e)),
             Ok((n, _)) if n < 0 => errs.push(FieldError::invalid(
                 field,
                 v.clone(),
@@ -148,8 +198,13 @@ pub fn validate(paths: &Scale, obj: &Value) -> Vec<FieldError> {
     }
     if !paths.label_selector.is_empty() {
         if let Some(v) = at(obj, &paths.label_selector).filter(|v| !v.is_string()) {
-            let field = paths.label_selector.trim_start_matches('.');
-            errs.push(FieldError::invalid(field, v.clone(), "must be a string"));
+            let e = format!(
+                "{} accessor error: {} is of the type {}, expected string",
+                paths.label_selector,
+                crate::resources::field::render_value(v).trim_matches('"'),
+                crate::codec::go_type_of(v)
+            );
+            errs.push(FieldError::invalid(&paths.label_selector, json!(""), &e));
         }
     }
     errs
