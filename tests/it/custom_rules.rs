@@ -200,3 +200,72 @@ fn the_schema_total_names_its_most_expensive_rules() {
         ]
     );
 }
+
+/// Schema strings of format `duration` and `date-time` are durations and timestamps to a
+/// rule: compared by length and instant (not as text), added, and printed by `string()`.
+#[test]
+fn durations_and_timestamps_compare_as_such() {
+    let mut e = engine();
+    let crd = crd_with_spec(json!({
+        "type": "object",
+        "x-kubernetes-validations": [
+            {"rule": "!has(self.timeout) || !has(self.backendTimeout) || self.backendTimeout <= self.timeout",
+             "message": "backendTimeout must not exceed timeout"},
+            {"rule": "!has(self.start) || !has(self.end) || self.start < self.end", "message": "the window ends before it starts"},
+            {"rule": "duration('1h') + duration('30m') == duration('90m') && string(duration('90m')) == '5400s' && timestamp('2024-01-01T00:00:00Z').getDayOfWeek() == 1"},
+            {"rule": "!has(self.start) || self.start - duration('24h') < timestamp('2024-01-01T00:00:00Z')", "message": "start too late"}
+        ],
+        "properties": {
+            "timeout": {"type": "string", "format": "duration"},
+            "backendTimeout": {"type": "string", "format": "duration"},
+            "start": {"type": "string", "format": "date-time"},
+            "end": {"type": "string", "format": "date-time"}
+        }
+    }));
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 201, "{}", r.text);
+    let prefix = r#"Widget.example.com "w1" is invalid: "#;
+    // As text "10s" < "1m"; as durations 1m is the longer.
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget("w1", json!({"timeout": "10s", "backendTimeout": "1m"})),
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.json["message"],
+        format!("{prefix}spec: Invalid value: backendTimeout must not exceed timeout")
+    );
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget(
+            "w1",
+            json!({"start": "2024-01-01T12:00:00+02:00", "end": "2024-01-01T09:30:00Z"}),
+        ),
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.json["message"],
+        format!("{prefix}spec: Invalid value: the window ends before it starts")
+    );
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget("w1", json!({"start": "2024-01-02T00:00:01Z"})),
+    );
+    assert_eq!(
+        r.json["message"],
+        format!("{prefix}spec: Invalid value: start too late")
+    );
+    // 10:00 at +02:00 is 08:00Z, before 09:30Z: as text it would be after.
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget(
+            "w1",
+            json!({"timeout": "1m", "backendTimeout": "30s", "start": "2024-01-01T10:00:00+02:00", "end": "2024-01-01T09:30:00Z"}),
+        ),
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+}

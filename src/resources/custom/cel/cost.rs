@@ -80,6 +80,8 @@ enum Ty {
     List,
     Map,
     Object,
+    /// A timestamp or a duration: a scalar.
+    Time,
     Dyn,
 }
 
@@ -88,6 +90,8 @@ fn ty_of(s: &Schema) -> Ty {
     match s.ty.as_str() {
         "string" => match s.format.as_str() {
             "byte" => Ty::Bytes,
+            // Read as timestamps and durations: compared at a cost of 1.
+            "date-time" | "date" | "duration" => Ty::Time,
             _ => Ty::Str,
         },
         "integer" => Ty::Int,
@@ -217,7 +221,7 @@ impl<'s> Env<'s> {
             return s;
         }
         match i.ty {
-            Ty::Bool | Ty::Double | Ty::Int | Ty::Uint => est(1, 1),
+            Ty::Bool | Ty::Double | Ty::Int | Ty::Uint | Ty::Time => est(1, 1),
             _ => UNKNOWN,
         }
     }
@@ -434,6 +438,7 @@ impl<'s> Env<'s> {
                 est(recv_size.min, recv_size.max.saturating_mul(4)),
                 Ty::Bytes,
             ),
+            "timestamp" | "duration" => one(Ty::Time),
             "size" => one(Ty::Int),
             "int" => one(Ty::Int),
             "uint" => one(Ty::Uint),

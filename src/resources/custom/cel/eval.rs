@@ -28,6 +28,10 @@ pub enum Val {
     Map(Rc<Vec<(Val, Val)>>),
     /// The URL library's `kubernetes.URL`.
     Url(Rc<crate::resources::custom::neturl::Url>),
+    /// `google.protobuf.Timestamp`.
+    Timestamp(super::time::Ts),
+    /// `google.protobuf.Duration`, in nanoseconds (Go's `time.Duration`).
+    Duration(i64),
 }
 
 impl From<&Lit> for Val {
@@ -65,7 +69,7 @@ impl Val {
                     _ => Val::Double(n.as_f64().unwrap_or(0.0)),
                 }
             }
-            Value::String(t) => Val::Str(t.clone()),
+            Value::String(t) => string_of(t, s),
             Value::Array(a) => {
                 let item = s.and_then(|s| s.items.as_deref());
                 Val::List(Rc::new(a.iter().map(|x| Val::from_json(x, item)).collect()))
@@ -94,6 +98,8 @@ impl Val {
             Val::List(_) => "list",
             Val::Map(_) => "map",
             Val::Url(_) => "kubernetes.URL",
+            Val::Timestamp(_) => "google.protobuf.Timestamp",
+            Val::Duration(_) => "google.protobuf.Duration",
         }
     }
 
@@ -107,8 +113,31 @@ impl Val {
     }
 }
 
+/// A string value as its schema types it (`UnstructuredToVal`): a `date-time` or `date` a
+/// timestamp, a `duration` a duration, a `byte` the bytes it encodes; else the string.
+fn string_of(t: &str, s: Option<&Schema>) -> Val {
+    use super::time;
+    let typed = match s.map_or("", |s| s.format.as_str()) {
+        "date-time" => time::date_time(t).map(Val::Timestamp),
+        "date" => time::date(t).map(Val::Timestamp),
+        "duration" => time::schema_duration(t).map(Val::Duration),
+        "byte" => {
+            use base64::Engine as _;
+            base64::engine::general_purpose::STANDARD
+                .decode(t)
+                .ok()
+                .map(Val::Bytes)
+        }
+        _ => None,
+    };
+    typed.unwrap_or_else(|| Val::Str(t.to_string()))
+}
+
 /// CEL equality: numbers across types, lists and maps element-wise.
 pub(super) fn equal(a: &Val, b: &Val) -> bool {
+    if let Some(o) = super::time::compare(a, b) {
+        return o == Ordering::Equal;
+    }
     match (a, b) {
         (Val::List(x), Val::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
@@ -126,6 +155,9 @@ pub(super) fn equal(a: &Val, b: &Val) -> bool {
 }
 
 pub(super) fn compare(a: &Val, b: &Val) -> Result<Ordering, String> {
+    if let Some(o) = super::time::compare(a, b) {
+        return Ok(o);
+    }
     match (a, b) {
         (Val::Str(x), Val::Str(y)) => Ok(x.cmp(y)),
         (Val::Bool(x), Val::Bool(y)) => Ok(x.cmp(y)),
@@ -287,6 +319,9 @@ fn binary(op: &str, l: &Expr, r: &Expr, scope: &mut Scope<'_>) -> Result<Val, St
 }
 
 fn arithmetic(op: &str, a: Val, b: Val) -> Result<Val, String> {
+    if let Some(r) = super::time::arithmetic(op, &a, &b) {
+        return r;
+    }
     let overflow = || "integer overflow".to_string();
     Ok(match (op, a, b) {
         ("+", Val::Str(x), Val::Str(y)) => Val::Str(x + &y),
@@ -410,6 +445,8 @@ pub fn display(v: &Val) -> String {
         Val::Str(s) => s.clone(),
         Val::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
         Val::Url(u) => u.text.clone(),
+        Val::Timestamp(t) => t.format(),
+        Val::Duration(d) => super::time::format_duration(*d),
         Val::List(l) => format!("[{}]", l.iter().map(display).collect::<Vec<_>>().join(", ")),
         Val::Map(m) => format!(
             "{{{}}}",

@@ -4,8 +4,8 @@
 //! `lastIndexOf`, `lowerAscii`, `upperAscii`, `replace`, `split`, `substring`, `trim`,
 //! `join`), the lists library (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`),
 //! the regex library (`find`, `findAll`) and the URL library (`url`, `isURL`, `getScheme`,
-//! `getHost`, `getHostname`, `getPort`, `getEscapedPath`, `getQuery`). Regular expressions
-//! are RE2 as `regex-lite` reads them.
+//! `getHost`, `getHostname`, `getPort`, `getEscapedPath`, `getQuery`); timestamps and
+//! durations are [`super::time`]'s. Regular expressions are RE2 as `regex-lite` reads them.
 
 use std::cmp::Ordering;
 
@@ -34,6 +34,9 @@ fn as_int(v: &Val) -> Option<i64> {
 
 /// Calls `name` on `target` (a method) or as a global function.
 pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, String> {
+    if let Some(r) = super::time::call(name, target.as_ref(), &args) {
+        return r;
+    }
     // Global forms of methods take the receiver first.
     let (recv, args) = match target {
         Some(t) => (Some(t), args),

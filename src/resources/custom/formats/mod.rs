@@ -251,19 +251,22 @@ fn is_rgb_color(text: &str) -> bool {
 /// text whose unit is one strfmt knows (`ns`, `us`, `µs`, `ms`, `s`, `m`, `h`, `d`, `w`, their
 /// spelled forms, and the longest form as a prefix: `hours`, `days`).
 fn is_duration(text: &str) -> bool {
-    if go_duration_ok(text) {
-        return true;
-    }
-    const UNITS: &[&[&str]] = &[
-        &["ns", "nano"],
-        &["us", "µs", "micro"],
-        &["ms", "milli"],
-        &["s", "sec"],
-        &["m", "min"],
-        &["h", "hr", "hour"],
-        &["d", "day"],
-        &["w", "wk", "week"],
+    go_duration_ok(text) || strfmt_duration(text).is_some()
+}
+
+/// strfmt's own duration form (after Go's): every number and unit in the text, summed.
+pub fn strfmt_duration(text: &str) -> Option<i64> {
+    const UNITS: &[(&[&str], i64)] = &[
+        (&["ns", "nano"], 1),
+        (&["us", "µs", "micro"], 1_000),
+        (&["ms", "milli"], 1_000_000),
+        (&["s", "sec"], 1_000_000_000),
+        (&["m", "min"], 60_000_000_000),
+        (&["h", "hr", "hour"], 3_600_000_000_000),
+        (&["d", "day"], 86_400_000_000_000),
+        (&["w", "wk", "week"], 604_800_000_000_000),
     ];
+    let mut total: i64 = 0;
     let chars: Vec<char> = text.chars().collect();
     let (mut i, mut ok) = (0, false);
     while i < chars.len() {
@@ -287,35 +290,41 @@ fn is_duration(text: &str) -> bool {
         if j == unit_start {
             continue;
         }
-        if digits.parse::<i64>().is_err() {
-            return false; // strconv.Atoi's range error ends the parse
-        }
+        // strconv.Atoi's range error ends the parse.
+        let factor = digits.parse::<i64>().ok()?;
         let unit: String = chars[unit_start..j]
             .iter()
             .collect::<String>()
             .to_lowercase();
-        ok |= UNITS.iter().any(|variants| {
+        for (variants, multiplier) in UNITS {
             let last = variants.len() - 1;
-            variants
-                .iter()
-                .enumerate()
-                .any(|(k, v)| (k == last && unit.starts_with(v)) || unit.eq_ignore_ascii_case(v))
-        });
+            for (k, v) in variants.iter().enumerate() {
+                if (k == last && unit.starts_with(v)) || unit.eq_ignore_ascii_case(v) {
+                    ok = true;
+                    total = total.wrapping_add(factor.wrapping_mul(*multiplier));
+                }
+            }
+        }
         i = j;
     }
-    ok
+    ok.then_some(total)
 }
 
-/// Whether Go's `time.ParseDuration` takes `text`: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` with the
-/// units ns, us, µs, μs, ms, s, m, h (or a bare `0`), within ±2^63 ns.
+/// Whether Go's `time.ParseDuration` takes `text`.
 fn go_duration_ok(text: &str) -> bool {
+    go_parse_duration(text).is_some()
+}
+
+/// Go's `time.ParseDuration`: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` with the units ns, us, µs,
+/// μs, ms, s, m, h (or a bare `0`), within ±2^63 ns; the nanoseconds.
+pub fn go_parse_duration(text: &str) -> Option<i64> {
     let s = text.strip_prefix(['-', '+']).unwrap_or(text);
     let negative = text.starts_with('-');
     if s == "0" {
-        return true;
+        return Some(0);
     }
     if s.is_empty() {
-        return false;
+        return None;
     }
     let mut rest = s;
     let mut total: u128 = 0;
@@ -330,7 +339,7 @@ fn go_duration_ok(text: &str) -> bool {
             None => ("", after),
         };
         if int.is_empty() && frac.is_empty() {
-            return false;
+            return None;
         }
         let unit_len = after
             .char_indices()
@@ -344,15 +353,15 @@ fn go_duration_ok(text: &str) -> bool {
             "s" => 1_000_000_000,
             "m" => 60_000_000_000,
             "h" => 3_600_000_000_000,
-            _ => return false,
+            _ => return None,
         };
         let whole = match int.parse::<u128>() {
             Ok(v) => v,
             Err(_) if int.is_empty() => 0,
-            Err(_) => return false, // more digits than fit: Go's "invalid duration"
+            Err(_) => return None, // more digits than fit: Go's "invalid duration"
         };
         if whole > 1 << 63 {
-            return false;
+            return None;
         }
         let mut part = whole * scale;
         let mut unit_frac = scale;
@@ -362,11 +371,15 @@ fn go_duration_ok(text: &str) -> bool {
         }
         total += part;
         if total > 1 << 63 {
-            return false;
+            return None;
         }
         rest = next;
     }
-    total < 1 << 63 || (negative && total == 1 << 63)
+    match (negative, total) {
+        (false, t) if t < 1 << 63 => Some(t as i64),
+        (true, t) if t <= 1 << 63 => Some((t as i128).wrapping_neg() as i64),
+        _ => None,
+    }
 }
 
 /// `text` without the characters `drop` names.
