@@ -32,12 +32,16 @@ fn over_budget(what: &str, cost: u64, limit: u64) -> String {
 }
 
 /// The schema's cost errors, after its other errors.
-pub(super) fn check(schema: &Value, path: &FieldPath) -> Vec<FieldError> {
+///
+/// `unchanged`: an update leaves this version's schema as it was, so its expressions are not
+/// held to their own limit again (`suppressPerExpressionCost`); the schema's total still is.
+pub(super) fn check(schema: &Value, path: &FieldPath, unchanged: bool) -> Vec<FieldError> {
     let root = Schema::parse(schema);
     let mut walk = Walk {
         errs: Vec::new(),
         total: 0,
         notable: Vec::new(),
+        per_expression: !unchanged,
     };
     walk.node(&root, path, Some(1), true);
     let mut errs = walk.errs;
@@ -66,6 +70,8 @@ struct Walk {
     total: u64,
     /// `(path, cost)` of the expressions that cost at least [`NOTABLE`].
     notable: Vec<(String, u64)>,
+    /// Whether each expression is held to [`PER_EXPRESSION_LIMIT`].
+    per_expression: bool,
 }
 
 impl Walk {
@@ -122,7 +128,7 @@ impl Walk {
                 cost.saturating_mul(times)
             };
             let at = at.child("rule");
-            if cost > PER_EXPRESSION_LIMIT {
+            if self.per_expression && cost > PER_EXPRESSION_LIMIT {
                 let detail = over_budget("estimated rule cost", cost, PER_EXPRESSION_LIMIT);
                 self.errs.push(FieldError::forbidden(at.as_str(), &detail));
             }
@@ -131,7 +137,7 @@ impl Walk {
         if let Some(Ok(expr)) = &rule.message_expression {
             let cost = estimate(expr, s, root).max;
             let at = at.child("messageExpression");
-            if cost > PER_EXPRESSION_LIMIT {
+            if self.per_expression && cost > PER_EXPRESSION_LIMIT {
                 let detail = over_budget(
                     "estimated messageExpression cost",
                     cost,

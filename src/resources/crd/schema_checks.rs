@@ -16,8 +16,21 @@ use serde_json::{json, Map, Value};
 use super::internal_json::schema_props;
 use crate::resources::field::{FieldError, FieldPath};
 
-/// A schema's errors; `status`: whether the status subresource applies to it.
-pub(super) fn validate_schema(schema: &Value, path: &FieldPath, status: bool) -> Vec<FieldError> {
+/// How a schema is checked: whether the status subresource applies to it, and whether an
+/// update leaves it unchanged (its rules' own cost limits are then not checked again).
+#[derive(Clone, Copy, Default)]
+pub(super) struct SchemaContext {
+    pub status: bool,
+    pub unchanged: bool,
+}
+
+/// A schema's errors.
+pub(super) fn validate_schema(
+    schema: &Value,
+    path: &FieldPath,
+    cx: SchemaContext,
+) -> Vec<FieldError> {
+    let status = cx.status;
     let mut errs = Vec::new();
     if let Some(m) = schema.as_object() {
         if status {
@@ -57,7 +70,7 @@ pub(super) fn validate_schema(schema: &Value, path: &FieldPath, status: bool) ->
             .iter()
             .all(|e| e.field.contains("x-kubernetes-validations"))
     {
-        errs.extend(super::rule_costs::check(schema, path));
+        errs.extend(super::rule_costs::check(schema, path, cx.unchanged));
     }
     errs
 }

@@ -17,3 +17,27 @@ fn schema_props_are_canonical_go_values() {
         decode_bytes(br#"{"additionalProperties":"yes"}"#, &super::schema::PROPS).unwrap_err();
     assert_eq!(err.to_string(), "boolean or JSON schema expected");
 }
+
+/// An update that leaves a version's schema as it was does not hold its rules to their own
+/// cost limit again (`suppressPerExpressionCost`); a create does.
+#[test]
+fn an_unchanged_schema_is_not_held_to_the_per_rule_cost_limit_again() {
+    let crd = serde_json::json!({
+        "metadata": {"name": "things.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+            "names": {"plural": "things", "singular": "thing", "kind": "Thing", "listKind": "ThingList"},
+            "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                "type": "object", "properties": {"spec": {"type": "object", "properties": {"l": {
+                    "type": "array", "items": {"type": "string", "maxLength": 10},
+                    "x-kubernetes-validations": [{"rule": "self.all(x, x.matches('^[a-z]+$'))"}]
+                }}}}}}}]},
+        "status": {"storedVersions": ["v1"]}
+    });
+    let crd = crd.as_object().unwrap();
+    let costly = |errs: &[crate::resources::field::FieldError]| {
+        errs.iter()
+            .any(|e| e.detail.starts_with("estimated rule cost exceeds budget"))
+    };
+    assert!(costly(&super::validation::validate_create(crd)));
+    assert!(!costly(&super::validation::validate_update(crd, crd)));
+}

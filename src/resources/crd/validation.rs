@@ -13,7 +13,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::schema_checks::validate_schema;
+use super::schema_checks::{validate_schema, SchemaContext};
 use crate::resources::field::{FieldError, FieldPath};
 use crate::resources::meta::{meta_map, strings};
 use crate::resources::validation::names::{is_dns1035_label, name_is_dns_subdomain};
@@ -37,7 +37,7 @@ fn spec(obj: &Map<String, Value>) -> Option<&Value> {
 /// `ValidateCustomResourceDefinition`.
 pub fn validate_create(obj: &Map<String, Value>) -> Vec<FieldError> {
     let mut errs = validate_meta(obj);
-    errs.extend(validate_spec(obj));
+    errs.extend(validate_spec(obj, None));
     errs.extend(validate_accepted_names(obj));
     errs.extend(validate_stored_versions(obj));
     errs.extend(validate_approval(obj));
@@ -48,7 +48,7 @@ pub fn validate_create(obj: &Map<String, Value>) -> Vec<FieldError> {
 /// `ValidateCustomResourceDefinitionUpdate`.
 pub fn validate_update(new: &Map<String, Value>, old: &Map<String, Value>) -> Vec<FieldError> {
     let mut errs = validate_object_meta_accessor_update(&meta_map(new), &meta_map(old));
-    errs.extend(validate_spec(new));
+    errs.extend(validate_spec(new, Some(old)));
     let (ns, os) = (spec(new), spec(old));
     let established = is_established(old);
     let immutable = |errs: &mut Vec<FieldError>, path: &str, new: Value, old: Value| {
@@ -121,7 +121,7 @@ fn validate_meta(obj: &Map<String, Value>) -> Vec<FieldError> {
 }
 
 /// `validateCustomResourceDefinitionSpec`.
-fn validate_spec(obj: &Map<String, Value>) -> Vec<FieldError> {
+fn validate_spec(obj: &Map<String, Value>, old: Option<&Map<String, Value>>) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let s = spec(obj);
     let group = str_at(s, "group");
@@ -174,6 +174,21 @@ fn validate_spec(obj: &Map<String, Value>) -> Vec<FieldError> {
     let subresources_lifted = versions
         .iter()
         .all(|v| v.get("subresources") == first_subresources);
+    // Whether an update leaves the schema of the version named so as it was.
+    let schema_of = |versions: &[Value], name: &str| {
+        versions
+            .iter()
+            .find(|v| str_at(Some(v), "name") == name)
+            .and_then(|v| v.get("schema"))
+            .and_then(|s| s.get("openAPIV3Schema"))
+            .cloned()
+    };
+    let old_versions = old.map(super::versions).unwrap_or_default();
+    let unchanged = |name: &str| {
+        old.is_some()
+            && schema_of(old_versions, name).is_some()
+            && schema_of(old_versions, name) == schema_of(versions, name)
+    };
     // Identical schemas are lifted to `spec.validation` by the v1 conversion.
     let lifted =
         !schemas.is_empty() && schemas.iter().all(|x| *x == schemas[0]) && schemas[0].is_some();
@@ -212,8 +227,11 @@ fn validate_spec(obj: &Map<String, Value>) -> Vec<FieldError> {
                     .index(i)
                     .child("schema")
                     .child("openAPIV3Schema");
-                let status = !subresources_lifted && has_status(v);
-                errs.extend(validate_schema(schema, &path, status));
+                let cx = SchemaContext {
+                    status: !subresources_lifted && has_status(v),
+                    unchanged: unchanged(name),
+                };
+                errs.extend(validate_schema(schema, &path, cx));
             }
         }
     }
@@ -240,10 +258,14 @@ fn validate_spec(obj: &Map<String, Value>) -> Vec<FieldError> {
     errs.extend(validate_names(names_v, &FieldPath::new("spec.names")));
     if lifted {
         if let Some(schema) = schemas[0] {
+            let cx = SchemaContext {
+                status: versions.iter().any(has_status),
+                unchanged: unchanged(str_at(versions.first(), "name")),
+            };
             errs.extend(validate_schema(
                 schema,
                 &FieldPath::new("spec.validation.openAPIV3Schema"),
-                versions.iter().any(has_status),
+                cx,
             ));
         }
     }

@@ -362,6 +362,7 @@ impl<'s> Env<'s> {
     }
 
     fn call(&mut self, target: Option<&Expr>, name: &str, args: &[Expr]) -> Info<'s> {
+        let exprs = args;
         let target = target.map(|t| self.info(t));
         let args: Vec<Info<'s>> = args.iter().map(|a| self.info(a)).collect();
         let inputs = target
@@ -391,7 +392,10 @@ impl<'s> Env<'s> {
         };
         let one = |ty: Ty| plain(inputs.add(est(1, 1)), ty);
         match name {
-            "matches" => plain(inputs.add(regex()), Ty::Bool),
+            // Only the method form (`matches_string`) is costed as a regex; the global
+            // `matches(s, re)` costs 1, as cel-go's checker has it.
+            "matches" if target.is_some() => plain(inputs.add(regex()), Ty::Bool),
+            "matches" => one(Ty::Bool),
             "find" => sized(regex(), est(0, recv_size.max), Ty::Str),
             "findAll" => sized(regex(), est(0, recv_size.max), Ty::List),
             "contains" => plain(
@@ -402,8 +406,23 @@ impl<'s> Env<'s> {
             "lowerAscii" | "upperAscii" | "substring" | "trim" => {
                 sized(recv_size.factor(0.1), recv_size, Ty::Str)
             }
+            "replace" if target.is_some() && rest.len() >= 2 => {
+                let with = Self::size(&rest[1]);
+                sized(
+                    recv_size.factor(0.2),
+                    replaced_size(recv_size, arg_size, with),
+                    Ty::Str,
+                )
+            }
             "replace" => plain(inputs.add(recv_size.factor(0.2)), Ty::Str),
-            "split" => sized(recv_size.factor(0.2), est(0, recv_size.max), Ty::List),
+            "split" => {
+                // A literal limit bounds the result (as an unsigned count, as Go converts it).
+                let max = match exprs.get(1) {
+                    Some(Expr::Lit(Lit::Int(n))) => *n as u64,
+                    _ => recv_size.max,
+                };
+                sized(recv_size.factor(0.2), est(0, max), Ty::List)
+            }
             "indexOf" | "lastIndexOf" if text => plain(inputs.add(recv_size.factor(0.1)), Ty::Int),
             "isSorted" | "sum" | "max" | "min" | "indexOf" | "lastIndexOf" => {
                 let per = match element {
@@ -519,6 +538,31 @@ impl<'s> Env<'s> {
 }
 
 /// Equality and ordering of strings, bytes and lists: a tenth of the smaller side's size.
+/// The size of `replace`'s result (Kubernetes' cost library): as many of the smallest
+/// replaced substrings as fit, each the longest replacement, or the input's own length
+/// where replacing does not lengthen (shorten) it.
+fn replaced_size(sz: Est, to_replace: Est, with: Est) -> Est {
+    let plus_one = |n: u64| if n < u64::MAX { n + 1 } else { n };
+    let ceil_div = |a: u64, b: u64| ((a as f64) / (b as f64)).ceil() as u64;
+    let (count_max, retained_max) = if to_replace.min == 0 {
+        (plus_one(sz.max), sz.max)
+    } else if with.max <= to_replace.min {
+        (0, sz.max)
+    } else {
+        (ceil_div(sz.max, to_replace.min), 0)
+    };
+    let (count_min, retained_min) = if to_replace.max == 0 {
+        (plus_one(sz.min), sz.min)
+    } else if to_replace.max <= with.min {
+        (0, sz.min)
+    } else {
+        (ceil_div(sz.min, to_replace.max), 0)
+    };
+    est(count_min, count_max)
+        .mul(with)
+        .add(est(retained_min, retained_max))
+}
+
 fn traversal(l: &Info<'_>, r: &Info<'_>) -> Est {
     let smallest = Env::size(l).max.min(Env::size(r).max);
     est((smallest > 0) as u64, smallest).factor(0.1)

@@ -32,6 +32,8 @@ pub enum Val {
     Timestamp(super::time::Ts),
     /// `google.protobuf.Duration`, in nanoseconds (Go's `time.Duration`).
     Duration(i64),
+    /// The quantity library's `kubernetes.Quantity`.
+    Quantity(super::quantity::Quantity),
 }
 
 impl From<&Lit> for Val {
@@ -100,6 +102,7 @@ impl Val {
             Val::Url(_) => "kubernetes.URL",
             Val::Timestamp(_) => "google.protobuf.Timestamp",
             Val::Duration(_) => "google.protobuf.Duration",
+            Val::Quantity(_) => "kubernetes.Quantity",
         }
     }
 
@@ -137,6 +140,9 @@ fn string_of(t: &str, s: Option<&Schema>) -> Val {
 pub(super) fn equal(a: &Val, b: &Val) -> bool {
     if let Some(o) = super::time::compare(a, b) {
         return o == Ordering::Equal;
+    }
+    if let Some(r) = super::quantity::equal(a, b) {
+        return r.unwrap_or(false);
     }
     match (a, b) {
         (Val::List(x), Val::List(y)) => {
@@ -302,6 +308,9 @@ fn binary(op: &str, l: &Expr, r: &Expr, scope: &mut Scope<'_>) -> Result<Val, St
         };
     }
     let (a, b) = (eval(l, scope)?, eval(r, scope)?);
+    if let (true, Some(r)) = (op == "==" || op == "!=", super::quantity::equal(&a, &b)) {
+        return r.map(|eq| Val::Bool(eq == (op == "==")));
+    }
     Ok(match op {
         "==" => Val::Bool(equal(&a, &b)),
         "!=" => Val::Bool(!equal(&a, &b)),
@@ -447,6 +456,8 @@ pub fn display(v: &Val) -> String {
         Val::Url(u) => u.text.clone(),
         Val::Timestamp(t) => t.format(),
         Val::Duration(d) => super::time::format_duration(*d),
+        // Not printable in CEL (no `string()` overload); error texts show the value.
+        Val::Quantity(q) => format!("{}n", q.nanos),
         Val::List(l) => format!("[{}]", l.iter().map(display).collect::<Vec<_>>().join(", ")),
         Val::Map(m) => format!(
             "{{{}}}",

@@ -5,12 +5,17 @@
 //! `join`), the lists library (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`),
 //! the regex library (`find`, `findAll`) and the URL library (`url`, `isURL`, `getScheme`,
 //! `getHost`, `getHostname`, `getPort`, `getEscapedPath`, `getQuery`); timestamps and
-//! durations are [`super::time`]'s. Regular expressions are RE2 as `regex-lite` reads them.
+//! durations are [`super::time`]'s, quantities [`super::quantity`]'s. Regular expressions are RE2 as `regex-lite` reads them.
 
 use std::cmp::Ordering;
 
 use super::eval::{compare, display, equal, Val};
 use crate::resources::custom::neturl;
+
+/// cel-go's failed conversion of a string.
+fn conversion(to: &str) -> String {
+    format!("type conversion error from 'string' to '{to}'")
+}
 
 fn no_overload<T>() -> Result<T, String> {
     Err("no such overload".into())
@@ -35,6 +40,9 @@ fn as_int(v: &Val) -> Option<i64> {
 /// Calls `name` on `target` (a method) or as a global function.
 pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, String> {
     if let Some(r) = super::time::call(name, target.as_ref(), &args) {
+        return r;
+    }
+    if let Some(r) = super::quantity::call(name, target.as_ref(), &args) {
         return r;
     }
     // Global forms of methods take the receiver first.
@@ -93,7 +101,9 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
         ("string", v, []) => Val::Str(match v {
             Val::Str(s) => s,
             Val::Bytes(b) => String::from_utf8(b).map_err(|_| "invalid UTF-8".to_string())?,
-            Val::List(_) | Val::Map(_) | Val::Null | Val::Url(_) => return no_overload(),
+            Val::List(_) | Val::Map(_) | Val::Null | Val::Url(_) | Val::Quantity(_) => {
+                return no_overload()
+            }
             v => display(&v),
         }),
         ("int", v, []) => Val::Int(match v {
@@ -101,34 +111,32 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
             Val::Uint(u) => i64::try_from(u).map_err(|_| "integer overflow".to_string())?,
             Val::Double(d) if d.is_finite() && d.abs() < 9.2e18 => d.trunc() as i64,
             Val::Double(_) => return Err("integer overflow".into()),
-            Val::Str(s) => s
-                .parse()
-                .map_err(|_| format!("cannot convert {s} to int"))?,
+            // strconv.ParseInt(s, 10, 64).
+            Val::Str(s) => s.parse().map_err(|_| conversion("int"))?,
             _ => return no_overload(),
         }),
         ("uint", v, []) => Val::Uint(match v {
             Val::Uint(u) => u,
             Val::Int(i) => u64::try_from(i).map_err(|_| "unsigned integer overflow".to_string())?,
             Val::Double(d) if d.is_finite() && d >= 0.0 => d.trunc() as u64,
-            Val::Str(s) => s
-                .parse()
-                .map_err(|_| format!("cannot convert {s} to uint"))?,
+            // strconv.ParseUint takes no sign.
+            Val::Str(s) if !s.starts_with('+') => s.parse().map_err(|_| conversion("uint"))?,
+            Val::Str(_) => return Err(conversion("uint")),
             _ => return no_overload(),
         }),
         ("double", v, []) => Val::Double(match v {
             Val::Double(d) => d,
             Val::Int(i) => i as f64,
             Val::Uint(u) => u as f64,
-            Val::Str(s) => s
-                .parse()
-                .map_err(|_| format!("cannot convert {s} to double"))?,
+            Val::Str(s) => s.parse().map_err(|_| conversion("double"))?,
             _ => return no_overload(),
         }),
         ("bool", Val::Bool(b), []) => Val::Bool(b),
+        // strconv.ParseBool.
         ("bool", Val::Str(s), []) => Val::Bool(match s.as_str() {
-            "true" | "True" | "TRUE" | "t" | "1" => true,
-            "false" | "False" | "FALSE" | "f" | "0" => false,
-            _ => return Err("type conversion error from 'string' to 'bool'".to_string()),
+            "true" | "True" | "TRUE" | "t" | "T" | "1" => true,
+            "false" | "False" | "FALSE" | "f" | "F" | "0" => false,
+            _ => return Err(conversion("bool")),
         }),
         ("dyn", v, []) => v,
         ("type", v, []) => Val::Str(v.type_name().into()),
@@ -168,12 +176,17 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
         }
         ("substring", Val::Str(s), [Val::Int(a), rest @ ..]) => {
             let chars: Vec<char> = s.chars().collect();
-            let b = rest.first().and_then(as_int).unwrap_or(chars.len() as i64);
-            if *a < 0 || b < *a || b > chars.len() as i64 {
-                return Err(format!(
-                    "index out of range: {}",
-                    if *a < 0 { *a } else { b }
-                ));
+            let n = chars.len() as i64;
+            let b = rest.first().and_then(as_int).unwrap_or(n);
+            // ext/strings' substrRange, in its order.
+            if *a > b {
+                return Err(format!("invalid substring range. start: {a}, end: {b}"));
+            }
+            if *a < 0 || *a > n {
+                return Err(format!("index out of range: {a}"));
+            }
+            if b > n {
+                return Err(format!("index out of range: {b}"));
             }
             Val::Str(chars[*a as usize..b as usize].iter().collect())
         }

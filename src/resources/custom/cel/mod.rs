@@ -3,15 +3,17 @@
 //! to every wasm bundle, and the texts rule errors quote must follow cel-go's anyway. The
 //! subset is what CRD rules use: the whole expression grammar, the standard macros and
 //! functions with timestamps and durations ([`time`], schema `date-time`, `date` and
-//! `duration` strings read as such), and Kubernetes' strings, lists, regex and URL
-//! libraries; not quantities, IP addresses, semver or optionals, and no static type
-//! checking (a wrong type is found when evaluated, as `no such overload`). [`cost`] estimates a rule's cost
+//! `duration` strings read as such), and Kubernetes' strings, lists, regex, URL and
+//! quantity ([`quantity`]) libraries; not IP addresses, CIDRs, semver, sets, the format
+//! library or optionals, and no static type checking (a wrong type is found when evaluated,
+//! as `no such overload`). [`cost`] estimates a rule's cost
 //! before it runs, as cel-go's checker does, for the definition's limits.
 
 pub mod cost;
 mod eval;
 mod functions;
 mod parse;
+mod quantity;
 mod time;
 
 pub use eval::{display, eval, Scope, Val, COST_EXCEEDED, PER_CALL_LIMIT};

@@ -101,3 +101,16 @@ fn sizes_follow_the_schema() {
         1_048_576
     );
 }
+
+/// Kubernetes' cost library bounds what `replace` and a literal-limited `split` give, and
+/// cel-go charges the global `matches(s, re)` as a plain call.
+#[test]
+fn results_of_replace_and_split_are_bounded_and_global_matches_costs_one() {
+    let short = json!({"type": "string", "maxLength": 10});
+    assert!(cost(short.clone(), "self.replace('-', '').matches('^[a-z]+$')") < 20);
+    let long = json!({"type": "string"});
+    let limited = cost(long.clone(), "self.split(',', 2).all(x, x == 'a')");
+    let unlimited = cost(long.clone(), "self.split(',').all(x, x == 'a')");
+    assert!(limited < unlimited / 10, "{limited} vs {unlimited}");
+    assert_eq!(cost(long, "matches(self, 'x')"), 2);
+}
