@@ -58,13 +58,19 @@ fn with_gateways() -> Engine {
     e
 }
 
+/// Applies Gateway `g` with `spec` (YAML lines) as `manager`.
 fn apply(e: &mut Engine, manager: &str, spec: &str) -> Resp {
+    apply_with(e, &format!("fieldManager={manager}"), spec)
+}
+
+/// [`apply`] with the query `query`.
+fn apply_with(e: &mut Engine, query: &str, spec: &str) -> Resp {
     let body =
         format!("apiVersion: example.com/v1\nkind: Gateway\nmetadata:\n  name: g\nspec:\n{spec}");
     send(
         e,
         "PATCH",
-        &format!("{GATEWAYS}/g?fieldManager={manager}"),
+        &format!("{GATEWAYS}/g?{query}"),
         Some(&body),
         &[("content-type", "application/apply-patch+yaml")],
     )
@@ -121,12 +127,10 @@ fn items_of_a_multi_key_map_list_are_owned_by_all_their_keys() {
         "Apply failed with 1 conflict: conflict with \"a\": .spec.listeners[port=80,protocol=\"TCP\"].name"
     );
     // Forced, b takes the name over and gives up its UDP item, which goes.
-    let r = send(
+    let r = apply_with(
         &mut e,
-        "PATCH",
-        &format!("{GATEWAYS}/g?fieldManager=b&force=true"),
-        Some("apiVersion: example.com/v1\nkind: Gateway\nmetadata:\n  name: g\nspec:\n  listeners:\n  - port: 80\n    name: other\n"),
-        &[("content-type", "application/apply-patch+yaml")],
+        "fieldManager=b&force=true",
+        "  listeners:\n  - port: 80\n    name: other\n",
     );
     assert_eq!(r.code, 200, "{}", r.text);
     assert_eq!(

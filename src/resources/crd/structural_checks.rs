@@ -43,7 +43,7 @@ pub(super) fn validate_structural(schema: &Value, path: &FieldPath) -> Vec<Field
     let mut errs = Vec::new();
     invariants(schema, path, Level::Root, &mut errs);
     if let Some(m) = schema.as_object() {
-        completeness(m, Some(m), path, path, &mut errs);
+        completeness(m, m, path, path, &mut errs);
     }
     crate::sort::sort_by_key(&mut errs, FieldError::message);
     errs
@@ -345,18 +345,11 @@ fn nested(
 /// property a clause names must be in the structure.
 fn completeness(
     v: &Map<String, Value>,
-    s: Option<&Map<String, Value>>,
+    s: &Map<String, Value>,
     s_path: &FieldPath,
     v_path: &FieldPath,
     errs: &mut Vec<FieldError>,
 ) {
-    let Some(s) = s else {
-        errs.push(FieldError::required(
-            s_path.as_str(),
-            &format!("because it is defined in {}", v_path.as_str()),
-        ));
-        return;
-    };
     if let Some(not) = object(v, "not") {
         nested_completeness(not, Some(s), s_path, &v_path.child("not"), errs);
     }
@@ -377,13 +370,10 @@ fn nested_completeness(
     errs: &mut Vec<FieldError>,
 ) {
     let Some(s) = s else {
-        errs.push(FieldError::required(
-            s_path.as_str(),
-            &format!("because it is defined in {}", v_path.as_str()),
-        ));
+        errs.push(undefined(s_path, v_path));
         return;
     };
-    completeness(v, Some(s), s_path, v_path, errs);
+    completeness(v, s, s_path, v_path, errs);
     if let Some(items) = object(v, "items") {
         let s_items = object(s, "items");
         nested_completeness(
@@ -406,10 +396,15 @@ fn nested_completeness(
                 &v_at,
                 errs,
             ),
-            None => errs.push(FieldError::required(
-                s_path.child("properties").key(k).as_str(),
-                &format!("because it is defined in {}", v_at.as_str()),
-            )),
+            None => errs.push(undefined(&s_path.child("properties").key(k), &v_at)),
         }
     }
+}
+
+/// What a clause at `v_path` names and the structure lacks at `s_path`.
+fn undefined(s_path: &FieldPath, v_path: &FieldPath) -> FieldError {
+    FieldError::required(
+        s_path.as_str(),
+        &format!("because it is defined in {}", v_path.as_str()),
+    )
 }

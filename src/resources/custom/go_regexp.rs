@@ -1,5 +1,5 @@
 //! Go's `regexp.Compile` errors for a CRD's `pattern` (written here: the texts must be Go's
-//! `regexp/syntax` ones, `error parsing regexp: <code>: `<expr>``). This checks the syntax
+//! `regexp/syntax` ones, "error parsing regexp: CODE: \`EXPR\`"). This checks the syntax
 //! RE2 refuses that schemas get wrong: unbalanced parentheses and brackets, repetition
 //! without an argument or stacked on another, bad repeat counts, unknown escapes, Perl
 //! groups Go does not have, reversed class ranges, unknown POSIX classes and a trailing

@@ -2,9 +2,9 @@
 //! taken from a crate: the maintained CEL crate (ANTLR-based) would add 200 to 475 KB of gzip
 //! to every wasm bundle, and the texts rule errors quote must follow cel-go's anyway. The
 //! subset is what CRD rules use: the whole expression grammar, the standard macros and
-//! functions with timestamps and durations ([`time`], schema `date-time`, `date` and
+//! functions with timestamps and durations (`time`, schema `date-time`, `date` and
 //! `duration` strings read as such), and Kubernetes' strings, lists, regex, URL and
-//! quantity ([`quantity`]) libraries; not IP addresses, CIDRs, semver, sets, the format
+//! quantity (`quantity`) libraries; not IP addresses, CIDRs, semver, sets, the format
 //! library or optionals, and no static type checking (a wrong type is found when evaluated,
 //! as `no such overload`). [`cost`] estimates a rule's cost
 //! before it runs, as cel-go's checker does, for the definition's limits.
