@@ -14,7 +14,7 @@
 //! [`hexdump`], [`ownership`] (managedFields as a table), [`links`] (owners, dependents,
 //! what a terminating object waits for), [`identity`] (who requests act as), [`watchlog`],
 //! [`discovery`], [`semantics`], [`script`] and [`lesson_data`]
-//! (lessons), [`templates`], [`sim`] (engine + watches) and [`state`] (the reducer every
+//! (lessons), [`templates`], [`sim`] (engine + watches) and [`state`] (the page state and, in `state/reducer.rs`, the reducer every
 //! control dispatches to; it returns [`state::Effect`]s instead of touching the browser).
 //! The components and all browser I/O are in `web` (wasm32 only). Element ids (`#method`,
 //! `#path`, `#headers`, `#body`, `#send`, `#status`, `#resp-headers`, `#resp-body`) are

@@ -1,0 +1,168 @@
+//! [`AppState::update`], the reducer: each [`Action`] applied to the engine and the page.
+
+use super::*;
+
+impl AppState {
+    /// The reducer: the state after `action`, and what the browser should then do. (Yew's
+    /// `Reducible` impl, in `ui::web`, calls this and performs the effects.) The same state
+    /// comes back, unchanged, when an idle poll has nothing new to show.
+    pub fn update(self: Rc<Self>, action: Action) -> (Rc<Self>, Vec<Effect>) {
+        let mut fx = Vec::new();
+        if let Action::Poll = action {
+            // The heartbeat re-renders only when something visible changed.
+            let changed = self.sim.borrow_mut().poll();
+            if !changed {
+                return (self, fx);
+            }
+        }
+        let mut s = (*self).clone();
+        s.version += 1;
+        match action {
+            Action::Poll => {}
+            Action::SetMethod(m) => s.draft.method = m,
+            Action::SetPath(p) => s.draft.path = p,
+            Action::SetHeaders(h) => s.draft.headers = h,
+            Action::SetBody(b) => s.draft.body = b,
+            Action::Load(d) => s.draft = d,
+            Action::Send => s.send(true, &mut fx),
+            Action::LoadAndSend(d) => {
+                s.draft = d;
+                s.send(true, &mut fx);
+            }
+            Action::StopWatch(id) => s.sim.borrow_mut().stop_watch(id),
+            Action::CloseWatch(id) => s.sim.borrow_mut().close_watch(id),
+            Action::Advance(ms) => {
+                s.sim.borrow_mut().engine.advance(ms);
+                s.sim.borrow_mut().poll();
+            }
+            Action::Compact => {
+                let rev = s.sim.borrow_mut().engine.compact();
+                s.notice = Some(format!(
+                    "Compacted the store at revision {rev}: older revisions now answer 410 Gone."
+                ));
+            }
+            Action::SetLag(ms) => {
+                s.sim.borrow_mut().engine.set_cache_lag(ms);
+                s.notice = Some(format!(
+                    "The watch cache now lags {ms} ms behind the store."
+                ));
+            }
+            Action::SetWall(wall) => {
+                let gates = s.sim.borrow().engine.feature_gates().clone();
+                s.set_engine_mode(wall, gates);
+            }
+            Action::SetGate(name, on) => {
+                let wall = !s.sim.borrow().engine.clock().is_simulated();
+                let mut gates = s.sim.borrow().engine.feature_gates().clone();
+                if gates.set(name, on).is_ok() {
+                    s.set_engine_mode(wall, gates);
+                }
+            }
+            Action::Reset => {
+                // A cluster the learner replaces by hand no longer has one set aside.
+                s.set_aside = None;
+                s.confirm_lesson = None;
+                s.sim.borrow_mut().reset();
+                s.lesson = None;
+                s.cells = Rc::new(BTreeMap::new());
+                let rev = s.sim.borrow().engine.store().revision();
+                s.notice = Some(format!(
+                    "A fresh cluster: three namespaces and the RBAC bootstrap policy, at revision {rev}."
+                ));
+            }
+            Action::Import(text) => {
+                s.set_aside = None;
+                s.confirm_lesson = None;
+                let result = s.sim.borrow_mut().import(&text);
+                s.notice = Some(match result {
+                    Ok(()) => "State imported.".into(),
+                    Err(e) => format!("Import failed: {e}"),
+                });
+            }
+            Action::Tab(t) => s.tab = t,
+            Action::StartLesson(id) => {
+                if s.hand_changed() {
+                    s.confirm_lesson = Some(id);
+                    s.tab = Tab::Lessons;
+                } else {
+                    s.start_lesson(id, true, &mut fx);
+                }
+            }
+            Action::ConfirmLesson(how) => match (s.confirm_lesson, how) {
+                (Some(id), LessonStart::Fresh) => {
+                    s.start_lesson(id, true, &mut fx);
+                }
+                (Some(id), LessonStart::Keep) => {
+                    s.start_lesson(id, false, &mut fx);
+                }
+                _ => s.confirm_lesson = None,
+            },
+            Action::UndoLessonReset => {
+                if let Some(state) = s.set_aside.clone() {
+                    s.lesson = None;
+                    s.cells = Rc::new(BTreeMap::new());
+                    let back = s.sim.borrow_mut().import(&state);
+                    s.notice = Some(match back {
+                        Ok(()) => {
+                            s.set_aside = None;
+                            "Your cluster from before the lesson is back.".into()
+                        }
+                        Err(e) => format!("The cluster could not be brought back: {e}"),
+                    });
+                    s.share(&mut fx);
+                }
+            }
+            Action::LessonGoto(step) => {
+                if let Some(run) = s.lesson.as_mut() {
+                    run.step = step.min(run.lesson.steps.len() - 1);
+                }
+                s.load_step(&mut fx);
+            }
+            Action::ExitLesson => {
+                // What a fresh lesson left behind is not the learner's work: only what they
+                // change from here on is asked about (and set aside) by the next lesson.
+                if s.lesson.as_ref().is_some_and(|run| !run.own_cluster) {
+                    s.sim.borrow_mut().mark_fresh();
+                }
+                s.lesson = None;
+                s.share(&mut fx);
+            }
+            Action::Open(Shared::Request(d)) => {
+                s.lesson = None;
+                let get = d.method.eq_ignore_ascii_case("GET");
+                s.draft = d;
+                if get {
+                    s.send(false, &mut fx);
+                } else {
+                    s.notice = Some("Request loaded from the link: press Send to run it.".into());
+                }
+            }
+            Action::Open(Shared::Lesson { lesson, step }) => {
+                if s.start_lesson(&lesson, true, &mut fx) {
+                    // Replay the earlier steps: the cluster is fresh and simulated, so this
+                    // reproduces exactly the state the link was made in.
+                    let last = s.lesson.as_ref().map_or(0, |r| r.lesson.steps.len() - 1);
+                    for i in 0..step.min(last) {
+                        if let Some(run) = s.lesson.as_mut() {
+                            run.step = i;
+                        }
+                        s.load_step(&mut fx);
+                        s.send(false, &mut fx);
+                    }
+                    if let Some(run) = s.lesson.as_mut() {
+                        run.step = step.min(last);
+                    }
+                    s.load_step(&mut fx);
+                }
+            }
+            Action::RunCell(cell) => s.run_cell(cell, &mut fx),
+            Action::ClearHistory => {
+                s.history = Rc::new(Vec::new());
+                fx.push(Effect::SaveHistory(s.history.clone()));
+            }
+            Action::Notice(n) => s.notice = n,
+            Action::SetIdentity(id) => s.set_identity(id),
+        }
+        (Rc::new(s), fx)
+    }
+}
