@@ -190,6 +190,12 @@ fn schemas_the_rules_allow() {
                 "p": {"type": "string", "pattern": "^[a-z]+(-[a-z]+)*$", "default": "a-b"}}})),
         ),
         (
+            "oldSelf under an atomic object",
+            with_x(json!({"type": "object", "x-kubernetes-map-type": "atomic",
+                "properties": {"k": {"type": "string", "maxLength": 10,
+                    "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}})),
+        ),
+        (
             "oldSelf on a map list's items",
             with_x(
                 json!({"type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["k"],

@@ -315,7 +315,9 @@ impl Walk {
         let embedded = m.get("x-kubernetes-embedded-resource") == Some(&Value::Bool(true));
         for (k, v) in props.into_iter().flatten() {
             let mut sub = ssv.clone();
-            if str_of("x-kubernetes-map-type") == "atomic" {
+            // `MapIsCorrelatable`: granular and atomic maps correlate; only a map type
+            // apiextensions does not know (refused anyway) does not.
+            if !matches!(str_of("x-kubernetes-map-type"), "" | "granular" | "atomic") {
                 sub = sub.forbid_old_self(path);
             }
             if (root || embedded) && matches!(k.as_str(), "metadata" | "kind" | "apiVersion") {

@@ -159,10 +159,10 @@ fn metadata_invariants(
     }
     let extra = m.into_iter().flatten().any(|(k, v)| match k.as_str() {
         "type" | "default" => false,
-        "properties" => v.as_object().is_some_and(|p| {
-            let named = p.contains_key("name") as usize + p.contains_key("generateName") as usize;
-            named != p.len() || named == 0 && !p.is_empty()
-        }),
+        // Only `name` and `generateName` may be described.
+        "properties" => v
+            .as_object()
+            .is_some_and(|p| p.keys().any(|k| k != "name" && k != "generateName")),
         _ => !v.is_null(),
     });
     if extra {
