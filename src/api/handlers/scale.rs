@@ -77,7 +77,7 @@ pub fn serve(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
             super::body_within_limit(req)?;
             let opts = write_options(req, "UpdateOptions")?;
             let body = super::decode_body(req, scale_kind(rr), opts.field_validation)?;
-            let mut reply = write(reg, req, rr, body.object, &opts)?;
+            let mut reply = write(reg, req, rr, body.object, None, &opts)?;
             reply.warnings = body.warnings;
             Ok(reply)
         }
@@ -92,14 +92,14 @@ pub fn serve(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> Api
             };
             super::body_within_limit(req)?;
             let opts = super::patch::options(req)?;
-            let (mut base, found) =
-                scale_of(paths(rr), &current(reg, rr)?).map_err(accessor_error)?;
+            let obj = current(reg, rr)?;
+            let (mut base, found) = scale_of(paths(rr), &obj).map_err(accessor_error)?;
             if !found {
                 base["spec"]["replicas"] = INVALID_SPEC_REPLICAS.into();
             }
             // Patched and decoded as any patched object is, as a Scale.
             let patched = super::patch::patched_as(req, rr, scale_kind(rr), kind, &opts, &base)?;
-            let mut reply = write(reg, req, rr, patched.obj, &opts)?;
+            let mut reply = write(reg, req, rr, patched.obj, Some(obj), &opts)?;
             reply.warnings = patched.warnings;
             Ok(reply)
         }
@@ -113,19 +113,25 @@ fn accessor_error(e: String) -> ApiError {
     ApiError::untyped(500, e)
 }
 
-/// `scaleUpdatedObjectInfo`: the object with the Scale's replicas, written as an update of
-/// the object through `scale`; the answer is the written object's Scale.
+/// `scaleUpdatedObjectInfo`: the object (`read`, when the caller has it) with the Scale's
+/// replicas, written as an update of the object through `scale`; the answer is the written
+/// object's Scale.
 fn write(
     reg: &mut Registry,
     req: &Request<'_>,
     rr: &ResourceRequest,
     mut sent: serde_json::Map<String, Value>,
+    read: Option<Value>,
     opts: &super::WriteOptions,
 ) -> ApiResult<Reply> {
     let (key, name) = key_and_name(rr);
     super::reconcile_namespace(&mut sent, rr.resource, rr.namespace.as_deref())?;
     super::check_name(&sent, name)?;
-    let mut obj = current(reg, rr)?;
+    // A patch read the object already; an update reads it after its own checks.
+    let mut obj = match read {
+        Some(obj) => obj,
+        None => current(reg, rr)?,
+    };
     crate::resources::custom::conversion::value_to_served(rr.resource, &mut obj);
     let rv = sent["metadata"]["resourceVersion"].as_str().unwrap_or("");
     if !rv.is_empty() {

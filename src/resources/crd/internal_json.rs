@@ -174,6 +174,20 @@ fn render(kind: Kind, x: Option<&Value>) -> Value {
     }
 }
 
+/// The Go names of the internal fields `m` sets (not their zero value), in declaration
+/// order.
+pub(super) fn set_fields(m: &Map<String, Value>) -> impl Iterator<Item = (&'static str, &Value)> {
+    FIELDS.iter().filter_map(move |(go, key, kind)| {
+        let x = m.get(*key).filter(|x| !x.is_null())?;
+        let zero = match kind {
+            Kind::Str => x == &json!(""),
+            Kind::Bool => x == &json!(false),
+            _ => false,
+        };
+        (!zero).then_some((*go, x))
+    })
+}
+
 /// `items` as the internal `*JSONSchemaPropsOrArray` renders.
 pub(super) fn items_props(v: &Value) -> Value {
     render(Kind::OrArray, Some(v))

@@ -13,7 +13,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::internal_json::schema_props;
+use super::internal_json::{schema_props, set_fields};
 use crate::resources::field::{FieldError, FieldPath};
 
 /// How a schema is checked: whether the status subresource applies to it, and whether an
@@ -104,12 +104,7 @@ const ROOT_FIELDS: &[&str] = &[
 /// With the status subresource, only [`ROOT_FIELDS`] at the root, and an object: the first
 /// set field (in the internal type's order) that breaks this is reported, nothing after it.
 fn status_root(m: &Map<String, Value>, path: &FieldPath) -> Option<FieldError> {
-    let internal = schema_props(&Value::Object(m.clone()));
-    let zero = schema_props(&json!({}));
-    for (name, value) in internal.as_object()? {
-        if zero.get(name) == Some(value) {
-            continue;
-        }
+    for (name, value) in set_fields(m) {
         if name == "Type" {
             let ty = value.as_str().unwrap_or("");
             if ty != "object" {
@@ -121,10 +116,10 @@ fn status_root(m: &Map<String, Value>, path: &FieldPath) -> Option<FieldError> {
             }
             continue;
         }
-        if !ROOT_FIELDS.contains(&name.as_str()) {
+        if !ROOT_FIELDS.contains(&name) {
             return Some(FieldError::invalid(
                 path.as_str(),
-                internal.clone(),
+                schema_props(&Value::Object(m.clone())),
                 &format!(
                     "only [{}] fields are allowed at the root of the schema if the status subresource is enabled",
                     ROOT_FIELDS.join(" ")

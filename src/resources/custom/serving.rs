@@ -71,9 +71,6 @@ impl Kinds {
         let before: Vec<&'static ResourceInfo> = self.all.clone();
         self.all.retain(|r| r.custom.is_none());
         self.all.extend(custom);
-        let same = |a: &[&'static ResourceInfo], b: &[&'static ResourceInfo]| {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y))
-        };
         for info in &self.all {
             let Some(c) = info.custom else { continue };
             if before.iter().any(|b| std::ptr::eq(*b, *info)) {
@@ -81,7 +78,8 @@ impl Kinds {
             }
             c.settled.store(settled(c, &before, rev), Ordering::Relaxed);
         }
-        !same(&before, &self.all)
+        let ptr = |r: &&'static ResourceInfo| *r as *const ResourceInfo;
+        !before.iter().map(ptr).eq(self.all.iter().map(ptr))
     }
 
     /// Whether `group` is served by custom resources alone (the CRD handler's).
