@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use super::internal_json::items_props;
 use crate::resources::custom::structural::Schema;
 use crate::resources::field::{FieldError, FieldPath};
+use crate::resources::meta::str_items;
 
 fn str_of<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     m.get(key).and_then(Value::as_str)
@@ -78,10 +79,8 @@ pub(super) fn list_and_map_types(
     }
     let keys: Vec<&str> = m
         .get("x-kubernetes-list-map-keys")
-        .and_then(Value::as_array)
         .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
+        .flat_map(str_items)
         .collect();
     let keys_value = || json!(keys);
     if !keys.is_empty() {
@@ -180,13 +179,7 @@ fn keys_and_items(
     if list_type != "map" {
         return errs;
     }
-    let required: Vec<&str> = is
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let required: Vec<&str> = is.get("required").into_iter().flat_map(str_items).collect();
     let props = is.get("properties").and_then(Value::as_object);
     for k in keys {
         let Some(p) = props.and_then(|p| p.get(*k)).and_then(Value::as_object) else {

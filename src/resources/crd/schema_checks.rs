@@ -15,6 +15,7 @@ use serde_json::{json, Map, Value};
 
 use super::internal_json::{schema_props, set_fields};
 use crate::resources::field::{FieldError, FieldPath};
+use crate::resources::meta::{map_str, str_at};
 
 /// How a schema is checked: whether the status subresource applies to it, and whether an
 /// update leaves it unchanged (its rules' own cost limits are then not checked again).
@@ -30,10 +31,9 @@ pub(super) fn validate_schema(
     path: &FieldPath,
     cx: SchemaContext,
 ) -> Vec<FieldError> {
-    let status = cx.status;
     let mut errs = Vec::new();
     if let Some(m) = schema.as_object() {
-        if status {
+        if cx.status {
             errs.extend(status_root(m, path));
         }
         if m.get("nullable") == Some(&Value::Bool(true)) {
@@ -60,16 +60,15 @@ pub(super) fn validate_schema(
         cel: Vec::new(),
     };
     walk.node(schema, path, &Ssv::default(), true, compiles);
+    // Costs are estimated for what compiles; with a schema error anywhere, for nothing (the
+    // real server still estimates the nodes without one).
+    let estimate = compiles && walk.schema.is_empty();
     errs.extend(walk.schema);
     errs.extend(walk.cel);
     if let (true, Some(e)) = (errs.is_empty(), init) {
         errs.push(FieldError::invalid(path.as_str(), json!(""), &e));
     }
-    if compiles
-        && errs
-            .iter()
-            .all(|e| e.field.contains("x-kubernetes-validations"))
-    {
+    if estimate {
         errs.extend(super::rule_costs::check(schema, path, cx.unchanged));
     }
     errs
@@ -154,7 +153,7 @@ fn keyword_set(m: &Map<String, Value>, key: &str) -> bool {
 /// a structural schema cannot hold, in the order the conversion meets them.
 fn init_error(s: &Value) -> Option<String> {
     let m = s.as_object()?;
-    let text = |x: &str| m.get(x).and_then(Value::as_str).unwrap_or("");
+    let text = |x: &str| map_str(m, x);
     let unsupported = |key: &str| format!("OpenAPIV3Schema '{key}' is not supported");
     if !text("id").is_empty() {
         return Some(unsupported("id"));
@@ -275,7 +274,7 @@ impl Walk {
         let Some(m) = s.as_object() else { return };
         let before = self.schema.len();
         self.standard(m, path, ssv);
-        let str_of = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("");
+        let str_of = |k: &str| map_str(m, k);
         let ty = str_of("type");
         if m.get("uniqueItems") == Some(&Value::Bool(true)) {
             self.forbidden(
@@ -386,7 +385,7 @@ impl Walk {
 
     /// `specStandardValidatorV3.validate`.
     fn standard(&mut self, m: &Map<String, Value>, path: &FieldPath, ssv: &Ssv) {
-        let ty = m.get("type").and_then(Value::as_str).unwrap_or("");
+        let ty = map_str(m, "type");
         if !ty.is_empty() && !TYPES.contains(&ty) {
             self.schema.push(FieldError::not_supported(
                 path.child("type").as_str(),
@@ -428,7 +427,7 @@ impl Walk {
         let rules = m.get("x-kubernetes-validations").and_then(Value::as_array);
         for (i, r) in rules.into_iter().flatten().enumerate() {
             let at = path.child("x-kubernetes-validations").index(i);
-            let s = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or("");
+            let s = |k: &str| str_at(r, k);
             let (rule, message) = (s("rule").trim(), s("message"));
             let lines = |t: &str| t.contains('\n') || t.contains('\r');
             if rule.is_empty() {
@@ -503,7 +502,7 @@ impl Walk {
         let rules = m.get("x-kubernetes-validations").and_then(Value::as_array);
         for (i, r) in rules.into_iter().flatten().enumerate() {
             let at = path.child("x-kubernetes-validations").index(i);
-            let rule = r.get("rule").and_then(Value::as_str).unwrap_or("");
+            let rule = str_at(r, "rule");
             let parsed = crate::resources::custom::cel::parse(rule);
             if let Err(e) = &parsed {
                 self.cel.push(FieldError::invalid(

@@ -10,6 +10,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::resources::field::{FieldError, FieldPath};
+use crate::resources::meta::map_str;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Level {
@@ -20,10 +21,6 @@ pub(super) enum Level {
 
 fn is_true(m: &Map<String, Value>, key: &str) -> bool {
     m.get(key) == Some(&Value::Bool(true))
-}
-
-fn str_of<'a>(m: &'a Map<String, Value>, key: &str) -> &'a str {
-    m.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 fn object<'a>(m: &'a Map<String, Value>, key: &str) -> Option<&'a Map<String, Value>> {
@@ -52,7 +49,7 @@ pub(super) fn validate_structural(schema: &Value, path: &FieldPath) -> Vec<Field
 /// `validateStructuralInvariants` of one node at `level`.
 fn invariants(s: &Value, path: &FieldPath, level: Level, errs: &mut Vec<FieldError>) {
     let Some(m) = s.as_object() else { return };
-    let ty = str_of(m, "type");
+    let ty = map_str(m, "type");
     if ty == "array" && m.get("items").is_none_or(Value::is_null) {
         errs.push(FieldError::required(
             path.child("items").as_str(),
@@ -146,7 +143,7 @@ fn metadata_invariants(
     errs: &mut Vec<FieldError>,
 ) {
     let m = meta.as_object();
-    let ty = m.map_or("", |m| str_of(m, "type"));
+    let ty = m.map_or("", |m| map_str(m, "type"));
     if check && ty != "object" {
         errs.push(FieldError::invalid(
             path.child("type").as_str(),
@@ -223,7 +220,7 @@ fn value_validation(
     if let Some(not) = m.get("not") {
         nested(not, false, level, &path.child("not"), errs);
     }
-    let pattern = str_of(m, "pattern");
+    let pattern = map_str(m, "pattern");
     if !pattern.is_empty() {
         if let Err(e) = crate::resources::custom::go_regexp::check(pattern) {
             errs.push(FieldError::invalid(
