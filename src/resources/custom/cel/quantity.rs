@@ -13,7 +13,6 @@ use super::eval::Val;
 const FORMAT_WRONG: &str =
     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const SUFFIX: &str = "unable to parse quantity's suffix";
-const NUMERIC: &str = "unable to parse numeric part of quantity";
 const NANOS_PER_UNIT: i128 = 1_000_000_000;
 
 /// A quantity's value; `derived`: the result of `add` or `sub`, which cel-go holds by
@@ -107,12 +106,8 @@ pub fn parse(s: &str) -> Result<i128, &'static str> {
     }
     let (positive, num, denom, suf) = split(s)?;
     let (base, exponent) = suffix(suf).ok_or(SUFFIX)?;
-    let digits = format!("{num}{denom}");
-    if digits.len() > 60 {
-        return Err(NUMERIC);
-    }
     let mut value: i128 = 0;
-    for d in digits.bytes() {
+    for d in num.bytes().chain(denom.bytes()) {
         value = value
             .saturating_mul(10)
             .saturating_add(i128::from(d - b'0'));
