@@ -308,3 +308,63 @@ fn quantities_compare_by_value() {
     let r = put(&mut e, &format!("{WIDGETS}/w1"), &smaller);
     assert_eq!(r.code, 200, "{}", r.text);
 }
+
+#[test]
+fn addresses_networks_and_versions_read_as_the_libraries_do() {
+    let mut e = engine();
+    let crd = crd_with_spec(json!({
+        "type": "object",
+        "properties": {
+            "address": {"type": "string", "maxLength": 64, "x-kubernetes-validations": [
+                {"rule": "isIP(self) && ip.isCanonical(self)", "message": "must be a canonical IP address"},
+                {"rule": "ip(self).family() == 4 ? cidr('10.0.0.0/8').containsIP(self) : ip(self).isGlobalUnicast()", "message": "must be in 10.0.0.0/8 or a global IPv6 address"}
+            ]},
+            "network": {"type": "string", "maxLength": 64, "x-kubernetes-validations": [
+                {"rule": "cidr(self) == cidr(self).masked()", "message": "must have no host bits"}
+            ]},
+            "version": {"type": "string", "maxLength": 32, "x-kubernetes-validations": [
+                {"rule": "isSemver(self, true) && semver(self, true).isGreaterThan(semver('1.2.0'))", "message": "must be a version after 1.2.0"}
+            ]}
+        }
+    }));
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 201, "{}", r.text);
+    let prefix = r#"Widget.example.com "w1" is invalid: "#;
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget("w1", json!({"address": "10.1.2.3", "network": "192.168.0.0/16", "version": "v1.10"})),
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    let cases = [
+        (
+            json!({"address": "2001:DB8::1"}),
+            r#"spec.address: Invalid value: "2001:DB8::1": must be a canonical IP address"#,
+        ),
+        (
+            json!({"address": "192.168.1.1"}),
+            r#"spec.address: Invalid value: "192.168.1.1": must be in 10.0.0.0/8 or a global IPv6 address"#,
+        ),
+        (
+            json!({"address": "fe80::1"}),
+            r#"spec.address: Invalid value: "fe80::1": must be in 10.0.0.0/8 or a global IPv6 address"#,
+        ),
+        (
+            json!({"network": "192.168.1.0/16"}),
+            r#"spec.network: Invalid value: "192.168.1.0/16": must have no host bits"#,
+        ),
+        (
+            json!({"network": "192.168.1.0"}),
+            r#"spec.network: Invalid value: "string": network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix("192.168.1.0"): no '/' evaluating rule: must have no host bits"#,
+        ),
+        (
+            json!({"version": "1.2.0-rc.1"}),
+            r#"spec.version: Invalid value: "1.2.0-rc.1": must be a version after 1.2.0"#,
+        ),
+    ];
+    for (spec, want) in cases {
+        let r = post(&mut e, WIDGETS, &widget("w1", spec));
+        assert_eq!(r.code, 422, "{}", r.text);
+        assert_eq!(r.json["message"], format!("{prefix}{want}"));
+    }
+}

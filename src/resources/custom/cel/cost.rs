@@ -82,6 +82,9 @@ enum Ty {
     Object,
     /// A timestamp or a duration: a scalar.
     Time,
+    /// A library's value (`net.IP`, `net.CIDR`, `kubernetes.Quantity`,
+    /// `kubernetes.Semver`): equal to its own kind at a cost of 1.
+    Kind(&'static str),
     Dyn,
 }
 
@@ -257,6 +260,10 @@ impl<'s> Env<'s> {
                 est(l.cost.min, l.cost.max.saturating_add(r.cost.max)),
                 Ty::Bool,
             ),
+            // Kubernetes' types compare with their own kind at a nominal cost.
+            "==" | "!=" if matches!(l.ty, Ty::Kind(_)) && l.ty == r.ty => {
+                plain(both.add(est(1, 1)), Ty::Bool)
+            }
             "==" | "!=" => plain(both.add(traversal(&l, &r)), Ty::Bool),
             "<" | "<=" | ">" | ">=" if text(l.ty) || text(r.ty) => {
                 plain(both.add(traversal(&l, &r)), Ty::Bool)
@@ -371,8 +378,36 @@ impl<'s> Env<'s> {
                 sized(total.factor(0.1), total, Ty::Str)
             }
             "url" => sized(recv_size.factor(0.1), recv_size, Ty::Dyn),
+            // A CIDR's address is a field read.
+            "ip" if target.is_some() => one(Ty::Kind("net.IP")),
             "quantity" | "isQuantity" | "semver" | "isSemver" | "cidr" | "isIP" | "isCIDR"
-            | "ip" => plain(inputs.add(recv_size.factor(0.1)), Ty::Dyn),
+            | "ip" => {
+                let ty = match name {
+                    "quantity" => Ty::Kind("kubernetes.Quantity"),
+                    "semver" => Ty::Kind("kubernetes.Semver"),
+                    "cidr" => Ty::Kind("net.CIDR"),
+                    "ip" => Ty::Kind("net.IP"),
+                    _ => Ty::Bool,
+                };
+                plain(inputs.add(recv_size.factor(0.1)), ty)
+            }
+            "masked" => one(Ty::Kind("net.CIDR")),
+            "ip.isCanonical" => plain(inputs.add(recv_size.factor(0.2)), Ty::Bool),
+            "prefixLength" | "family" | "isUnspecified" | "isLoopback"
+            | "isLinkLocalMulticast" | "isLinkLocalUnicast" | "isGlobalUnicast" => one(Ty::Dyn),
+            // Two 4- or 16-byte addresses compared; a CIDR in a CIDR masks and compares the
+            // bits too; a string argument is parsed first.
+            "containsIP" | "containsCIDR" => {
+                let bytes = est(4, 16);
+                let mut cost = bytes.add(bytes).factor(0.1);
+                if name == "containsCIDR" {
+                    cost = cost.add(bytes.factor(0.1)).add(est(1, 1));
+                }
+                if rest.first().is_some_and(|a| a.ty == Ty::Str) {
+                    cost = cost.add(arg_size.factor(0.1));
+                }
+                plain(inputs.add(cost), Ty::Bool)
+            }
             // Between strings and bytes: a rune is 1 to 4 bytes.
             "string" if recv_ty == Ty::Bytes => sized(
                 recv_size.factor(0.1),

@@ -34,7 +34,36 @@ pub enum Val {
     Duration(i64),
     /// The quantity library's `kubernetes.Quantity`.
     Quantity(super::quantity::Quantity),
+    /// The IP library's `net.IP`.
+    Ip(super::net::Addr),
+    /// The CIDR library's `net.CIDR`.
+    Cidr(super::net::Prefix),
+    /// The semver library's `kubernetes.Semver`.
+    Semver(Rc<super::semver::Version>),
+    /// A type, as `type(x)` gives it and type names (`string`, `net.IP`) denote it.
+    Type(&'static str),
 }
+
+/// The types a rule may name: CEL's own and the Kubernetes libraries'.
+pub(super) const TYPE_NAMES: &[&str] = &[
+    "bool",
+    "bytes",
+    "double",
+    "int",
+    "list",
+    "map",
+    "null_type",
+    "string",
+    "type",
+    "uint",
+    "google.protobuf.Duration",
+    "google.protobuf.Timestamp",
+    "kubernetes.Quantity",
+    "kubernetes.Semver",
+    "kubernetes.URL",
+    "net.CIDR",
+    "net.IP",
+];
 
 impl From<&Lit> for Val {
     fn from(l: &Lit) -> Val {
@@ -103,6 +132,10 @@ impl Val {
             Val::Timestamp(_) => "google.protobuf.Timestamp",
             Val::Duration(_) => "google.protobuf.Duration",
             Val::Quantity(_) => "kubernetes.Quantity",
+            Val::Ip(_) => "net.IP",
+            Val::Cidr(_) => "net.CIDR",
+            Val::Semver(_) => "kubernetes.Semver",
+            Val::Type(_) => "type",
         }
     }
 
@@ -141,7 +174,7 @@ pub(super) fn equal(a: &Val, b: &Val) -> bool {
     if let Some(o) = super::time::compare(a, b) {
         return o == Ordering::Equal;
     }
-    if let Some(r) = super::quantity::equal(a, b) {
+    if let Some(r) = super::quantity::equal(a, b).or_else(|| super::semver::equal(a, b)) {
         return r.unwrap_or(false);
     }
     match (a, b) {
@@ -206,10 +239,13 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
     }
     Ok(match e {
         Expr::Lit(l) => Val::from(l),
-        Expr::Ident(id) => scope
-            .get(id)
-            .cloned()
-            .ok_or_else(|| format!("undeclared reference to '{id}' (in container '')"))?,
+        Expr::Ident(id) => match scope.get(id) {
+            Some(v) => v.clone(),
+            None => match TYPE_NAMES.iter().find(|t| **t == id.as_str()) {
+                Some(t) => Val::Type(t),
+                None => return Err(format!("undeclared reference to '{id}' (in container '')")),
+            },
+        },
         Expr::List(items) => Val::List(
             items
                 .iter()
@@ -308,8 +344,11 @@ fn binary(op: &str, l: &Expr, r: &Expr, scope: &mut Scope<'_>) -> Result<Val, St
         };
     }
     let (a, b) = (eval(l, scope)?, eval(r, scope)?);
-    if let (true, Some(r)) = (op == "==" || op == "!=", super::quantity::equal(&a, &b)) {
-        return r.map(|eq| Val::Bool(eq == (op == "==")));
+    if op == "==" || op == "!=" {
+        let kind = super::quantity::equal(&a, &b).or_else(|| super::semver::equal(&a, &b));
+        if let Some(r) = kind {
+            return r.map(|eq| Val::Bool(eq == (op == "==")));
+        }
     }
     Ok(match op {
         "==" => Val::Bool(equal(&a, &b)),
@@ -458,6 +497,10 @@ pub fn display(v: &Val) -> String {
         Val::Duration(d) => super::time::format_duration(*d),
         // Not printable in CEL (no `string()` overload); error texts show the value.
         Val::Quantity(q) => format!("{}n", q.nanos),
+        Val::Ip(a) => a.to_string(),
+        Val::Cidr(p) => p.to_string(),
+        Val::Semver(v) => v.to_string(),
+        Val::Type(t) => (*t).to_string(),
         Val::List(l) => format!("[{}]", l.iter().map(display).collect::<Vec<_>>().join(", ")),
         Val::Map(m) => format!(
             "{{{}}}",

@@ -45,6 +45,12 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
     if let Some(r) = super::quantity::call(name, target.as_ref(), &args) {
         return r;
     }
+    if let Some(r) = super::net::call(name, target.as_ref(), &args) {
+        return r;
+    }
+    if let Some(r) = super::semver::call(name, target.as_ref(), &args) {
+        return r;
+    }
     // Global forms of methods take the receiver first.
     let (recv, args) = match target {
         Some(t) => (Some(t), args),
@@ -104,6 +110,7 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
             Val::List(_) | Val::Map(_) | Val::Null | Val::Url(_) | Val::Quantity(_) => {
                 return no_overload()
             }
+            Val::Ip(_) | Val::Cidr(_) | Val::Semver(_) | Val::Type(_) => return no_overload(),
             v => display(&v),
         }),
         ("int", v, []) => Val::Int(match v {
@@ -139,7 +146,7 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
             _ => return Err(conversion("bool")),
         }),
         ("dyn", v, []) => v,
-        ("type", v, []) => Val::Str(v.type_name().into()),
+        ("type", v, []) => Val::Type(v.type_name()),
         ("charAt", Val::Str(s), [Val::Int(i)]) => {
             let n = s.chars().count() as i64;
             if *i < 0 || *i > n {

@@ -12,8 +12,10 @@
 pub mod cost;
 mod eval;
 mod functions;
+mod net;
 mod parse;
 mod quantity;
+mod semver;
 mod time;
 
 pub use eval::{display, eval, Scope, Val, COST_EXCEEDED, PER_CALL_LIMIT};

@@ -403,7 +403,7 @@ impl Parser {
                     let args = self.args(")")?;
                     e = macro_or_call(Some(e), name, args)?;
                 } else {
-                    e = Expr::Select(Box::new(e), name);
+                    e = select_or_type(e, name);
                 }
             } else if self.eat("[") {
                 let i = self.expr()?;
@@ -502,6 +502,30 @@ fn macro_or_call(target: Option<Expr>, name: String, mut args: Vec<Expr>) -> Res
                 filter,
             ))
         }
+        // A namespaced function (`sets.contains(a, b)`) is a global call by its full name,
+        // even where a variable has the namespace's name, as cel-go's checker resolves it.
+        (Some(Expr::Ident(ns)), _, _) if NAMESPACED.contains(&format!("{ns}.{name}").as_str()) => {
+            Ok(Expr::Call(None, format!("{ns}.{name}"), args))
+        }
         (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args)),
     }
 }
+
+/// `a.b`, or the type a qualified name denotes (`net.IP`, `google.protobuf.Timestamp`),
+/// read as one identifier as cel-go's checker resolves it.
+fn select_or_type(e: Expr, field: String) -> Expr {
+    fn dotted(e: &Expr) -> Option<String> {
+        match e {
+            Expr::Ident(id) => Some(id.clone()),
+            Expr::Select(x, f) => dotted(x).map(|d| format!("{d}.{f}")),
+            _ => None,
+        }
+    }
+    match dotted(&e).map(|d| format!("{d}.{field}")) {
+        Some(name) if super::eval::TYPE_NAMES.contains(&name.as_str()) => Expr::Ident(name),
+        _ => Expr::Select(Box::new(e), field),
+    }
+}
+
+/// The functions the Kubernetes environment declares under a namespace.
+const NAMESPACED: &[&str] = &["ip.isCanonical"];
