@@ -333,7 +333,10 @@ fn addresses_networks_and_versions_read_as_the_libraries_do() {
     let r = post(
         &mut e,
         WIDGETS,
-        &widget("w1", json!({"address": "10.1.2.3", "network": "192.168.0.0/16", "version": "v1.10"})),
+        &widget(
+            "w1",
+            json!({"address": "10.1.2.3", "network": "192.168.0.0/16", "version": "v1.10"}),
+        ),
     );
     assert_eq!(r.code, 201, "{}", r.text);
     let cases = [
@@ -367,4 +370,51 @@ fn addresses_networks_and_versions_read_as_the_libraries_do() {
         assert_eq!(r.code, 422, "{}", r.text);
         assert_eq!(r.json["message"], format!("{prefix}{want}"));
     }
+}
+
+#[test]
+fn optional_old_self_rules_run_on_create_with_no_old_value() {
+    let mut e = engine();
+    let crd = crd_with_spec(json!({
+        "type": "object",
+        "properties": {
+            "level": {"type": "integer", "x-kubernetes-validations": [
+                {"rule": "!oldSelf.hasValue() || self >= oldSelf.value()", "message": "may not decrease", "optionalOldSelf": true}
+            ]},
+            "phase": {"type": "string", "x-kubernetes-validations": [
+                {"rule": "oldSelf.hasValue() || self == 'initial'", "message": "must start as initial", "optionalOldSelf": true},
+                {"rule": "self == oldSelf || self != 'initial'", "message": "may not go back to initial"}
+            ]}
+        }
+    }));
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 201, "{}", r.text);
+    let prefix = r#"Widget.example.com "w1" is invalid: "#;
+    // On create the optional rule runs, with oldSelf none; the plain transition rule does not.
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget("w1", json!({"level": 5, "phase": "running"})),
+    );
+    assert_eq!(
+        r.json["message"],
+        format!("{prefix}spec.phase: Invalid value: \"running\": must start as initial")
+    );
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget("w1", json!({"level": 5, "phase": "initial"})),
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    let mut lower = r.json.clone();
+    lower["spec"]["level"] = json!(3);
+    lower["spec"]["phase"] = json!("running");
+    let r = put(&mut e, &format!("{WIDGETS}/w1"), &lower);
+    assert_eq!(
+        r.json["message"],
+        format!("{prefix}spec.level: Invalid value: 3: may not decrease")
+    );
+    lower["spec"]["level"] = json!(9);
+    let r = put(&mut e, &format!("{WIDGETS}/w1"), &lower);
+    assert_eq!(r.code, 200, "{}", r.text);
 }

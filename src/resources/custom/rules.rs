@@ -102,8 +102,10 @@ impl Walk {
                 return;
             }
         };
-        // A transition rule needs the old value; any other is ratcheted on an unchanged one.
-        if rule.uses_old_self && old.is_none() {
+        // A transition rule needs the old value, unless it takes it as an optional; any
+        // other rule is ratcheted on an unchanged value.
+        let optional = rule.uses_old_self && rule.optional_old_self;
+        if rule.uses_old_self && old.is_none() && !optional {
             return;
         }
         if !rule.uses_old_self && old == Some(v) {
@@ -113,8 +115,18 @@ impl Walk {
         if let Some(o) = old {
             vars.push(("oldSelf".to_string(), Val::from_json(o, Some(s))));
         }
+        // The message expression is evaluated with the plain binding, as apiextensions
+        // does (where the old value is absent, `oldSelf` is unbound there).
+        let message_vars = vars.clone();
+        if optional {
+            // cel-go 0.26 rebuilds an optional's value from its plain JSON form: read
+            // through it, the old value has no schema (a date-time stays a string).
+            let old_self = Val::Optional(old.map(|o| std::rc::Rc::new(Val::from_json(o, None))));
+            vars.truncate(1);
+            vars.push(("oldSelf".to_string(), old_self));
+        }
         let mut steps = 0;
-        let result = cel::eval(expr, &mut Scope::new(vars.clone(), &mut steps));
+        let result = cel::eval(expr, &mut Scope::new(vars, &mut steps));
         self.spent += steps;
         let rule_text = if rule.message.trim().is_empty() {
             rule.rule.trim().to_string()
@@ -135,7 +147,7 @@ impl Walk {
                     f => super::child(path, f),
                 };
                 let detail = self
-                    .message(rule, vars)
+                    .message(rule, message_vars)
                     .unwrap_or_else(|| match rule.message.trim() {
                         "" => format!("failed rule: {rule_text}"),
                         m => m.to_string(),

@@ -57,6 +57,9 @@ pub struct Rule {
     pub field_path: String,
     /// Whether the rule reads `oldSelf` (a transition rule, checked only on updates).
     pub uses_old_self: bool,
+    /// `optionalOldSelf: true`: the rule also runs where there is no old value, `oldSelf`
+    /// an optional.
+    pub optional_old_self: bool,
 }
 
 impl Rule {
@@ -80,6 +83,7 @@ impl Rule {
             reason: s("reason"),
             field_path: s("fieldPath"),
             uses_old_self,
+            optional_old_self: v.get("optionalOldSelf") == Some(&Value::Bool(true)),
         }
     }
 }

@@ -205,32 +205,13 @@ impl<'s> Env<'s> {
                     ..plain(cost, Ty::Map)
                 }
             }
-            Expr::Select(x, field) => {
-                let x = self.info(x);
-                let own = matches!(x.ty, Ty::Object | Ty::Map) as u64;
-                let cost = x.cost.add(est(own, own));
-                let resource = x.schema.is_some_and(|s| {
-                    s.embedded || self.resource_root && std::ptr::eq(s, self.root)
-                });
-                match x.schema.and_then(|s| child(s, field, resource)) {
-                    Some(c) => path_info(c, cost),
-                    None => plain(cost, Ty::Dyn),
-                }
-            }
+            Expr::Select(x, field) => self.select(x, field, false),
+            // `_?._` and `_[?_]` are calls: their operands and 1, reading the child as the
+            // plain steps do.
+            Expr::OptSelect(x, field) => self.select(x, field, true),
+            Expr::OptIndex(x, k) | Expr::Index(x, k) => self.index(x, k),
+            Expr::Opt(x) => self.info(x),
             Expr::Has(x, _) => plain(self.info(x).cost, Ty::Bool),
-            Expr::Index(x, i) => {
-                let (x, i) = (self.info(x), self.info(i));
-                let cost = x.cost.add(i.cost).add(est(1, 1));
-                let element = x.schema.and_then(|s| match ty_of(s) {
-                    Ty::List => s.items.as_deref(),
-                    Ty::Map => s.additional.as_deref(),
-                    _ => None,
-                });
-                match element {
-                    Some(c) => path_info(c, cost),
-                    None => plain(cost, Ty::Dyn),
-                }
-            }
             Expr::Unary(op, x) => {
                 let x = self.info(x);
                 let ty = if *op == "!" { Ty::Bool } else { x.ty };
@@ -248,6 +229,35 @@ impl<'s> Env<'s> {
             Expr::Macro(kind, range, var, body, filter) => {
                 self.comprehension(kind, range, var, body, filter.as_deref())
             }
+        }
+    }
+
+    /// `x.field`, or `x.?field` (`optional`: a call, 1 whatever `x` is).
+    fn select(&mut self, x: &Expr, field: &str, optional: bool) -> Info<'s> {
+        let x = self.info(x);
+        let own = (optional || matches!(x.ty, Ty::Object | Ty::Map)) as u64;
+        let cost = x.cost.add(est(own, own));
+        let resource = x
+            .schema
+            .is_some_and(|s| s.embedded || self.resource_root && std::ptr::eq(s, self.root));
+        match x.schema.and_then(|s| child(s, field, resource)) {
+            Some(c) => path_info(c, cost),
+            None => plain(cost, Ty::Dyn),
+        }
+    }
+
+    /// `x[i]` and `x[?i]`.
+    fn index(&mut self, x: &Expr, i: &Expr) -> Info<'s> {
+        let (x, i) = (self.info(x), self.info(i));
+        let cost = x.cost.add(i.cost).add(est(1, 1));
+        let element = x.schema.and_then(|s| match ty_of(s) {
+            Ty::List => s.items.as_deref(),
+            Ty::Map => s.additional.as_deref(),
+            _ => None,
+        });
+        match element {
+            Some(c) => path_info(c, cost),
+            None => plain(cost, Ty::Dyn),
         }
     }
 
@@ -393,8 +403,13 @@ impl<'s> Env<'s> {
             }
             "masked" => one(Ty::Kind("net.CIDR")),
             "ip.isCanonical" => plain(inputs.add(recv_size.factor(0.2)), Ty::Bool),
-            "prefixLength" | "family" | "isUnspecified" | "isLoopback"
-            | "isLinkLocalMulticast" | "isLinkLocalUnicast" | "isGlobalUnicast" => one(Ty::Dyn),
+            "prefixLength"
+            | "family"
+            | "isUnspecified"
+            | "isLoopback"
+            | "isLinkLocalMulticast"
+            | "isLinkLocalUnicast"
+            | "isGlobalUnicast" => one(Ty::Dyn),
             // Two 4- or 16-byte addresses compared; a CIDR in a CIDR masks and compares the
             // bits too; a string argument is parsed first.
             "containsIP" | "containsCIDR" => {
@@ -448,6 +463,26 @@ impl<'s> Env<'s> {
         filter: Option<&Expr>,
     ) -> Info<'s> {
         let range = self.info(range);
+        if kind == "optMap" || kind == "optFlatMap" {
+            // `x.hasValue() ? optional.of(<v = x.value(); body>) : optional.none()`, `x`
+            // read twice, the binding a comprehension over an empty list literal.
+            self.vars.push((
+                var.to_string(),
+                Info {
+                    cost: est(1, 1),
+                    ..range
+                },
+            ));
+            let body = self.info(body).cost;
+            self.vars.pop();
+            let wrap = (kind == "optMap") as u64;
+            let cost = range
+                .cost
+                .add(range.cost)
+                .add(body)
+                .add(est(12 + wrap, 12 + wrap));
+            return plain(cost, Ty::Dyn);
+        }
         let n = Self::size(&range);
         let element = range.schema.and_then(|s| match ty_of(s) {
             Ty::List => s.items.as_deref().map(|i| path_info(i, est(1, 1))),

@@ -40,6 +40,8 @@ pub enum Val {
     Cidr(super::net::Prefix),
     /// The semver library's `kubernetes.Semver`.
     Semver(Rc<super::semver::Version>),
+    /// An optional value (`optional_type`): none, or a value.
+    Optional(Option<Rc<Val>>),
     /// A type, as `type(x)` gives it and type names (`string`, `net.IP`) denote it.
     Type(&'static str),
 }
@@ -53,6 +55,7 @@ pub(super) const TYPE_NAMES: &[&str] = &[
     "list",
     "map",
     "null_type",
+    "optional_type",
     "string",
     "type",
     "uint",
@@ -135,6 +138,7 @@ impl Val {
             Val::Ip(_) => "net.IP",
             Val::Cidr(_) => "net.CIDR",
             Val::Semver(_) => "kubernetes.Semver",
+            Val::Optional(_) => "optional_type",
             Val::Type(_) => "type",
         }
     }
@@ -178,6 +182,7 @@ pub(super) fn equal(a: &Val, b: &Val) -> bool {
         return r.unwrap_or(false);
     }
     match (a, b) {
+        (Val::Optional(x), Val::Optional(y)) => super::optional::equal_optionals(x, y),
         (Val::List(x), Val::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equal(p, q))
         }
@@ -246,21 +251,62 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 None => return Err(format!("undeclared reference to '{id}' (in container '')")),
             },
         },
-        Expr::List(items) => Val::List(
-            items
-                .iter()
-                .map(|x| eval(x, scope))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Rc::new)?,
-        ),
+        Expr::List(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for x in items {
+                match x {
+                    Expr::Opt(x) => match eval(x, scope)? {
+                        Val::Optional(Some(v)) => out.push((*v).clone()),
+                        Val::Optional(None) => {}
+                        v => return Err(format!(
+                            "cannot initialize optional list element from non-optional value {}",
+                            display(&v)
+                        )),
+                    },
+                    x => out.push(eval(x, scope)?),
+                }
+            }
+            Val::List(Rc::new(out))
+        }
         Expr::Map(entries) => {
-            let mut out = Vec::new();
+            let mut out: Vec<(Val, Val)> = Vec::new();
             for (k, v) in entries {
-                out.push((eval(k, scope)?, eval(v, scope)?));
+                let Expr::Opt(k) = k else {
+                    out.push((eval(k, scope)?, eval(v, scope)?));
+                    continue;
+                };
+                let (k, v) = (eval(k, scope)?, eval(v, scope)?);
+                // A none entry also takes out an earlier one of the same key.
+                out.retain(|(x, _)| !equal(x, &k));
+                match v {
+                    Val::Optional(Some(v)) => out.push((k, (*v).clone())),
+                    Val::Optional(None) => {}
+                    v => {
+                        return Err(format!(
+                            "cannot initialize optional entry '{}' from non-optional value {}",
+                            display(&k),
+                            display(&v)
+                        ))
+                    }
+                }
             }
             Val::Map(Rc::new(out))
         }
+        Expr::Opt(x) => eval(x, scope)?,
+        // Any step on an optional, and every step of `.?` or `[?]`, tests for presence.
+        Expr::OptSelect(operand, field) => match eval(operand, scope)? {
+            Val::Optional(None) => super::optional::NONE,
+            Val::Optional(Some(v)) => super::optional::select(&v, field),
+            v => super::optional::select(&v, field),
+        },
+        Expr::OptIndex(operand, index) => match (eval(operand, scope)?, eval(index, scope)?) {
+            (Val::Optional(None), _) => super::optional::NONE,
+            (Val::Optional(Some(c)), i) => super::optional::index(&c, &i)?,
+            (c, i) => super::optional::index(&c, &i)?,
+        },
         Expr::Select(operand, field) => match eval(operand, scope)? {
+            Val::Optional(None) => super::optional::NONE,
+            Val::Optional(Some(v)) => super::optional::select(&v, field),
             Val::Map(m) => m
                 .iter()
                 .find(|(k, _)| matches!(k, Val::Str(s) if s == field))
@@ -269,6 +315,11 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
             _ => return Err("no such overload".into()),
         },
         Expr::Has(operand, field) => match eval(operand, scope)? {
+            Val::Optional(None) => Val::Bool(false),
+            Val::Optional(Some(v)) => Val::Bool(matches!(
+                super::optional::select(&v, field),
+                Val::Optional(Some(_))
+            )),
             Val::Map(m) => Val::Bool(
                 m.iter()
                     .any(|(k, _)| matches!(k, Val::Str(s) if s == field)),
@@ -278,6 +329,8 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
         Expr::Index(operand, index) => {
             let (c, i) = (eval(operand, scope)?, eval(index, scope)?);
             match (c, i) {
+                (Val::Optional(None), _) => super::optional::NONE,
+                (Val::Optional(Some(c)), i) => super::optional::index(&c, &i)?,
                 (Val::List(l), i) => {
                     let n = match i {
                         Val::Int(n) => n,
@@ -315,12 +368,35 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 Some(t) => Some(eval(t, scope)?),
                 None => None,
             };
+            // `or` and `orValue` leave their argument unread when the optional has a value;
+            // on anything but an optional they give it back (cel-go 0.26, of Kubernetes 1.36).
+            if let (Some(t), "or" | "orValue", [arg]) = (&target, name.as_str(), args.as_slice()) {
+                return match t {
+                    Val::Optional(Some(v)) if name == "orValue" => Ok((**v).clone()),
+                    Val::Optional(None) => eval(arg, scope),
+                    _ => Ok(t.clone()),
+                };
+            }
             let args = args
                 .iter()
                 .map(|a| eval(a, scope))
                 .collect::<Result<Vec<_>, _>>()?;
             super::functions::call(target, name, args)?
         }
+        Expr::Macro(kind @ ("optMap" | "optFlatMap"), x, var, body, _) => match eval(x, scope)? {
+            Val::Optional(None) => super::optional::NONE,
+            Val::Optional(Some(v)) => {
+                scope.vars.push((var.clone(), (*v).clone()));
+                let out = eval(body, scope);
+                scope.vars.pop();
+                match (*kind, out?) {
+                    ("optMap", r) => super::optional::of(r),
+                    (_, r @ Val::Optional(_)) => r,
+                    _ => return Err("no such overload".into()),
+                }
+            }
+            v => return Err(format!("no such overload: hasValue({})", v.type_name())),
+        },
         Expr::Macro(kind, range, var, body, filter) => {
             comprehension(kind, range, var, body, filter.as_deref(), scope)?
         }
@@ -501,6 +577,8 @@ pub fn display(v: &Val) -> String {
         Val::Cidr(p) => p.to_string(),
         Val::Semver(v) => v.to_string(),
         Val::Type(t) => (*t).to_string(),
+        Val::Optional(Some(v)) => format!("optional({})", display(v)),
+        Val::Optional(None) => "optional.none()".into(),
         Val::List(l) => format!("[{}]", l.iter().map(display).collect::<Vec<_>>().join(", ")),
         Val::Map(m) => format!(
             "{{{}}}",

@@ -51,6 +51,9 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
     if let Some(r) = super::semver::call(name, target.as_ref(), &args) {
         return r;
     }
+    if let Some(r) = super::optional::call(name, target.as_ref(), &args) {
+        return r;
+    }
     // Global forms of methods take the receiver first.
     let (recv, args) = match target {
         Some(t) => (Some(t), args),
@@ -110,7 +113,9 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
             Val::List(_) | Val::Map(_) | Val::Null | Val::Url(_) | Val::Quantity(_) => {
                 return no_overload()
             }
-            Val::Ip(_) | Val::Cidr(_) | Val::Semver(_) | Val::Type(_) => return no_overload(),
+            Val::Ip(_) | Val::Cidr(_) | Val::Semver(_) | Val::Type(_) | Val::Optional(_) => {
+                return no_overload()
+            }
             v => display(&v),
         }),
         ("int", v, []) => Val::Int(match v {

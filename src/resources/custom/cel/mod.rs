@@ -13,6 +13,7 @@ pub mod cost;
 mod eval;
 mod functions;
 mod net;
+mod optional;
 mod parse;
 mod quantity;
 mod semver;
@@ -29,8 +30,14 @@ pub fn mentions(e: &Expr, name: &str) -> bool {
         Expr::Map(entries) => entries
             .iter()
             .any(|(k, v)| mentions(k, name) || mentions(v, name)),
-        Expr::Select(x, _) | Expr::Has(x, _) | Expr::Unary(_, x) => mentions(x, name),
-        Expr::Index(a, b) | Expr::Binary(_, a, b) => mentions(a, name) || mentions(b, name),
+        Expr::Select(x, _)
+        | Expr::OptSelect(x, _)
+        | Expr::Has(x, _)
+        | Expr::Unary(_, x)
+        | Expr::Opt(x) => mentions(x, name),
+        Expr::Index(a, b) | Expr::OptIndex(a, b) | Expr::Binary(_, a, b) => {
+            mentions(a, name) || mentions(b, name)
+        }
         Expr::Cond(a, b, c) => mentions(a, name) || mentions(b, name) || mentions(c, name),
         Expr::Call(t, _, args) => {
             t.as_deref().is_some_and(|t| mentions(t, name))

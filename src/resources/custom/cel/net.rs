@@ -59,7 +59,11 @@ fn parse_v4_fields(input: &str, off: usize, end: usize) -> Result<[u8; 4], Strin
     for (i, &c) in s.iter().enumerate() {
         if c.is_ascii_digit() {
             if digits == 1 && val == 0 {
-                return Err(addr_error(input, "IPv4 field has octet with leading zero", ""));
+                return Err(addr_error(
+                    input,
+                    "IPv4 field has octet with leading zero",
+                    "",
+                ));
             }
             val = val * 10 + u32::from(c - b'0');
             digits += 1;
@@ -69,7 +73,11 @@ fn parse_v4_fields(input: &str, off: usize, end: usize) -> Result<[u8; 4], Strin
         } else if c == b'.' {
             if i == 0 || i == s.len() - 1 || s[i - 1] == b'.' {
                 let at = &input[off + i..end];
-                return Err(addr_error(input, "IPv4 field must have at least one digit", at));
+                return Err(addr_error(
+                    input,
+                    "IPv4 field must have at least one digit",
+                    at,
+                ));
             }
             if pos == 3 {
                 return Err(addr_error(input, "IPv4 address too long", ""));
@@ -123,7 +131,11 @@ fn parse_v6(input: &str) -> Result<(Addr, bool), String> {
             };
             acc = (acc << 4) + d;
             if off > 3 {
-                return Err(addr_error(input, "each group must have 4 or less digits", s));
+                return Err(addr_error(
+                    input,
+                    "each group must have 4 or less digits",
+                    s,
+                ));
             }
             if acc > 0xffff {
                 return Err(addr_error(input, "IPv6 field has value >=2^16", s));
@@ -160,7 +172,11 @@ fn parse_v6(input: &str) -> Result<(Addr, bool), String> {
         if !s.starts_with(':') {
             return Err(addr_error(input, "unexpected character, want colon", s));
         } else if s.len() == 1 {
-            return Err(addr_error(input, "colon must be followed by more characters", s));
+            return Err(addr_error(
+                input,
+                "colon must be followed by more characters",
+                s,
+            ));
         }
         s = &s[1..];
         if s.starts_with(':') {
@@ -271,7 +287,7 @@ impl Addr {
         if ip.v4 && (ip.bits == 0 || ip.bits == 0xffff_ffff) {
             return false;
         }
-        !(!ip.v4 && ip.bits == 0)
+        (ip.v4 || ip.bits != 0)
             && !ip.is_loopback()
             && !ip.is_multicast()
             && !ip.is_link_local_unicast()

@@ -28,6 +28,13 @@ pub enum Expr {
     Has(Box<Expr>, String),
     /// `a[b]`
     Index(Box<Expr>, Box<Expr>),
+    /// `a.?b`: `b` if `a` has it, as an optional.
+    OptSelect(Box<Expr>, String),
+    /// `a[?b]`: `a[b]` if there is one, as an optional.
+    OptIndex(Box<Expr>, Box<Expr>),
+    /// An optional list element (`[?x]`) or an optional map entry's key (`{?k: v}`): its
+    /// value (the entry's) is an optional, left out when none.
+    Opt(Box<Expr>),
     /// A function (`size(x)`) or method (`x.size()`) call: target, name, arguments.
     Call(Option<Box<Expr>>, String, Vec<Expr>),
     Unary(&'static str, Box<Expr>),
@@ -386,6 +393,26 @@ impl Parser {
         }
     }
 
+    /// A list literal's elements, each perhaps optional (`?x`), up to its `]`.
+    fn elements(&mut self) -> Result<Vec<Expr>, String> {
+        let mut out = Vec::new();
+        if self.eat("]") {
+            return Ok(out);
+        }
+        loop {
+            let optional = self.eat("?");
+            let x = self.expr()?;
+            out.push(if optional { Expr::Opt(Box::new(x)) } else { x });
+            if self.eat("]") {
+                return Ok(out);
+            }
+            self.expect(",")?;
+            if self.eat("]") {
+                return Ok(out);
+            }
+        }
+    }
+
     fn member(&mut self) -> Result<Expr, String> {
         let base = self.depth;
         let mut e = self.primary()?;
@@ -395,20 +422,28 @@ impl Parser {
                 self.deeper()?;
             }
             if self.eat(".") {
+                let optional = self.eat("?");
                 let Some(Tok::Ident(name)) = self.toks.get(self.at).cloned() else {
                     return Err("Syntax error: missing IDENTIFIER".into());
                 };
                 self.at += 1;
-                if self.eat("(") {
+                if optional {
+                    e = Expr::OptSelect(Box::new(e), name);
+                } else if self.eat("(") {
                     let args = self.args(")")?;
                     e = macro_or_call(Some(e), name, args)?;
                 } else {
                     e = select_or_type(e, name);
                 }
             } else if self.eat("[") {
-                let i = self.expr()?;
+                let optional = self.eat("?");
+                let i = Box::new(self.expr()?);
                 self.expect("]")?;
-                e = Expr::Index(Box::new(e), Box::new(i));
+                e = if optional {
+                    Expr::OptIndex(Box::new(e), i)
+                } else {
+                    Expr::Index(Box::new(e), i)
+                };
             } else {
                 self.depth = base;
                 return Ok(e);
@@ -438,12 +473,16 @@ impl Parser {
                 self.expect(")")?;
                 e
             }
-            Tok::Op("[") => Expr::List(self.args("]")?),
+            Tok::Op("[") => Expr::List(self.elements()?),
             Tok::Op("{") => {
                 let mut entries = Vec::new();
                 if !self.eat("}") {
                     loop {
-                        let k = self.expr()?;
+                        let optional = self.eat("?");
+                        let mut k = self.expr()?;
+                        if optional {
+                            k = Expr::Opt(Box::new(k));
+                        }
                         self.expect(":")?;
                         let v = self.expr()?;
                         entries.push((k, v));
@@ -502,6 +541,22 @@ fn macro_or_call(target: Option<Expr>, name: String, mut args: Vec<Expr>) -> Res
                 filter,
             ))
         }
+        // `x.optMap(v, e)`: `e` with `v` bound to `x`'s value, as an optional (`optFlatMap`:
+        // `e` is one).
+        (Some(x), "optMap" | "optFlatMap", 2) => {
+            let kind = if name == "optMap" {
+                "optMap"
+            } else {
+                "optFlatMap"
+            };
+            let Expr::Ident(var) = args.remove(0) else {
+                return Err(format!(
+                    "{name}() variable name must be a simple identifier"
+                ));
+            };
+            let body = args.remove(0);
+            Ok(Expr::Macro(kind, Box::new(x), var, Box::new(body), None))
+        }
         // A namespaced function (`sets.contains(a, b)`) is a global call by its full name,
         // even where a variable has the namespace's name, as cel-go's checker resolves it.
         (Some(Expr::Ident(ns)), _, _) if NAMESPACED.contains(&format!("{ns}.{name}").as_str()) => {
@@ -528,4 +583,10 @@ fn select_or_type(e: Expr, field: String) -> Expr {
 }
 
 /// The functions the Kubernetes environment declares under a namespace.
-const NAMESPACED: &[&str] = &["ip.isCanonical"];
+const NAMESPACED: &[&str] = &[
+    "ip.isCanonical",
+    "optional.none",
+    "optional.of",
+    "optional.ofNonZeroValue",
+    "optional.unwrap",
+];

@@ -72,8 +72,16 @@ fn estimates_as_cel_go() {
         (string(Some(50)), "ip.isCanonical(self)", 41),
         (string(Some(50)), "cidr(self).containsIP('10.0.0.1')", 26),
         (string(Some(50)), "cidr(self) == cidr(self).masked()", 44),
-        (string(Some(50)), "cidr(self).containsCIDR(cidr('10.0.0.0/8'))", 29),
-        (string(Some(8)), "semver(self).isLessThan(semver('1.0.0'))", 7),
+        (
+            string(Some(50)),
+            "cidr(self).containsCIDR(cidr('10.0.0.0/8'))",
+            29,
+        ),
+        (
+            string(Some(8)),
+            "semver(self).isLessThan(semver('1.0.0'))",
+            7,
+        ),
     ];
     for (schema, rule, want) in cases {
         assert_eq!(cost(schema.clone(), rule), want, "{rule} on {schema}");

@@ -72,7 +72,10 @@ fn ip_library() {
         yes(r#"ip("2001:db8::abcd").isGlobalUnicast()"#),
         no(r#"ip("ff00::1").isGlobalUnicast()"#),
         text(r#"string(ip("192.168.0.1"))"#, "192.168.0.1"),
-        text(r#"string(ip("2001:0db8:0000:0000:0001:0000:0000:0001"))"#, "2001:db8::1:0:0:1"),
+        text(
+            r#"string(ip("2001:0db8:0000:0000:0001:0000:0000:0001"))"#,
+            "2001:db8::1:0:0:1",
+        ),
         text(r#"string(ip("1:0:0:2:0:0:0:3"))"#, "1:0:0:2::3"),
         text(r#"string(ip("1:0:2:3:4:5:6:7"))"#, "1:0:2:3:4:5:6:7"),
         text(r#"string(ip("::ffff"))"#, "::ffff"),
@@ -183,7 +186,10 @@ fn cidr_library() {
         yes(r#"cidr("192.168.0.0/24").containsIP("192.168.0.1")"#),
         no(r#"cidr("192.168.0.0/24").containsIP("192.168.1.1")"#),
         no(r#"cidr("192.168.0.0/24").containsIP(ip("::1"))"#),
-        err(r#"cidr("192.168.0.0/24").containsIP("nope")"#, "no such overload"),
+        err(
+            r#"cidr("192.168.0.0/24").containsIP("nope")"#,
+            "no such overload",
+        ),
         yes(r#"cidr("192.168.0.0/24").containsCIDR(cidr("192.168.0.0/25"))"#),
         yes(r#"cidr("192.168.0.0/24").containsCIDR(cidr("192.168.0.1/32"))"#),
         no(r#"cidr("192.168.0.0/24").containsCIDR(cidr("192.168.0.0/23"))"#),
@@ -206,7 +212,10 @@ fn cidr_library() {
         yes(r#"cidr("2001:db8:1::/32").masked() == cidr("2001:db8::/32")"#),
         yes(r#"cidr("2001:db8::/32").prefixLength() == 32"#),
         text(r#"string(cidr("192.168.0.0/24"))"#, "192.168.0.0/24"),
-        text(r#"string(cidr("2001:db8:1::1/32").masked())"#, "2001:db8::/32"),
+        text(
+            r#"string(cidr("2001:db8:1::1/32").masked())"#,
+            "2001:db8::/32",
+        ),
         text(r#"string(cidr("2001:db8:1::1/32"))"#, "2001:db8:1::1/32"),
         yes(r#"type(cidr("192.168.0.0/24")) == net.CIDR"#),
     ];

@@ -77,7 +77,9 @@ fn versions_parse_and_compare_as_blang_semver() {
             r#"semver("", true)"#,
             r#"strconv.ParseUint: parsing "": invalid syntax"#,
         ),
-        t(r#"semver("1.2.3").major() == 1 && semver("1.2.3").minor() == 2 && semver("1.2.3").patch() == 3"#),
+        t(
+            r#"semver("1.2.3").major() == 1 && semver("1.2.3").minor() == 2 && semver("1.2.3").patch() == 3"#,
+        ),
         t(r#"semver("1.0.0").isLessThan(semver("1.1.0"))"#),
         t(r#"semver("2.0.0").isGreaterThan(semver("1.10.0"))"#),
         t(r#"semver("1.0.0-alpha").isLessThan(semver("1.0.0-alpha.1"))"#),
