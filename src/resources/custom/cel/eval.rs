@@ -258,10 +258,12 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                     Expr::Opt(x) => match eval(x, scope)? {
                         Val::Optional(Some(v)) => out.push((*v).clone()),
                         Val::Optional(None) => {}
-                        v => return Err(format!(
+                        v => {
+                            return Err(format!(
                             "cannot initialize optional list element from non-optional value {}",
                             display(&v)
-                        )),
+                        ))
+                        }
                     },
                     x => out.push(eval(x, scope)?),
                 }
