@@ -228,7 +228,10 @@ impl<'s> Env<'s> {
             }
             Expr::Call(target, name, args) => self.call(target.as_deref(), name, args),
             Expr::Macro(kind, range, var, body, filter) => {
-                self.comprehension(kind, range, var, body, filter.as_deref())
+                self.comprehension(kind, range, [var, ""], body, filter.as_deref())
+            }
+            Expr::Comp2(kind, range, vars, body, filter) => {
+                self.comprehension(kind, range, [&vars[0], &vars[1]], body, filter.as_deref())
             }
         }
     }
@@ -312,10 +315,11 @@ impl<'s> Env<'s> {
         &mut self,
         kind: &str,
         range: &Expr,
-        var: &str,
+        vars: [&str; 2],
         body: &Expr,
         filter: Option<&Expr>,
     ) -> Info<'s> {
+        let [var, second] = vars;
         let range = self.info(range);
         if kind == "optMap" || kind == "optFlatMap" {
             // `x.hasValue() ? optional.of(<v = x.value(); body>) : optional.none()`, `x`
@@ -348,22 +352,57 @@ impl<'s> Env<'s> {
             _ => None,
         });
         let element = element.unwrap_or_else(|| plain(est(1, 1), Ty::Dyn));
-        self.vars.push((var.to_string(), element));
+        let bound = if second.is_empty() {
+            vec![(var.to_string(), element)]
+        } else {
+            // Two variables: a list's index and element, a map's key and value.
+            let list = range.schema.is_some_and(|s| ty_of(s) == Ty::List);
+            let value = range
+                .schema
+                .and_then(|s| s.additional.as_deref())
+                .map_or_else(|| plain(est(1, 1), Ty::Dyn), |v| path_info(v, est(1, 1)));
+            let first = if list {
+                Info {
+                    size: Some(est(1, 1)),
+                    ..plain(est(1, 1), Ty::Int)
+                }
+            } else {
+                element
+            };
+            let second_info = if list { element } else { value };
+            vec![(var.to_string(), first), (second.to_string(), second_info)]
+        };
+        let count = bound.len();
+        self.vars.extend(bound);
         let body = self.info(body).cost;
         let filter = filter.map(|f| self.info(f).cost);
-        self.vars.pop();
+        self.vars.truncate(self.vars.len() - count);
         let one = est(1, 1);
         // (accumulator start, result, per-element condition + step)
         let (init, result, per) = match kind {
             // `@not_strictly_false(acc)`, then `acc && body`.
-            "all" => (est(0, 0), one, est(3, 3 + body.max)),
+            "all" => (est(0, 0), one, est(3, body.max.saturating_add(3))),
             // `@not_strictly_false(!acc)`, then `acc || body`.
-            "exists" => (est(0, 0), one, est(4, 4 + body.max)),
-            "exists_one" => (est(0, 0), est(2, 2), body.add(est(1, 2))),
+            "exists" => (est(0, 0), one, est(4, body.max.saturating_add(4))),
+            "exists_one" | "existsOne" => (est(0, 0), est(2, 2), body.add(est(1, 2))),
+            // `cel.@mapInsert(acc, k, f)` into `{}` (`transformMapEntry`: `(acc, entry)`).
+            "transformMap" | "transformMapEntry" => {
+                let step = if kind == "transformMap" { 3 } else { 2 };
+                match filter {
+                    Some(p) => (
+                        est(30, 30),
+                        one,
+                        p.add(est(1, body.max.saturating_add(step))),
+                    ),
+                    None => (est(30, 30), one, body.add(est(step, step))),
+                }
+            }
+            // `sortBy(v, key)`: the keys mapped, then sorted against the list.
+            "sortBy" => (est(10, 10), est(13, 13), body.add(est(12, 12))),
             // `map(x, p, f)`: the filter is `body` here, the transform `filter`.
             // `map(x, p, f)`: `p ? acc + [f] : acc`, the transform being `body` here.
-            "map" => match filter {
-                Some(p) => (est(10, 10), one, p.add(est(1, 12 + body.max))),
+            "map" | "transformList" => match filter {
+                Some(p) => (est(10, 10), one, p.add(est(1, body.max.saturating_add(12)))),
                 None => (est(10, 10), one, body.add(est(12, 12))),
             },
             _ => (est(10, 10), one, body.add(est(1, 13))),
@@ -379,9 +418,19 @@ impl<'s> Env<'s> {
                 ty: Ty::List,
                 schema: range.schema.filter(|s| ty_of(s) == Ty::List),
             },
-            "map" => Info {
+            "map" | "transformList" => Info {
                 size: Some(n),
                 ..plain(cost, Ty::List)
+            },
+            "sortBy" => Info {
+                size: Some(n),
+                cost: cost.add(n.mul(n).factor(2.0)),
+                ty: Ty::List,
+                schema: range.schema.filter(|s| ty_of(s) == Ty::List),
+            },
+            "transformMap" | "transformMapEntry" => Info {
+                size: Some(n),
+                ..plain(cost, Ty::Map)
             },
             _ => plain(cost, Ty::Bool),
         }

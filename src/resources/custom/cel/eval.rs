@@ -217,8 +217,8 @@ pub(super) fn compare(a: &Val, b: &Val) -> Result<Ordering, String> {
 
 /// Variables in scope.
 pub struct Scope<'a> {
-    vars: Vec<(String, Val)>,
-    steps: &'a mut u64,
+    pub(super) vars: Vec<(String, Val)>,
+    pub(super) steps: &'a mut u64,
 }
 
 impl<'a> Scope<'a> {
@@ -385,22 +385,11 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             super::functions::call(target, name, args)?
         }
-        Expr::Macro(kind @ ("optMap" | "optFlatMap"), x, var, body, _) => match eval(x, scope)? {
-            Val::Optional(None) => super::optional::NONE,
-            Val::Optional(Some(v)) => {
-                scope.vars.push((var.clone(), (*v).clone()));
-                let out = eval(body, scope);
-                scope.vars.pop();
-                match (*kind, out?) {
-                    ("optMap", r) => super::optional::of(r),
-                    (_, r @ Val::Optional(_)) => r,
-                    _ => return Err("no such overload".into()),
-                }
-            }
-            v => return Err(format!("no such overload: hasValue({})", v.type_name())),
-        },
         Expr::Macro(kind, range, var, body, filter) => {
-            comprehension(kind, range, var, body, filter.as_deref(), scope)?
+            super::comprehension::one(kind, range, var, body, filter.as_deref(), scope)?
+        }
+        Expr::Comp2(kind, range, vars, body, filter) => {
+            super::comprehension::two(kind, range, vars, body, filter.as_deref(), scope)?
         }
     })
 }
@@ -484,79 +473,6 @@ fn arithmetic(op: &str, a: Val, b: Val) -> Result<Val, String> {
             _ => return Err("no such overload".into()),
         }),
         _ => return Err("no such overload".into()),
-    })
-}
-
-fn comprehension(
-    kind: &str,
-    range: &Expr,
-    var: &str,
-    body: &Expr,
-    filter: Option<&Expr>,
-    scope: &mut Scope<'_>,
-) -> Result<Val, String> {
-    let items: Vec<Val> = match eval(range, scope)? {
-        Val::List(l) => l.to_vec(),
-        Val::Map(m) => m.iter().map(|(k, _)| k.clone()).collect(),
-        _ => return Err("no such overload".into()),
-    };
-    let run = |scope: &mut Scope<'_>, x: Val, e: &Expr| {
-        scope.vars.push((var.to_string(), x));
-        let out = eval(e, scope);
-        scope.vars.pop();
-        out
-    };
-    let truth = |v: Result<Val, String>| match v {
-        Ok(Val::Bool(b)) => Ok(b),
-        Ok(_) => Err("no such overload".to_string()),
-        Err(e) => Err(e),
-    };
-    Ok(match kind {
-        "all" | "exists" => {
-            let want = kind == "exists";
-            let mut err = None;
-            for x in items {
-                match truth(run(scope, x, body)) {
-                    Ok(b) if b == want => return Ok(Val::Bool(want)),
-                    Ok(_) => {}
-                    Err(e) => err = Some(e),
-                }
-            }
-            if let Some(e) = err {
-                return Err(e);
-            }
-            Val::Bool(!want)
-        }
-        "exists_one" => {
-            let mut n = 0;
-            for x in items {
-                if truth(run(scope, x, body))? {
-                    n += 1;
-                }
-            }
-            Val::Bool(n == 1)
-        }
-        "filter" => {
-            let mut out = Vec::new();
-            for x in items {
-                if truth(run(scope, x.clone(), body))? {
-                    out.push(x);
-                }
-            }
-            Val::List(Rc::new(out))
-        }
-        _ => {
-            let mut out = Vec::new();
-            for x in items {
-                if let Some(f) = filter {
-                    if !truth(run(scope, x.clone(), f))? {
-                        continue;
-                    }
-                }
-                out.push(run(scope, x, body)?);
-            }
-            Val::List(Rc::new(out))
-        }
     })
 }
 

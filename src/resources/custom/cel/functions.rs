@@ -54,6 +54,15 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
     if let Some(r) = super::optional::call(name, target.as_ref(), &args) {
         return r;
     }
+    if let Some(r) = super::lists::call(name, target.as_ref(), &args) {
+        return r;
+    }
+    if name == "strings.quote" {
+        return match args.as_slice() {
+            [Val::Str(s)] => Ok(Val::Str(quote(s))),
+            _ => no_overload(),
+        };
+    }
     // Global forms of methods take the receiver first.
     let (recv, args) = match target {
         Some(t) => (Some(t), args),
@@ -166,6 +175,9 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
         }
         ("indexOf", Val::Str(s), [Val::Str(p)]) => Val::Int(index_of_str(&s, p, false)),
         ("lastIndexOf", Val::Str(s), [Val::Str(p)]) => Val::Int(index_of_str(&s, p, true)),
+        ("indexOf" | "lastIndexOf", Val::Str(s), [Val::Str(p), Val::Int(off)]) => {
+            Val::Int(index_from(&s, p, *off, name == "lastIndexOf")?)
+        }
         ("lowerAscii", Val::Str(s), []) => Val::Str(s.to_ascii_lowercase()),
         ("upperAscii", Val::Str(s), []) => Val::Str(s.to_ascii_uppercase()),
         ("trim", Val::Str(s), []) => Val::Str(s.trim().to_string()),
@@ -291,6 +303,51 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
         )),
         _ => return no_overload(),
     })
+}
+
+/// ext/strings' `indexOfOffset` and `lastIndexOfOffset` (cel-go 0.26): in runes, an empty
+/// substring found at the offset as given, an offset past the end finding nothing.
+fn index_from(s: &str, sub: &str, off: i64, from_end: bool) -> Result<i64, String> {
+    if sub.is_empty() {
+        return Ok(off);
+    }
+    if off < 0 {
+        return Err(format!("index out of range: {off}"));
+    }
+    let (runes, subs): (Vec<char>, Vec<char>) = (s.chars().collect(), sub.chars().collect());
+    if off as usize >= runes.len() {
+        return Ok(-1);
+    }
+    let at = |i: usize| runes[i..].starts_with(&subs);
+    let last = runes.len() as i64 - subs.len() as i64;
+    let found = if from_end {
+        (0..=off.min(last)).rev().find(|i| at(*i as usize))
+    } else {
+        (off..=last).find(|i| at(*i as usize))
+    };
+    Ok(found.unwrap_or(-1))
+}
+
+/// ext/strings' `strings.quote`: double quotes, the C escapes, other runes as they are.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The URL library's `url()`: what `url.ParseRequestURI` takes, split as `url.Parse`

@@ -9,9 +9,12 @@
 //! as `no such overload`). [`cost`] estimates a rule's cost
 //! before it runs, as cel-go's checker does, for the definition's limits.
 
+mod comprehension;
 pub mod cost;
 mod eval;
 mod functions;
+mod lists;
+mod macros;
 mod net;
 mod optional;
 mod parse;
@@ -43,7 +46,7 @@ pub fn mentions(e: &Expr, name: &str) -> bool {
             t.as_deref().is_some_and(|t| mentions(t, name))
                 || args.iter().any(|a| mentions(a, name))
         }
-        Expr::Macro(_, r, _, b, f) => {
+        Expr::Macro(_, r, _, b, f) | Expr::Comp2(_, r, _, b, f) => {
             mentions(r, name)
                 || mentions(b, name)
                 || f.as_deref().is_some_and(|f| mentions(f, name))

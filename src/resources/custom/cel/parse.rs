@@ -40,6 +40,16 @@ pub enum Expr {
     Unary(&'static str, Box<Expr>),
     Binary(&'static str, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A two-variable comprehension (`all`, `exists`, `existsOne`, `transformList`,
+    /// `transformMap`, `transformMapEntry`): kind, range, the index or key variable and the
+    /// element or value variable, predicate or transform, and a transform's filter.
+    Comp2(
+        &'static str,
+        Box<Expr>,
+        Box<[String; 2]>,
+        Box<Expr>,
+        Option<Box<Expr>>,
+    ),
     /// A comprehension macro: kind, range, variable, predicate or transform, and `map`'s
     /// optional filter.
     Macro(
@@ -431,9 +441,9 @@ impl Parser {
                     e = Expr::OptSelect(Box::new(e), name);
                 } else if self.eat("(") {
                     let args = self.args(")")?;
-                    e = macro_or_call(Some(e), name, args)?;
+                    e = super::macros::macro_or_call(Some(e), name, args)?;
                 } else {
-                    e = select_or_type(e, name);
+                    e = super::macros::select_or_type(e, name);
                 }
             } else if self.eat("[") {
                 let optional = self.eat("?");
@@ -464,7 +474,7 @@ impl Parser {
                 "null" => Expr::Lit(Lit::Null),
                 _ if self.eat("(") => {
                     let args = self.args(")")?;
-                    macro_or_call(None, id, args)?
+                    super::macros::macro_or_call(None, id, args)?
                 }
                 _ => Expr::Ident(id),
             },
@@ -505,88 +515,3 @@ impl Parser {
         })
     }
 }
-
-/// `has(a.b)` and the comprehension macros; anything else is a call.
-fn macro_or_call(target: Option<Expr>, name: String, mut args: Vec<Expr>) -> Result<Expr, String> {
-    match (target, name.as_str(), args.len()) {
-        (None, "has", 1) => match args.pop() {
-            Some(Expr::Select(operand, field)) => Ok(Expr::Has(operand, field)),
-            _ => Err("invalid argument to has() macro".into()),
-        },
-        (Some(range), "all" | "exists" | "exists_one" | "filter" | "map", 2 | 3) => {
-            let kind: &'static str = match name.as_str() {
-                "all" => "all",
-                "exists" => "exists",
-                "exists_one" => "exists_one",
-                "filter" => "filter",
-                _ => "map",
-            };
-            let Expr::Ident(var) = args.remove(0) else {
-                return Err("argument must be a simple name".into());
-            };
-            let (body, filter) = if args.len() == 2 && kind == "map" {
-                let t = args.pop().unwrap_or(Expr::Lit(Lit::Null));
-                let f = args.pop().unwrap_or(Expr::Lit(Lit::Null));
-                (t, Some(Box::new(f)))
-            } else if args.len() == 1 {
-                (args.pop().unwrap_or(Expr::Lit(Lit::Null)), None)
-            } else {
-                return Err(format!("wrong number of arguments to {name}"));
-            };
-            Ok(Expr::Macro(
-                kind,
-                Box::new(range),
-                var,
-                Box::new(body),
-                filter,
-            ))
-        }
-        // `x.optMap(v, e)`: `e` with `v` bound to `x`'s value, as an optional (`optFlatMap`:
-        // `e` is one).
-        (Some(x), "optMap" | "optFlatMap", 2) => {
-            let kind = if name == "optMap" {
-                "optMap"
-            } else {
-                "optFlatMap"
-            };
-            let Expr::Ident(var) = args.remove(0) else {
-                return Err(format!(
-                    "{name}() variable name must be a simple identifier"
-                ));
-            };
-            let body = args.remove(0);
-            Ok(Expr::Macro(kind, Box::new(x), var, Box::new(body), None))
-        }
-        // A namespaced function (`sets.contains(a, b)`) is a global call by its full name,
-        // even where a variable has the namespace's name, as cel-go's checker resolves it.
-        (Some(Expr::Ident(ns)), _, _) if NAMESPACED.contains(&format!("{ns}.{name}").as_str()) => {
-            Ok(Expr::Call(None, format!("{ns}.{name}"), args))
-        }
-        (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args)),
-    }
-}
-
-/// `a.b`, or the type a qualified name denotes (`net.IP`, `google.protobuf.Timestamp`),
-/// read as one identifier as cel-go's checker resolves it.
-fn select_or_type(e: Expr, field: String) -> Expr {
-    fn dotted(e: &Expr) -> Option<String> {
-        match e {
-            Expr::Ident(id) => Some(id.clone()),
-            Expr::Select(x, f) => dotted(x).map(|d| format!("{d}.{f}")),
-            _ => None,
-        }
-    }
-    match dotted(&e).map(|d| format!("{d}.{field}")) {
-        Some(name) if super::eval::TYPE_NAMES.contains(&name.as_str()) => Expr::Ident(name),
-        _ => Expr::Select(Box::new(e), field),
-    }
-}
-
-/// The functions the Kubernetes environment declares under a namespace.
-const NAMESPACED: &[&str] = &[
-    "ip.isCanonical",
-    "optional.none",
-    "optional.of",
-    "optional.ofNonZeroValue",
-    "optional.unwrap",
-];

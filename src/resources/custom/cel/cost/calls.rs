@@ -78,6 +78,59 @@ impl<'s> Env<'s> {
                 };
                 plain(inputs.add(recv_size.mul(per)), Ty::Dyn)
             }
+            // ext.Lists' own estimators: a new list's size plus 11; sorts and `distinct`
+            // compare every pair.
+            "slice" => {
+                let lit = |i: usize, d: u64| match exprs.get(i) {
+                    Some(Expr::Lit(Lit::Int(n))) => (*n).max(0) as u64,
+                    _ => d,
+                };
+                let n = lit(1, recv_size.max).saturating_sub(lit(0, 0));
+                sized(est(n, n).add(est(11, 11)), est(0, n), Ty::List)
+            }
+            "flatten" => {
+                let depth = match exprs.first() {
+                    None => 1,
+                    Some(Expr::Lit(Lit::Int(n))) => (*n).max(0) as u64,
+                    Some(_) => u64::MAX,
+                };
+                plain(
+                    inputs.add(recv_size.mul(est(depth, depth)).add(est(11, 11))),
+                    Ty::List,
+                )
+            }
+            "lists.range" => {
+                let n = match exprs.first() {
+                    Some(Expr::Lit(Lit::Int(n))) => (*n).max(0) as u64,
+                    _ => u64::MAX,
+                };
+                sized(est(n, n).add(est(11, 11)), est(n, n), Ty::List)
+            }
+            "reverse" => sized(recv_size.add(est(11, 11)), recv_size, Ty::List),
+            "distinct" | "sort" => {
+                let f = match element.map(ty_of) {
+                    Some(Ty::Str | Ty::Bytes) if name == "sort" => 2.1,
+                    _ => 2.0,
+                };
+                let pairs = recv_size.mul(recv_size).factor(f);
+                Info {
+                    schema: recv.and_then(|r| r.schema),
+                    ..sized(pairs.add(est(11, 11)), recv_size, Ty::List)
+                }
+            }
+            "sets.contains" | "sets.intersects" | "sets.equivalent" => {
+                let times = if name == "sets.equivalent" { 2 } else { 1 };
+                let pairs = recv_size.mul(arg_size).mul(est(times, times));
+                plain(inputs.add(pairs).add(est(1, 1)), Ty::Bool)
+            }
+            "strings.quote" => sized(
+                recv_size.factor(0.1),
+                est(
+                    recv_size.min.saturating_add(2),
+                    recv_size.max.saturating_mul(2).saturating_add(2),
+                ),
+                Ty::Str,
+            ),
             "join" => {
                 let elem = element.map_or(UNKNOWN, |e| est(0, max_elements(e)));
                 let sep = rest.first().map_or(est(0, 0), Self::size);

@@ -82,6 +82,37 @@ fn estimates_as_cel_go() {
             "semver(self).isLessThan(semver('1.0.0'))",
             7,
         ),
+        // ext.Lists' and the two-variable comprehensions' vectors (cel-go's own tests).
+        (
+            json!({"type": "integer"}),
+            "[1, 2, 3].distinct() == [1, 2, 3]",
+            50,
+        ),
+        (
+            json!({"type": "integer"}),
+            "[2, 3, 1].sort() == [1, 2, 3]",
+            50,
+        ),
+        (
+            json!({"type": "integer"}),
+            "[1, 2, 3].slice(1, 3) == [2, 3]",
+            34,
+        ),
+        (
+            json!({"type": "integer"}),
+            "[3, 2, 1].reverse() == [1, 2, 3]",
+            35,
+        ),
+        (
+            json!({"type": "integer"}),
+            "lists.range(4) == [0, 1, 2, 3]",
+            26,
+        ),
+        (
+            json!({"type": "integer"}),
+            "[1, 2, 3, 4].all(i, v, i < 5 && v > 0)",
+            39,
+        ),
     ];
     for (schema, rule, want) in cases {
         assert_eq!(cost(schema.clone(), rule), want, "{rule} on {schema}");

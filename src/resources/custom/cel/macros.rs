@@ -1,0 +1,147 @@
+//! The parser's macros and name resolution: `has`, the comprehensions (one and two
+//! variables), `sortBy`, `optMap` and `optFlatMap` expanded into their own nodes; namespaced
+//! functions (`sets.contains`) and qualified type names (`net.IP`) read as cel-go's checker
+//! resolves them.
+
+use super::parse::{Expr, Lit};
+
+/// `has(a.b)` and the comprehension macros; anything else is a call.
+pub(super) fn macro_or_call(
+    target: Option<Expr>,
+    name: String,
+    mut args: Vec<Expr>,
+) -> Result<Expr, String> {
+    match (target, name.as_str(), args.len()) {
+        (None, "has", 1) => match args.pop() {
+            Some(Expr::Select(operand, field)) => Ok(Expr::Has(operand, field)),
+            _ => Err("invalid argument to has() macro".into()),
+        },
+        (Some(range), "all" | "exists" | "existsOne" | "exists_one", 3)
+        | (Some(range), "transformList" | "transformMap" | "transformMapEntry", 3 | 4) => {
+            let kind: &'static str = match name.as_str() {
+                "all" => "all",
+                "exists" => "exists",
+                "existsOne" | "exists_one" => "existsOne",
+                "transformList" => "transformList",
+                "transformMap" => "transformMap",
+                _ => "transformMapEntry",
+            };
+            let mut var = || match args.remove(0) {
+                Expr::Ident(v) => Ok(v),
+                _ => Err("argument must be a simple name".to_string()),
+            };
+            let (first, second) = (var()?, var()?);
+            if first == second {
+                return Err(format!("duplicate variable name: {first}"));
+            }
+            if [&first, &second]
+                .iter()
+                .any(|v| *v == "__result__" || *v == "@result")
+            {
+                return Err("iteration variable overwrites accumulator variable".into());
+            }
+            let body = args.pop().unwrap_or(Expr::Lit(Lit::Null));
+            let filter = args.pop().map(Box::new);
+            Ok(Expr::Comp2(
+                kind,
+                Box::new(range),
+                Box::new([first, second]),
+                Box::new(body),
+                filter,
+            ))
+        }
+        (Some(range), "sortBy", 2) => {
+            let Expr::Ident(var) = args.remove(0) else {
+                return Err("argument is not an identifier".into());
+            };
+            let key = args.remove(0);
+            Ok(Expr::Macro(
+                "sortBy",
+                Box::new(range),
+                var,
+                Box::new(key),
+                None,
+            ))
+        }
+        (Some(range), "all" | "exists" | "exists_one" | "filter" | "map", 2 | 3) => {
+            let kind: &'static str = match name.as_str() {
+                "all" => "all",
+                "exists" => "exists",
+                "exists_one" => "exists_one",
+                "filter" => "filter",
+                _ => "map",
+            };
+            let Expr::Ident(var) = args.remove(0) else {
+                return Err("argument must be a simple name".into());
+            };
+            let (body, filter) = if args.len() == 2 && kind == "map" {
+                let t = args.pop().unwrap_or(Expr::Lit(Lit::Null));
+                let f = args.pop().unwrap_or(Expr::Lit(Lit::Null));
+                (t, Some(Box::new(f)))
+            } else if args.len() == 1 {
+                (args.pop().unwrap_or(Expr::Lit(Lit::Null)), None)
+            } else {
+                return Err(format!("wrong number of arguments to {name}"));
+            };
+            Ok(Expr::Macro(
+                kind,
+                Box::new(range),
+                var,
+                Box::new(body),
+                filter,
+            ))
+        }
+        // `x.optMap(v, e)`: `e` with `v` bound to `x`'s value, as an optional (`optFlatMap`:
+        // `e` is one).
+        (Some(x), "optMap" | "optFlatMap", 2) => {
+            let kind = if name == "optMap" {
+                "optMap"
+            } else {
+                "optFlatMap"
+            };
+            let Expr::Ident(var) = args.remove(0) else {
+                return Err(format!(
+                    "{name}() variable name must be a simple identifier"
+                ));
+            };
+            let body = args.remove(0);
+            Ok(Expr::Macro(kind, Box::new(x), var, Box::new(body), None))
+        }
+        // A namespaced function (`sets.contains(a, b)`) is a global call by its full name,
+        // even where a variable has the namespace's name, as cel-go's checker resolves it.
+        (Some(Expr::Ident(ns)), _, _) if NAMESPACED.contains(&format!("{ns}.{name}").as_str()) => {
+            Ok(Expr::Call(None, format!("{ns}.{name}"), args))
+        }
+        (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args)),
+    }
+}
+
+/// `a.b`, or the type a qualified name denotes (`net.IP`, `google.protobuf.Timestamp`),
+/// read as one identifier as cel-go's checker resolves it.
+pub(super) fn select_or_type(e: Expr, field: String) -> Expr {
+    fn dotted(e: &Expr) -> Option<String> {
+        match e {
+            Expr::Ident(id) => Some(id.clone()),
+            Expr::Select(x, f) => dotted(x).map(|d| format!("{d}.{f}")),
+            _ => None,
+        }
+    }
+    match dotted(&e).map(|d| format!("{d}.{field}")) {
+        Some(name) if super::eval::TYPE_NAMES.contains(&name.as_str()) => Expr::Ident(name),
+        _ => Expr::Select(Box::new(e), field),
+    }
+}
+
+/// The functions the Kubernetes environment declares under a namespace.
+const NAMESPACED: &[&str] = &[
+    "ip.isCanonical",
+    "lists.range",
+    "optional.none",
+    "optional.of",
+    "optional.ofNonZeroValue",
+    "optional.unwrap",
+    "sets.contains",
+    "sets.equivalent",
+    "sets.intersects",
+    "strings.quote",
+];
