@@ -418,3 +418,62 @@ fn optional_old_self_rules_run_on_create_with_no_old_value() {
     let r = put(&mut e, &format!("{WIDGETS}/w1"), &lower);
     assert_eq!(r.code, 200, "{}", r.text);
 }
+
+#[test]
+fn formats_sets_lists_and_two_variable_rules_check_objects() {
+    let mut e = engine();
+    let crd = crd_with_spec(json!({
+        "type": "object",
+        "properties": {
+            "host": {"type": "string", "maxLength": 63, "x-kubernetes-validations": [
+                {"rule": "!format.dns1123Label().validate(self).hasValue()",
+                 "messageExpression": "self + ' is no DNS label'"}
+            ]},
+            "features": {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 16},
+                "x-kubernetes-validations": [
+                    {"rule": "sets.contains(['a', 'b', 'c'], self)", "message": "features must be among a, b and c"},
+                    {"rule": "self == self.distinct()", "message": "features must be unique"}
+                ]},
+            "limits": {"type": "object", "maxProperties": 4,
+                "additionalProperties": {"type": "integer"},
+                "x-kubernetes-validations": [
+                    {"rule": "self.all(k, v, v <= 10 || k.startsWith('big'))", "message": "only big limits may pass 10"}
+                ]}
+        }
+    }));
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 201, "{}", r.text);
+    let prefix = r#"Widget.example.com "w1" is invalid: "#;
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget(
+            "w1",
+            json!({"host": "web-1", "features": ["a", "c"], "limits": {"cpu": 4, "bigmem": 64}}),
+        ),
+    );
+    assert_eq!(r.code, 201, "{}", r.text);
+    let cases = [
+        (
+            json!({"host": "Web_1"}),
+            r#"spec.host: Invalid value: "Web_1": Web_1 is no DNS label"#,
+        ),
+        (
+            json!({"features": ["a", "d"]}),
+            "spec.features: Invalid value: features must be among a, b and c",
+        ),
+        (
+            json!({"features": ["a", "a"]}),
+            "spec.features: Invalid value: features must be unique",
+        ),
+        (
+            json!({"limits": {"cpu": 40}}),
+            "spec.limits: Invalid value: only big limits may pass 10",
+        ),
+    ];
+    for (spec, want) in cases {
+        let r = post(&mut e, WIDGETS, &widget("w1", spec));
+        assert_eq!(r.code, 422, "{}", r.text);
+        assert_eq!(r.json["message"], format!("{prefix}{want}"));
+    }
+}

@@ -151,7 +151,6 @@ fn dns1123_subdomain(b: &[u8], unit: LenUnit) -> Vec<String> {
     errs
 }
 
-#[cfg(test)]
 /// `validation.IsDNS1123Label`: a lowercase RFC 1123 label of at most 63 characters (namespace
 /// names, DNS-label object names).
 pub fn is_dns1123_label(value: &str) -> Vec<String> {

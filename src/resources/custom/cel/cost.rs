@@ -275,6 +275,10 @@ impl<'s> Env<'s> {
                 Ty::Bool,
             ),
             // Kubernetes' types compare with their own kind at a nominal cost.
+            // A format's name is at most 64 characters.
+            "==" | "!=" if l.ty == Ty::Kind("kubernetes.NamedFormat") && l.ty == r.ty => {
+                plain(both.add(est(1, 64).factor(0.1)), Ty::Bool)
+            }
             "==" | "!=" if matches!(l.ty, Ty::Kind(_)) && l.ty == r.ty => {
                 plain(both.add(est(1, 1)), Ty::Bool)
             }

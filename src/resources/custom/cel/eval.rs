@@ -40,6 +40,8 @@ pub enum Val {
     Cidr(super::net::Prefix),
     /// The semver library's `kubernetes.Semver`.
     Semver(Rc<super::semver::Version>),
+    /// The format library's `kubernetes.NamedFormat`, by its name.
+    Format(&'static str),
     /// An optional value (`optional_type`): none, or a value.
     Optional(Option<Rc<Val>>),
     /// A type, as `type(x)` gives it and type names (`string`, `net.IP`) denote it.
@@ -61,6 +63,7 @@ pub(super) const TYPE_NAMES: &[&str] = &[
     "uint",
     "google.protobuf.Duration",
     "google.protobuf.Timestamp",
+    "kubernetes.NamedFormat",
     "kubernetes.Quantity",
     "kubernetes.Semver",
     "kubernetes.URL",
@@ -139,6 +142,7 @@ impl Val {
             Val::Cidr(_) => "net.CIDR",
             Val::Semver(_) => "kubernetes.Semver",
             Val::Optional(_) => "optional_type",
+            Val::Format(_) => "kubernetes.NamedFormat",
             Val::Type(_) => "type",
         }
     }
@@ -497,6 +501,7 @@ pub fn display(v: &Val) -> String {
         Val::Type(t) => (*t).to_string(),
         Val::Optional(Some(v)) => format!("optional({})", display(v)),
         Val::Optional(None) => "optional.none()".into(),
+        Val::Format(f) => (*f).to_string(),
         Val::List(l) => format!("[{}]", l.iter().map(display).collect::<Vec<_>>().join(", ")),
         Val::Map(m) => format!(
             "{{{}}}",

@@ -57,6 +57,9 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
     if let Some(r) = super::lists::call(name, target.as_ref(), &args) {
         return r;
     }
+    if let Some(r) = super::named_formats::call(name, target.as_ref(), &args) {
+        return r;
+    }
     if name == "strings.quote" {
         return match args.as_slice() {
             [Val::Str(s)] => Ok(Val::Str(quote(s))),
@@ -122,9 +125,12 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
             Val::List(_) | Val::Map(_) | Val::Null | Val::Url(_) | Val::Quantity(_) => {
                 return no_overload()
             }
-            Val::Ip(_) | Val::Cidr(_) | Val::Semver(_) | Val::Type(_) | Val::Optional(_) => {
-                return no_overload()
-            }
+            Val::Ip(_)
+            | Val::Cidr(_)
+            | Val::Semver(_)
+            | Val::Type(_)
+            | Val::Optional(_)
+            | Val::Format(_) => return no_overload(),
             v => display(&v),
         }),
         ("int", v, []) => Val::Int(match v {

@@ -109,7 +109,10 @@ pub(super) fn macro_or_call(
         }
         // A namespaced function (`sets.contains(a, b)`) is a global call by its full name,
         // even where a variable has the namespace's name, as cel-go's checker resolves it.
-        (Some(Expr::Ident(ns)), _, _) if NAMESPACED.contains(&format!("{ns}.{name}").as_str()) => {
+        (Some(Expr::Ident(ns)), _, _)
+            if NAMESPACED.contains(&format!("{ns}.{name}").as_str())
+                || ns == "format" && super::named_formats::NAMES.contains(&name.as_str()) =>
+        {
             Ok(Expr::Call(None, format!("{ns}.{name}"), args))
         }
         (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args)),
@@ -134,6 +137,7 @@ pub(super) fn select_or_type(e: Expr, field: String) -> Expr {
 
 /// The functions the Kubernetes environment declares under a namespace.
 const NAMESPACED: &[&str] = &[
+    "format.named",
     "ip.isCanonical",
     "lists.range",
     "optional.none",

@@ -15,6 +15,7 @@ mod eval;
 mod functions;
 mod lists;
 mod macros;
+mod named_formats;
 mod net;
 mod optional;
 mod parse;

@@ -123,6 +123,15 @@ impl<'s> Env<'s> {
                 let pairs = recv_size.mul(arg_size).mul(est(times, times));
                 plain(inputs.add(pairs).add(est(1, 1)), Ty::Bool)
             }
+            "format.named" => one(Ty::Kind("optional_type(kubernetes.NamedFormat)")),
+            "value" if recv_ty == Ty::Kind("optional_type(kubernetes.NamedFormat)") => {
+                one(Ty::Kind("kubernetes.NamedFormat"))
+            }
+            // A format's regular expression is at most 128 characters.
+            "validate" => plain(inputs.add(arg_size.factor(0.1).factor(32.0)), Ty::Dyn),
+            n if n.strip_prefix("format.").is_some_and(|f| f != "named") => {
+                one(Ty::Kind("kubernetes.NamedFormat"))
+            }
             "strings.quote" => sized(
                 recv_size.factor(0.1),
                 est(

@@ -82,6 +82,18 @@ fn estimates_as_cel_go() {
             "semver(self).isLessThan(semver('1.0.0'))",
             7,
         ),
+        // A format's check: a tenth of the string times 32 (a 128-character expression
+        // at a quarter each); formats compare by their names (Kubernetes' cost_test.go).
+        (
+            json!({"type": "integer"}),
+            "format.named('dns1123Subdomain').value().validate('my-name')",
+            34,
+        ),
+        (
+            json!({"type": "integer"}),
+            "format.named('dns1123Label').value() == format.named('dns1123Label').value()",
+            11,
+        ),
         // ext.Lists' and the two-variable comprehensions' vectors (cel-go's own tests).
         (
             json!({"type": "integer"}),
