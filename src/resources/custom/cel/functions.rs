@@ -181,6 +181,7 @@ pub fn call(target: Option<Val>, name: &str, args: Vec<Val>) -> Result<Val, Stri
         }
         ("indexOf", Val::Str(s), [Val::Str(p)]) => Val::Int(index_of_str(&s, p, false)),
         ("lastIndexOf", Val::Str(s), [Val::Str(p)]) => Val::Int(index_of_str(&s, p, true)),
+        ("format", Val::Str(s), [Val::List(l)]) => Val::Str(super::string_format::format(&s, l)?),
         ("indexOf" | "lastIndexOf", Val::Str(s), [Val::Str(p), Val::Int(off)]) => {
             Val::Int(index_from(&s, p, *off, name == "lastIndexOf")?)
         }

@@ -21,6 +21,7 @@ mod optional;
 mod parse;
 mod quantity;
 mod semver;
+mod string_format;
 mod time;
 
 pub use eval::{display, eval, Scope, Val, COST_EXCEEDED, PER_CALL_LIMIT};

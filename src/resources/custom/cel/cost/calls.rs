@@ -132,6 +132,7 @@ impl<'s> Env<'s> {
             n if n.strip_prefix("format.").is_some_and(|f| f != "named") => {
                 one(Ty::Kind("kubernetes.NamedFormat"))
             }
+            "format" if text => plain(inputs.add(recv_size.factor(0.1)), Ty::Str),
             "strings.quote" => sized(
                 recv_size.factor(0.1),
                 est(
