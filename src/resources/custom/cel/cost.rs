@@ -174,7 +174,7 @@ impl<'s> Env<'s> {
                     ..plain(est(0, 0), ty)
                 }
             }
-            Expr::Ident(name) => {
+            Expr::Ident(name, _) => {
                 if let Some((_, v)) = self.vars.iter().rev().find(|(n, _)| n == name) {
                     return Info {
                         cost: est(1, 1),
@@ -206,31 +206,31 @@ impl<'s> Env<'s> {
                     ..plain(cost, Ty::Map)
                 }
             }
-            Expr::Select(x, field) => self.select(x, field, false),
+            Expr::Select(x, field, _) => self.select(x, field, false),
             // `_?._` and `_[?_]` are calls: their operands and 1, reading the child as the
             // plain steps do.
-            Expr::OptSelect(x, field) => self.select(x, field, true),
-            Expr::OptIndex(x, k) | Expr::Index(x, k) => self.index(x, k),
+            Expr::OptSelect(x, field, _) => self.select(x, field, true),
+            Expr::OptIndex(x, k, _) | Expr::Index(x, k, _) => self.index(x, k),
             Expr::Opt(x) => self.info(x),
-            Expr::Has(x, _) => plain(self.info(x).cost, Ty::Bool),
-            Expr::Unary(op, x) => {
+            Expr::Has(x, _, _) => plain(self.info(x).cost, Ty::Bool),
+            Expr::Unary(op, x, _) => {
                 let x = self.info(x);
                 let ty = if *op == "!" { Ty::Bool } else { x.ty };
                 plain(x.cost.add(est(1, 1)), ty)
             }
-            Expr::Binary(op, a, b) => self.binary(op, a, b),
-            Expr::Cond(c, t, f) => {
+            Expr::Binary(op, a, b, _) => self.binary(op, a, b),
+            Expr::Cond(c, t, f, _) => {
                 let (c, t, f) = (self.info(c), self.info(t), self.info(f));
                 Info {
                     size: Some(Self::size(&t).union(Self::size(&f))),
                     ..plain(c.cost.add(t.cost.union(f.cost)), t.ty)
                 }
             }
-            Expr::Call(target, name, args) => self.call(target.as_deref(), name, args),
-            Expr::Macro(kind, range, var, body, filter) => {
+            Expr::Call(target, name, args, _) => self.call(target.as_deref(), name, args),
+            Expr::Macro(kind, range, var, body, filter, _) => {
                 self.comprehension(kind, range, [var, ""], body, filter.as_deref())
             }
-            Expr::Comp2(kind, range, vars, body, filter) => {
+            Expr::Comp2(kind, range, vars, body, filter, _) => {
                 self.comprehension(kind, range, [&vars[0], &vars[1]], body, filter.as_deref())
             }
         }

@@ -248,7 +248,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
     }
     Ok(match e {
         Expr::Lit(l) => Val::from(l),
-        Expr::Ident(id) => match scope.get(id) {
+        Expr::Ident(id, _) => match scope.get(id) {
             Some(v) => v.clone(),
             None => match TYPE_NAMES.iter().find(|t| **t == id.as_str()) {
                 Some(t) => Val::Type(t),
@@ -300,17 +300,17 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
         }
         Expr::Opt(x) => eval(x, scope)?,
         // Any step on an optional, and every step of `.?` or `[?]`, tests for presence.
-        Expr::OptSelect(operand, field) => match eval(operand, scope)? {
+        Expr::OptSelect(operand, field, _) => match eval(operand, scope)? {
             Val::Optional(None) => super::optional::NONE,
             Val::Optional(Some(v)) => super::optional::select(&v, field),
             v => super::optional::select(&v, field),
         },
-        Expr::OptIndex(operand, index) => match (eval(operand, scope)?, eval(index, scope)?) {
+        Expr::OptIndex(operand, index, _) => match (eval(operand, scope)?, eval(index, scope)?) {
             (Val::Optional(None), _) => super::optional::NONE,
             (Val::Optional(Some(c)), i) => super::optional::index(&c, &i)?,
             (c, i) => super::optional::index(&c, &i)?,
         },
-        Expr::Select(operand, field) => match eval(operand, scope)? {
+        Expr::Select(operand, field, _) => match eval(operand, scope)? {
             Val::Optional(None) => super::optional::NONE,
             Val::Optional(Some(v)) => super::optional::select(&v, field),
             Val::Map(m) => m
@@ -320,7 +320,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 .ok_or_else(|| format!("no such key: {field}"))?,
             _ => return Err("no such overload".into()),
         },
-        Expr::Has(operand, field) => match eval(operand, scope)? {
+        Expr::Has(operand, field, _) => match eval(operand, scope)? {
             Val::Optional(None) => Val::Bool(false),
             Val::Optional(Some(v)) => Val::Bool(matches!(
                 super::optional::select(&v, field),
@@ -332,7 +332,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
             ),
             _ => return Err("no such overload".into()),
         },
-        Expr::Index(operand, index) => {
+        Expr::Index(operand, index, _) => {
             let (c, i) = (eval(operand, scope)?, eval(index, scope)?);
             match (c, i) {
                 (Val::Optional(None), _) => super::optional::NONE,
@@ -357,19 +357,19 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 _ => return Err("no such overload".into()),
             }
         }
-        Expr::Unary(op, x) => match (*op, eval(x, scope)?) {
+        Expr::Unary(op, x, _) => match (*op, eval(x, scope)?) {
             ("!", Val::Bool(b)) => Val::Bool(!b),
             ("-", Val::Int(i)) => Val::Int(i.checked_neg().ok_or("integer overflow")?),
             ("-", Val::Double(d)) => Val::Double(-d),
             _ => return Err("no such overload".into()),
         },
-        Expr::Binary(op, l, r) => binary(op, l, r, scope)?,
-        Expr::Cond(c, t, f) => match eval(c, scope)? {
+        Expr::Binary(op, l, r, _) => binary(op, l, r, scope)?,
+        Expr::Cond(c, t, f, _) => match eval(c, scope)? {
             Val::Bool(true) => eval(t, scope)?,
             Val::Bool(false) => eval(f, scope)?,
             _ => return Err("no such overload".into()),
         },
-        Expr::Call(target, name, args) => {
+        Expr::Call(target, name, args, _) => {
             let target = match target {
                 Some(t) => Some(eval(t, scope)?),
                 None => None,
@@ -389,10 +389,10 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             super::functions::call(target, name, args)?
         }
-        Expr::Macro(kind, range, var, body, filter) => {
+        Expr::Macro(kind, range, var, body, filter, _) => {
             super::comprehension::one(kind, range, var, body, filter.as_deref(), scope)?
         }
-        Expr::Comp2(kind, range, vars, body, filter) => {
+        Expr::Comp2(kind, range, vars, body, filter, _) => {
             super::comprehension::two(kind, range, vars, body, filter.as_deref(), scope)?
         }
     })

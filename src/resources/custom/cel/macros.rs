@@ -3,17 +3,18 @@
 //! functions (`sets.contains`) and qualified type names (`net.IP`) read as cel-go's checker
 //! resolves them.
 
-use super::parse::{Expr, Lit};
+use super::parse::{Expr, Lit, Pos};
 
 /// `has(a.b)` and the comprehension macros; anything else is a call.
 pub(super) fn macro_or_call(
     target: Option<Expr>,
     name: String,
     mut args: Vec<Expr>,
+    at: Pos,
 ) -> Result<Expr, String> {
     match (target, name.as_str(), args.len()) {
         (None, "has", 1) => match args.pop() {
-            Some(Expr::Select(operand, field)) => Ok(Expr::Has(operand, field)),
+            Some(Expr::Select(operand, field, p)) => Ok(Expr::Has(operand, field, p)),
             _ => Err("invalid argument to has() macro".into()),
         },
         (Some(range), "all" | "exists" | "existsOne" | "exists_one", 3)
@@ -27,7 +28,7 @@ pub(super) fn macro_or_call(
                 _ => "transformMapEntry",
             };
             let mut var = || match args.remove(0) {
-                Expr::Ident(v) => Ok(v),
+                Expr::Ident(v, _) => Ok(v),
                 _ => Err("argument must be a simple name".to_string()),
             };
             let (first, second) = (var()?, var()?);
@@ -48,10 +49,11 @@ pub(super) fn macro_or_call(
                 Box::new([first, second]),
                 Box::new(body),
                 filter,
+                at,
             ))
         }
         (Some(range), "sortBy", 2) => {
-            let Expr::Ident(var) = args.remove(0) else {
+            let Expr::Ident(var, _) = args.remove(0) else {
                 return Err("argument is not an identifier".into());
             };
             let key = args.remove(0);
@@ -61,6 +63,7 @@ pub(super) fn macro_or_call(
                 var,
                 Box::new(key),
                 None,
+                at,
             ))
         }
         (Some(range), "all" | "exists" | "exists_one" | "filter" | "map", 2 | 3) => {
@@ -71,7 +74,7 @@ pub(super) fn macro_or_call(
                 "filter" => "filter",
                 _ => "map",
             };
-            let Expr::Ident(var) = args.remove(0) else {
+            let Expr::Ident(var, _) = args.remove(0) else {
                 return Err("argument must be a simple name".into());
             };
             let (body, filter) = if args.len() == 2 && kind == "map" {
@@ -89,6 +92,7 @@ pub(super) fn macro_or_call(
                 var,
                 Box::new(body),
                 filter,
+                at,
             ))
         }
         // `x.optMap(v, e)`: `e` with `v` bound to `x`'s value, as an optional (`optFlatMap`:
@@ -99,39 +103,46 @@ pub(super) fn macro_or_call(
             } else {
                 "optFlatMap"
             };
-            let Expr::Ident(var) = args.remove(0) else {
+            let Expr::Ident(var, _) = args.remove(0) else {
                 return Err(format!(
                     "{name}() variable name must be a simple identifier"
                 ));
             };
             let body = args.remove(0);
-            Ok(Expr::Macro(kind, Box::new(x), var, Box::new(body), None))
+            Ok(Expr::Macro(
+                kind,
+                Box::new(x),
+                var,
+                Box::new(body),
+                None,
+                at,
+            ))
         }
         // A namespaced function (`sets.contains(a, b)`) is a global call by its full name,
         // even where a variable has the namespace's name, as cel-go's checker resolves it.
-        (Some(Expr::Ident(ns)), _, _)
+        (Some(Expr::Ident(ns, _)), _, _)
             if NAMESPACED.contains(&format!("{ns}.{name}").as_str())
                 || ns == "format" && super::named_formats::NAMES.contains(&name.as_str()) =>
         {
-            Ok(Expr::Call(None, format!("{ns}.{name}"), args))
+            Ok(Expr::Call(None, format!("{ns}.{name}"), args, at))
         }
-        (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args)),
+        (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args, at)),
     }
 }
 
 /// `a.b`, or the type a qualified name denotes (`net.IP`, `google.protobuf.Timestamp`),
 /// read as one identifier as cel-go's checker resolves it.
-pub(super) fn select_or_type(e: Expr, field: String) -> Expr {
-    fn dotted(e: &Expr) -> Option<String> {
+pub(super) fn select_or_type(e: Expr, field: String, at: Pos) -> Expr {
+    fn dotted(e: &Expr) -> Option<(String, Pos)> {
         match e {
-            Expr::Ident(id) => Some(id.clone()),
-            Expr::Select(x, f) => dotted(x).map(|d| format!("{d}.{f}")),
+            Expr::Ident(id, p) => Some((id.clone(), *p)),
+            Expr::Select(x, f, _) => dotted(x).map(|(d, p)| (format!("{d}.{f}"), p)),
             _ => None,
         }
     }
-    match dotted(&e).map(|d| format!("{d}.{field}")) {
-        Some(name) if super::eval::TYPE_NAMES.contains(&name.as_str()) => Expr::Ident(name),
-        _ => Expr::Select(Box::new(e), field),
+    match dotted(&e).map(|(d, p)| (format!("{d}.{field}"), p)) {
+        Some((name, p)) if super::eval::TYPE_NAMES.contains(&name.as_str()) => Expr::Ident(name, p),
+        _ => Expr::Select(Box::new(e), field, at),
     }
 }
 

@@ -19,27 +19,27 @@ pub enum Lit {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     Lit(Lit),
-    Ident(String),
+    Ident(String, Pos),
     List(Vec<Expr>),
     Map(Vec<(Expr, Expr)>),
     /// `a.b`
-    Select(Box<Expr>, String),
+    Select(Box<Expr>, String, Pos),
     /// `has(a.b)`
-    Has(Box<Expr>, String),
+    Has(Box<Expr>, String, Pos),
     /// `a[b]`
-    Index(Box<Expr>, Box<Expr>),
+    Index(Box<Expr>, Box<Expr>, Pos),
     /// `a.?b`: `b` if `a` has it, as an optional.
-    OptSelect(Box<Expr>, String),
+    OptSelect(Box<Expr>, String, Pos),
     /// `a[?b]`: `a[b]` if there is one, as an optional.
-    OptIndex(Box<Expr>, Box<Expr>),
+    OptIndex(Box<Expr>, Box<Expr>, Pos),
     /// An optional list element (`[?x]`) or an optional map entry's key (`{?k: v}`): its
     /// value (the entry's) is an optional, left out when none.
     Opt(Box<Expr>),
     /// A function (`size(x)`) or method (`x.size()`) call: target, name, arguments.
-    Call(Option<Box<Expr>>, String, Vec<Expr>),
-    Unary(&'static str, Box<Expr>),
-    Binary(&'static str, Box<Expr>, Box<Expr>),
-    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Call(Option<Box<Expr>>, String, Vec<Expr>, Pos),
+    Unary(&'static str, Box<Expr>, Pos),
+    Binary(&'static str, Box<Expr>, Box<Expr>, Pos),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>, Pos),
     /// A two-variable comprehension (`all`, `exists`, `existsOne`, `transformList`,
     /// `transformMap`, `transformMapEntry`): kind, range, the index or key variable and the
     /// element or value variable, predicate or transform, and a transform's filter.
@@ -49,6 +49,7 @@ pub enum Expr {
         Box<[String; 2]>,
         Box<Expr>,
         Option<Box<Expr>>,
+        Pos,
     ),
     /// A comprehension macro: kind, range, variable, predicate or transform, and `map`'s
     /// optional filter.
@@ -58,8 +59,13 @@ pub enum Expr {
         String,
         Box<Expr>,
         Option<Box<Expr>>,
+        Pos,
     ),
 }
+
+/// Where a node is in the rule's text: the byte offset of the token cel-go places it at
+/// (an identifier's start, a selection's `.`, a call's `(`, an operator).
+pub type Pos = u32;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Tok {
@@ -74,12 +80,18 @@ const OPS: &[&str] = &[
     "(", ")", "[", "]", "{", "}",
 ];
 
-fn lex(src: &str) -> Result<Vec<Tok>, String> {
+/// The tokens of `src`, each with the byte offset it starts at.
+fn lex(src: &str) -> Result<(Vec<Tok>, Vec<Pos>), String> {
     let b = src.as_bytes();
     let mut i = 0;
     let mut out = Vec::new();
+    let (mut pos, mut start) = (Vec::new(), 0);
     while i < b.len() {
+        if pos.len() < out.len() {
+            pos.push(start as Pos);
+        }
         let c = b[i];
+        start = i;
         if c.is_ascii_whitespace() {
             i += 1;
             continue;
@@ -228,7 +240,10 @@ fn lex(src: &str) -> Result<Vec<Tok>, String> {
             }
         }
     }
-    Ok(out)
+    if pos.len() < out.len() {
+        pos.push(start as Pos);
+    }
+    Ok((out, pos))
 }
 
 /// How deep a parsed tree may be: the evaluator, the walks over it and its drop recurse, so
@@ -248,9 +263,11 @@ pub fn parse(src: &str) -> Result<Expr, String> {
             "expression code point size exceeds limit: size: {size}, limit {MAX_CODE_POINTS}"
         ));
     }
-    let toks = lex(src)?;
+    let (toks, pos) = lex(src)?;
     let mut p = Parser {
         toks,
+        pos,
+        end: src.len() as Pos,
         at: 0,
         depth: 0,
     };
@@ -266,6 +283,10 @@ pub fn parse(src: &str) -> Result<Expr, String> {
 
 struct Parser {
     toks: Vec<Tok>,
+    /// Where each token starts.
+    pos: Vec<Pos>,
+    /// The source's length, where the end of input is.
+    end: Pos,
     at: usize,
     depth: usize,
 }
@@ -322,6 +343,11 @@ impl Parser {
         yes
     }
 
+    /// Where the next token starts.
+    fn here(&self) -> Pos {
+        self.pos.get(self.at).copied().unwrap_or(self.end)
+    }
+
     fn expect(&mut self, op: &str) -> Result<(), String> {
         if self.eat(op) {
             Ok(())
@@ -334,11 +360,12 @@ impl Parser {
         let base = self.depth;
         self.deeper()?;
         let c = self.binary(0)?;
+        let at = self.here();
         let out = if self.eat("?") {
             let t = self.binary(0)?;
             self.expect(":")?;
             let f = self.expr()?;
-            Expr::Cond(Box::new(c), Box::new(t), Box::new(f))
+            Expr::Cond(Box::new(c), Box::new(t), Box::new(f), at)
         } else {
             c
         };
@@ -354,11 +381,12 @@ impl Parser {
         let mut lhs = self.binary(level + 1)?;
         'outer: loop {
             for op in LEVELS[level] {
+                let at = self.here();
                 if self.eat(op) {
                     // Each operator puts the chain so far one level down.
                     self.deeper()?;
                     let rhs = self.binary(level + 1)?;
-                    lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
+                    lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), at);
                     continue 'outer;
                 }
             }
@@ -369,15 +397,16 @@ impl Parser {
 
     fn unary(&mut self) -> Result<Expr, String> {
         let base = self.depth;
+        let at = self.here();
         let out = if self.eat("!") {
             self.deeper()?;
-            Expr::Unary("!", Box::new(self.unary()?))
+            Expr::Unary("!", Box::new(self.unary()?), at)
         } else if self.eat("-") {
             self.deeper()?;
             match self.unary()? {
                 Expr::Lit(Lit::Int(i)) => Expr::Lit(Lit::Int(-i)),
                 Expr::Lit(Lit::Double(d)) => Expr::Lit(Lit::Double(-d)),
-                e => Expr::Unary("-", Box::new(e)),
+                e => Expr::Unary("-", Box::new(e), at),
             }
         } else {
             self.member()?
@@ -431,28 +460,30 @@ impl Parser {
                 // Each selection, call or index puts the chain so far one level down.
                 self.deeper()?;
             }
+            let at = self.here();
             if self.eat(".") {
                 let optional = self.eat("?");
                 let Some(Tok::Ident(name)) = self.toks.get(self.at).cloned() else {
                     return Err("Syntax error: missing IDENTIFIER".into());
                 };
                 self.at += 1;
+                let open = self.here();
                 if optional {
-                    e = Expr::OptSelect(Box::new(e), name);
+                    e = Expr::OptSelect(Box::new(e), name, at);
                 } else if self.eat("(") {
                     let args = self.args(")")?;
-                    e = super::macros::macro_or_call(Some(e), name, args)?;
+                    e = super::macros::macro_or_call(Some(e), name, args, open)?;
                 } else {
-                    e = super::macros::select_or_type(e, name);
+                    e = super::macros::select_or_type(e, name, at);
                 }
             } else if self.eat("[") {
                 let optional = self.eat("?");
                 let i = Box::new(self.expr()?);
                 self.expect("]")?;
                 e = if optional {
-                    Expr::OptIndex(Box::new(e), i)
+                    Expr::OptIndex(Box::new(e), i, at)
                 } else {
-                    Expr::Index(Box::new(e), i)
+                    Expr::Index(Box::new(e), i, at)
                 };
             } else {
                 self.depth = base;
@@ -465,6 +496,7 @@ impl Parser {
         let Some(t) = self.toks.get(self.at).cloned() else {
             return Err("Syntax error: mismatched input '<EOF>'".into());
         };
+        let at = self.here();
         self.at += 1;
         Ok(match t {
             Tok::Lit(v) => Expr::Lit(v),
@@ -472,11 +504,13 @@ impl Parser {
                 "true" => Expr::Lit(Lit::Bool(true)),
                 "false" => Expr::Lit(Lit::Bool(false)),
                 "null" => Expr::Lit(Lit::Null),
-                _ if self.eat("(") => {
+                _ if self.peek_op("(") => {
+                    let open = self.here();
+                    self.at += 1;
                     let args = self.args(")")?;
-                    super::macros::macro_or_call(None, id, args)?
+                    super::macros::macro_or_call(None, id, args, open)?
                 }
-                _ => Expr::Ident(id),
+                _ => Expr::Ident(id, at),
             },
             Tok::Op("(") => {
                 let e = self.expr()?;
