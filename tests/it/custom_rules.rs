@@ -119,6 +119,20 @@ fn a_rule_that_does_not_compile_refuses_the_definition() {
             .contains("compilation failed: "),
         "{cause}"
     );
+    // A literal that cannot be read at runtime fails the compilation at its place.
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+        ["x-kubernetes-validations"][0]["rule"] = json!("duration('1x') > duration('1s')");
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 422, "{}", r.text);
+    let message = r.json["details"]["causes"][0]["message"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        message.ends_with(
+            "compilation failed: ERROR: <input>:1:10: invalid duration argument\n | duration('1x') > duration('1s')\n | .........^"
+        ),
+        "{message}"
+    );
 }
 
 /// The causes of a refused definition, as `field: message` lines.

@@ -494,32 +494,32 @@ impl Walk {
         }
     }
 
-    /// The rules' compilation: a rule or message expression that does not parse is
-    /// `compilation failed` at its path (the text after `ERROR: <input>:` is this parser's,
-    /// not cel-go's); `oldSelf` where the schema cannot correlate it, `optionalOldSelf`
+    /// The rules' compilation: a rule or message expression that does not parse, or whose
+    /// literals cannot be read, is `compilation failed` at its path, its errors displayed as
+    /// cel-go's (a syntax error's text is this parser's, not ANTLR's); `oldSelf` where the schema cannot correlate it, `optionalOldSelf`
     /// without `oldSelf`.
     fn compile(&mut self, m: &Map<String, Value>, path: &FieldPath, ssv: &Ssv) {
         let rules = m.get("x-kubernetes-validations").and_then(Value::as_array);
         for (i, r) in rules.into_iter().flatten().enumerate() {
             let at = path.child("x-kubernetes-validations").index(i);
             let rule = str_at(r, "rule");
-            let parsed = crate::resources::custom::cel::parse(rule);
+            let parsed = crate::resources::custom::cel::compile(rule);
             if let Err(e) = &parsed {
                 self.cel.push(FieldError::invalid(
                     at.child("rule").as_str(),
                     r.clone(),
-                    &format!("compilation failed: ERROR: <input>:1:1: {e}"),
+                    &format!("compilation failed: {e}"),
                 ));
             }
             let message = r.get("messageExpression").and_then(Value::as_str);
             if let Some(Err(e)) = message
                 .filter(|m| !m.is_empty())
-                .map(crate::resources::custom::cel::parse)
+                .map(crate::resources::custom::cel::compile)
             {
                 self.cel.push(FieldError::invalid(
                     at.child("messageExpression").as_str(),
                     r.clone(),
-                    &format!("messageExpression compilation failed: ERROR: <input>:1:1: {e}"),
+                    &format!("messageExpression compilation failed: {e}"),
                 ));
             }
             let Ok(expr) = parsed else { continue };

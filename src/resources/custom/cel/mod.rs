@@ -13,6 +13,7 @@ mod comprehension;
 pub mod cost;
 mod eval;
 mod functions;
+pub mod issues;
 mod lists;
 mod macros;
 mod named_formats;
@@ -26,6 +27,56 @@ mod time;
 
 pub use eval::{display, eval, Scope, Val, COST_EXCEEDED, PER_CALL_LIMIT};
 pub use parse::{parse, Expr};
+
+/// Parses `src` and runs the compile-time checks: on failure, the errors as cel-go displays
+/// them (`ERROR: <input>:1:5: ...` with the line and a caret).
+pub fn compile(src: &str) -> Result<Expr, String> {
+    let e = parse::parse_at(src)
+        .map_err(|(at, message)| issues::display(src, &[issues::Issue { at, message }]))?;
+    let mut found = Vec::new();
+    issues::literals(src, &e, &mut found);
+    if found.is_empty() {
+        Ok(e)
+    } else {
+        Err(issues::display(src, &found))
+    }
+}
+
+/// Visits `e` and every node under it, parents first.
+pub fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    f(e);
+    match e {
+        Expr::Lit(_) | Expr::Ident(..) => {}
+        Expr::List(items) => items.iter().for_each(|x| walk(x, f)),
+        Expr::Map(entries) => entries.iter().for_each(|(k, v)| {
+            walk(k, f);
+            walk(v, f);
+        }),
+        Expr::Select(x, ..)
+        | Expr::OptSelect(x, ..)
+        | Expr::Has(x, ..)
+        | Expr::Unary(_, x, _)
+        | Expr::Opt(x) => walk(x, f),
+        Expr::Index(a, b, _) | Expr::OptIndex(a, b, _) | Expr::Binary(_, a, b, _) => {
+            walk(a, f);
+            walk(b, f);
+        }
+        Expr::Cond(a, b, c, _) => [a, b, c].into_iter().for_each(|x| walk(x, f)),
+        Expr::Call(t, _, args, _) => {
+            if let Some(t) = t {
+                walk(t, f);
+            }
+            args.iter().for_each(|x| walk(x, f));
+        }
+        Expr::Macro(_, r, _, b, filter, _) | Expr::Comp2(_, r, _, b, filter, _) => {
+            walk(r, f);
+            if let Some(x) = filter {
+                walk(x, f);
+            }
+            walk(b, f);
+        }
+    }
+}
 
 /// Whether `e` refers to `name` (a rule that uses `oldSelf` is a transition rule).
 pub fn mentions(e: &Expr, name: &str) -> bool {

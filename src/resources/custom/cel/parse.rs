@@ -257,13 +257,21 @@ const MAX_CODE_POINTS: usize = 100_000;
 
 /// Parses a CEL expression.
 pub fn parse(src: &str) -> Result<Expr, String> {
+    parse_at(src).map_err(|(_, e)| e)
+}
+
+/// Parses a CEL expression; an error says where the parser stopped.
+pub fn parse_at(src: &str) -> Result<Expr, (Pos, String)> {
     let size = src.chars().count();
     if size > MAX_CODE_POINTS {
-        return Err(format!(
-            "expression code point size exceeds limit: size: {size}, limit {MAX_CODE_POINTS}"
+        return Err((
+            0,
+            format!(
+                "expression code point size exceeds limit: size: {size}, limit {MAX_CODE_POINTS}"
+            ),
         ));
     }
-    let (toks, pos) = lex(src)?;
+    let (toks, pos) = lex(src).map_err(|e| (0, e))?;
     let mut p = Parser {
         toks,
         pos,
@@ -271,11 +279,14 @@ pub fn parse(src: &str) -> Result<Expr, String> {
         at: 0,
         depth: 0,
     };
-    let e = p.expr()?;
+    let e = p.expr().map_err(|e| (p.here(), e))?;
     if p.at != p.toks.len() {
-        return Err(format!(
-            "Syntax error: extraneous input '{}' expecting <EOF>",
-            p.toks[p.at].text()
+        return Err((
+            p.here(),
+            format!(
+                "Syntax error: extraneous input '{}' expecting <EOF>",
+                p.toks[p.at].text()
+            ),
         ));
     }
     Ok(e)
