@@ -22,7 +22,7 @@ fn ruled_crd() -> Value {
             "min": {"type": "integer"},
             "max": {"type": "integer"},
             "mode": {"type": "string", "enum": ["a", "b"]},
-            "probe": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+            "probe": {"type": "object", "additionalProperties": {"type": "integer"}},
             "name": {"type": "string", "x-kubernetes-validations": [{"rule": "self.startsWith('w')", "message": "must start with w"}]},
             "immutable": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "is immutable"}]},
             "endpoint": {"type": "string", "x-kubernetes-validations": [
@@ -490,4 +490,108 @@ fn formats_sets_lists_and_two_variable_rules_check_objects() {
         assert_eq!(r.code, 422, "{}", r.text);
         assert_eq!(r.json["message"], format!("{prefix}{want}"));
     }
+}
+
+/// Rules are type-checked against the schema when the definition is written: a field the
+/// schema does not declare (x-kubernetes-preserve-unknown-fields exposes none), an operator
+/// or function given the wrong types, a rule that is not a bool.
+#[test]
+fn rules_that_do_not_type_check_refuse_the_definition() {
+    let mut e = engine();
+    let at = "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule";
+    let value = |rule: &str| {
+        format!(
+            r#"{{"Rule":{},"Message":"","MessageExpression":"","Reason":null,"FieldPath":"","OptionalOldSelf":null}}"#,
+            serde_json::to_string(rule)
+                .unwrap()
+                .replace('<', "\\u003c")
+                .replace('>', "\\u003e")
+                .replace('&', "\\u0026")
+        )
+    };
+    let cases = [
+        (
+            "self.replicas > 0 && self.probe.missing",
+            "compilation failed: ERROR: <input>:1:32: undefined field 'missing'\n | self.replicas > 0 && self.probe.missing\n | ...............................^",
+        ),
+        (
+            "self.name > 1",
+            "compilation failed: ERROR: <input>:1:11: found no matching overload for '_>_' applied to '(string, int)'\n | self.name > 1\n | ..........^",
+        ),
+        (
+            "self.replicas == '3'",
+            "compilation failed: ERROR: <input>:1:15: found no matching overload for '_==_' applied to '(int, string)'\n | self.replicas == '3'\n | ..............^",
+        ),
+        (
+            "self.name.startsWith(1)",
+            "compilation failed: ERROR: <input>:1:21: found no matching overload for 'startsWith' applied to 'string.(int)'\n | self.name.startsWith(1)\n | ....................^",
+        ),
+        (
+            "self.nmae == 'x' && replicas > 0",
+            "compilation failed: ERROR: <input>:1:5: undefined field 'nmae'\n | self.nmae == 'x' && replicas > 0\n | ....^\nERROR: <input>:1:21: undeclared reference to 'replicas' (in container '')\n | self.nmae == 'x' && replicas > 0\n | ....................^",
+        ),
+        (
+            "self.name.size.all(x, true)",
+            "compilation failed: ERROR: <input>:1:10: type 'string' does not support field selection\n | self.name.size.all(x, true)\n | .........^",
+        ),
+        ("self.replicas + 1", "cel expression must evaluate to a bool"),
+        (
+            "self.tags.all(t, t.size())",
+            "compilation failed: ERROR: <input>:1:24: expected type 'bool' but found 'int'\n | self.tags.all(t, t.size())\n | .......................^",
+        ),
+        (
+            "self.replicas.all(x, true)",
+            "compilation failed: ERROR: <input>:1:5: expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)\n | self.replicas.all(x, true)\n | ....^",
+        ),
+    ];
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "replicas": {"type": "integer"},
+            "name": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "probe": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}
+        }
+    });
+    for (rule, detail) in cases {
+        let mut spec = schema.clone();
+        spec["x-kubernetes-validations"] = json!([{"rule": rule}]);
+        let r = post(&mut e, CRDS, &crd_with_spec(spec));
+        assert_eq!(r.code, 422, "{rule}: {}", r.text);
+        let want = format!(
+            r#"CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is invalid: {at}: Invalid value: {}: {detail}"#,
+            value(rule)
+        );
+        assert_eq!(r.json["message"], want, "{rule}");
+    }
+    // What type-checks is accepted: escaped property names, maps, int-or-string as dyn.
+    let mut spec = schema.clone();
+    spec["properties"]["name"]["maxLength"] = json!(63);
+    spec["properties"]["tags"]["maxItems"] = json!(10);
+    spec["properties"]["tags"]["items"]["maxLength"] = json!(63);
+    spec["properties"]["dash-name"] = json!({"type": "string", "maxLength": 63});
+    spec["properties"]["port"] = json!({"x-kubernetes-int-or-string": true});
+    spec["properties"]["labels"] = json!({"type": "object", "maxProperties": 10,
+        "additionalProperties": {"type": "string", "maxLength": 63}});
+    spec["x-kubernetes-validations"] = json!([
+        {"rule": "!has(self.dash__dash__name) || self.dash__dash__name != ''"},
+        {"rule": "!has(self.port) || self.port == 80 || self.port == '80%'"},
+        {"rule": "self.labels.all(k, self.labels[k].size() < 64) && size(self.tags) < 10"},
+        {"rule": "self.tags.exists(t, t == self.name) || self.replicas >= 0.5"}
+    ]);
+    let r = post(&mut e, CRDS, &crd_with_spec(spec));
+    assert_eq!(r.code, 201, "{}", r.text);
+    let r = post(
+        &mut e,
+        WIDGETS,
+        &widget(
+            "w1",
+            json!({"dash-name": "", "port": "10%", "labels": {}, "tags": [], "name": "x"}),
+        ),
+    );
+    assert_eq!(r.code, 422, "{}", r.text);
+    assert_eq!(
+        r.json["message"],
+        r#"Widget.example.com "w1" is invalid: [spec: Invalid value: failed rule: !has(self.dash__dash__name) || self.dash__dash__name != '', spec: Invalid value: failed rule: !has(self.port) || self.port == 80 || self.port == '80%', spec: Invalid value: "object": no such key: replicas evaluating rule: self.tags.exists(t, t == self.name) || self.replicas >= 0.5]"#
+    );
 }

@@ -1,4 +1,5 @@
-//! The estimated costs of a schema's `x-kubernetes-validations` against their limits
+//! The type check of a schema's `x-kubernetes-validations` (cel/check.rs, per rule, before
+//! its cost), and the estimated costs of a schema's `x-kubernetes-validations` against their limits
 //! (apiextensions' `validateCustomResourceDefinitionValidation`): a rule's estimated cost,
 //! times how many values its node can have in one object, at most `StaticEstimatedCostLimit`;
 //! a message expression's on its own; and all of one schema's together at most
@@ -6,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::resources::custom::cel::check;
 use crate::resources::custom::cel::cost::{estimate, unbounded_cardinality};
 use crate::resources::custom::structural::{Rule, Schema};
 use crate::resources::field::{FieldError, FieldPath};
@@ -119,6 +121,32 @@ impl Walk {
     }
 
     fn rule(&mut self, s: &Schema, rule: &Rule, at: &FieldPath, card: Option<u64>, root: bool) {
+        // The type check first: a rule that fails it is not estimated, nor is its message
+        // expression; a message expression is checked once the rule passes.
+        let optional = rule.uses_old_self && rule.optional_old_self;
+        if let Ok(expr) = &rule.expr {
+            if let Some(detail) = check::rule_error(&rule.rule, expr, s, root, optional, false) {
+                let value = internal_rule(&rule.raw);
+                self.errs.push(FieldError::invalid(
+                    at.child("rule").as_str(),
+                    value,
+                    &detail,
+                ));
+                return;
+            }
+        }
+        if let (Some(Ok(expr)), Some(src)) = (
+            &rule.message_expression,
+            rule.raw.get("messageExpression").and_then(Value::as_str),
+        ) {
+            if let Some(detail) = check::rule_error(src, expr, s, root, optional, true) {
+                let value = internal_rule(&rule.raw);
+                let at = at.child("messageExpression");
+                self.errs
+                    .push(FieldError::invalid(at.as_str(), value, &detail));
+                return;
+            }
+        }
         if let Ok(expr) = &rule.expr {
             let cost = estimate(expr, s, root).max;
             let times = card.unwrap_or_else(|| unbounded_cardinality(s));
@@ -148,4 +176,19 @@ impl Walk {
             self.observe(at.as_str(), cost);
         }
     }
+}
+
+/// A rule as apiextensions' internal `ValidationRule` prints in an error (the JSON of its Go
+/// struct: field names as declared, pointers null when unset).
+pub(super) fn internal_rule(r: &Value) -> Value {
+    let s = |k: &str| Value::String(r.get(k).and_then(Value::as_str).unwrap_or("").into());
+    let ptr = |k: &str| r.get(k).cloned().unwrap_or(Value::Null);
+    serde_json::json!({
+        "Rule": s("rule"),
+        "Message": s("message"),
+        "MessageExpression": s("messageExpression"),
+        "Reason": ptr("reason"),
+        "FieldPath": s("fieldPath"),
+        "OptionalOldSelf": ptr("optionalOldSelf"),
+    })
 }

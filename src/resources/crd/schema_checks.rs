@@ -507,7 +507,7 @@ impl Walk {
             if let Err(e) = &parsed {
                 self.cel.push(FieldError::invalid(
                     at.child("rule").as_str(),
-                    r.clone(),
+                    super::rule_costs::internal_rule(r),
                     &format!("compilation failed: {e}"),
                 ));
             }
@@ -518,7 +518,7 @@ impl Walk {
             {
                 self.cel.push(FieldError::invalid(
                     at.child("messageExpression").as_str(),
-                    r.clone(),
+                    super::rule_costs::internal_rule(r),
                     &format!("messageExpression compilation failed: {e}"),
                 ));
             }

@@ -60,6 +60,8 @@ pub struct Rule {
     /// `optionalOldSelf: true`: the rule also runs where there is no old value, `oldSelf`
     /// an optional.
     pub optional_old_self: bool,
+    /// The rule as written, for the errors that print it.
+    pub raw: Value,
 }
 
 impl Rule {
@@ -84,6 +86,7 @@ impl Rule {
             field_path: s("fieldPath"),
             uses_old_self,
             optional_old_self: v.get("optionalOldSelf") == Some(&Value::Bool(true)),
+            raw: v.clone(),
         }
     }
 }

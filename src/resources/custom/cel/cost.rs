@@ -467,7 +467,7 @@ fn child<'s>(s: &'s Schema, field: &str, resource: bool) -> Option<&'s Schema> {
 }
 
 /// `metadata` as rules see it, and an unbounded string.
-fn type_and_object_meta() -> &'static (Schema, Schema) {
+pub(super) fn type_and_object_meta() -> &'static (Schema, Schema) {
     static META: std::sync::OnceLock<(Schema, Schema)> = std::sync::OnceLock::new();
     META.get_or_init(|| {
         let string = Schema {

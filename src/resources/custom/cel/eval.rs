@@ -240,6 +240,16 @@ impl<'a> Scope<'a> {
     }
 }
 
+/// Whether map key `k` is the field `field` names: itself, or the property an escaped name
+/// stands for (`foo__dash__bar` for `foo-bar`).
+pub(super) fn names(k: &Val, field: &str) -> bool {
+    match k {
+        Val::Str(s) if s == field => true,
+        Val::Str(s) => super::escaping::unescape(field).is_some_and(|p| p == *s),
+        _ => false,
+    }
+}
+
 /// Evaluates `e` in `scope`.
 pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
     *scope.steps += 1;
@@ -315,7 +325,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
             Val::Optional(Some(v)) => super::optional::select(&v, field),
             Val::Map(m) => m
                 .iter()
-                .find(|(k, _)| matches!(k, Val::Str(s) if s == field))
+                .find(|(k, _)| names(k, field))
                 .map(|(_, v)| v.clone())
                 .ok_or_else(|| format!("no such key: {field}"))?,
             _ => return Err("no such overload".into()),
@@ -326,10 +336,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 super::optional::select(&v, field),
                 Val::Optional(Some(_))
             )),
-            Val::Map(m) => Val::Bool(
-                m.iter()
-                    .any(|(k, _)| matches!(k, Val::Str(s) if s == field)),
-            ),
+            Val::Map(m) => Val::Bool(m.iter().any(|(k, _)| names(k, field))),
             _ => return Err("no such overload".into()),
         },
         Expr::Index(operand, index, _) => {

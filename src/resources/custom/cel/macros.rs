@@ -14,7 +14,8 @@ pub(super) fn macro_or_call(
 ) -> Result<Expr, String> {
     match (target, name.as_str(), args.len()) {
         (None, "has", 1) => match args.pop() {
-            Some(Expr::Select(operand, field, p)) => Ok(Expr::Has(operand, field, p)),
+            // The presence test sits at `has(`'s `(`.
+            Some(Expr::Select(operand, field, _)) => Ok(Expr::Has(operand, field, at)),
             _ => Err("invalid argument to has() macro".into()),
         },
         (Some(range), "all" | "exists" | "existsOne" | "exists_one", 3)

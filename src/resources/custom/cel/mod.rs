@@ -9,8 +9,10 @@
 //! as `no such overload`). [`cost`] estimates a rule's cost
 //! before it runs, as cel-go's checker does, for the definition's limits.
 
+pub mod check;
 mod comprehension;
 pub mod cost;
+mod escaping;
 mod eval;
 mod functions;
 pub mod issues;

@@ -24,7 +24,7 @@ pub fn select(v: &Val, field: &str) -> Val {
     match v {
         Val::Map(m) => m
             .iter()
-            .find(|(k, x)| matches!(k, Val::Str(s) if s == field) && *x != Val::Null)
+            .find(|(k, x)| super::eval::names(k, field) && *x != Val::Null)
             .map_or(NONE, |(_, x)| of(x.clone())),
         _ => NONE,
     }

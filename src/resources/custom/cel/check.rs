@@ -1,0 +1,790 @@
+//! The type check of a rule before it is accepted (cel-go's checker, with the types
+//! apiserver's `SchemaDeclType` gives a schema node): undeclared names, fields an object's
+//! schema does not declare (x-kubernetes-preserve-unknown-fields exposes none), selections
+//! on values that have no fields, operators, indexes, comprehension ranges and the common
+//! string functions applied to the wrong types, and a rule that is not a bool (a message
+//! expression that is not a string). Errors read as cel-go's and sit where it places them.
+//!
+//! Deliberately partial where cel-go's checker is exact: a function whose overloads are not
+//! modelled here gives its result type, or a type that matches anything (`Unknown`), so the
+//! check refuses only what cel-go refuses; what it does not model it lets through.
+
+use super::issues::Issue;
+use super::parse::{Expr, Lit, Pos};
+use crate::resources::custom::structural::Schema;
+
+/// A CEL type as the checker sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum T<'s> {
+    /// `dyn`: a value of any type (int-or-string, `dyn()`): matches every overload, but is
+    /// no bool.
+    Dyn,
+    /// What this checker does not model: matches anything, and passes as any result.
+    Unknown,
+    Null,
+    Bool,
+    Int,
+    Uint,
+    Double,
+    Str,
+    Bytes,
+    Timestamp,
+    Duration,
+    Type,
+    List(Box<T<'s>>),
+    Map(Box<T<'s>>, Box<T<'s>>),
+    /// A schema object: its type name and node (`resource`: a resource's root, where
+    /// `apiVersion`, `kind` and `metadata` are declared).
+    Object(String, &'s Schema, bool),
+    /// A library type (`net.IP`, `kubernetes.Quantity`).
+    Named(&'static str),
+    Optional(Box<T<'s>>),
+}
+
+use T::*;
+
+impl T<'_> {
+    /// `FormatCELType`.
+    pub fn name(&self) -> String {
+        match self {
+            Dyn | Unknown => "dyn".into(),
+            Null => "null".into(),
+            Bool => "bool".into(),
+            Int => "int".into(),
+            Uint => "uint".into(),
+            Double => "double".into(),
+            Str => "string".into(),
+            Bytes => "bytes".into(),
+            Timestamp => "timestamp".into(),
+            Duration => "duration".into(),
+            Type => "type".into(),
+            List(e) => format!("list({})", e.name()),
+            Map(k, v) => format!("map({}, {})", k.name(), v.name()),
+            Object(n, ..) => n.clone(),
+            Named(n) => (*n).into(),
+            Optional(t) => format!("optional_type({})", t.name()),
+        }
+    }
+
+    fn loose(&self) -> bool {
+        matches!(self, Dyn | Unknown)
+    }
+}
+
+/// Whether values of `a` and `b` unify (cel-go's `isAssignable` both ways, dyn anywhere).
+fn unify(a: &T, b: &T) -> bool {
+    match (a, b) {
+        (x, y) if x.loose() || y.loose() => true,
+        (List(x), List(y)) => unify(x, y),
+        (Map(k1, v1), Map(k2, v2)) => unify(k1, k2) && unify(v1, v2),
+        (Optional(x), Optional(y)) => unify(x, y),
+        (Object(x, ..), Object(y, ..)) => x == y,
+        // null is a value of the nullable kinds.
+        (Null, x) | (x, Null) => matches!(
+            x,
+            Null | Object(..) | Named(_) | Timestamp | Duration | Optional(_)
+        ),
+        (x, y) => x == y,
+    }
+}
+
+/// The more general of two unified types (`mostGeneral`): dyn where either is.
+fn general<'s>(a: &T<'s>, b: &T<'s>) -> T<'s> {
+    match (a, b) {
+        (Unknown, _) | (_, Unknown) => Unknown,
+        (Dyn, _) | (_, Dyn) => Dyn,
+        (List(x), List(y)) => List(Box::new(general(x, y))),
+        (Null, x) | (x, Null) => x.clone(),
+        (x, _) => x.clone(),
+    }
+}
+
+/// The type apiserver declares for a schema node (`SchemaDeclType`); `None` when the node is
+/// not exposed.
+pub fn decl<'s>(s: &'s Schema, name: String, resource: bool) -> Option<T<'s>> {
+    if s.int_or_string {
+        return Some(Dyn);
+    }
+    Some(match s.ty.as_str() {
+        "array" => {
+            let items = s.items.as_deref()?;
+            List(Box::new(decl(
+                items,
+                format!("{name}.@idx"),
+                items.embedded,
+            )?))
+        }
+        "object" => match s.additional.as_deref().filter(|a| !a.absent) {
+            Some(a) => Map(
+                Box::new(Str),
+                Box::new(decl(a, format!("{name}.@elem"), a.embedded)?),
+            ),
+            None => Object(name, s, resource || s.embedded),
+        },
+        "string" => match s.format.as_str() {
+            "byte" => Bytes,
+            "duration" => Duration,
+            "date" | "date-time" => Timestamp,
+            _ => Str,
+        },
+        "boolean" => Bool,
+        "number" => Double,
+        "integer" => Int,
+        _ => return None,
+    })
+}
+
+/// The type of a field of an object (`FindStructFieldType`, escaped names, a reserved
+/// word's `__name__` form).
+fn field<'s>(name: &str, s: &'s Schema, resource: bool, f: &str) -> Option<T<'s>> {
+    if resource {
+        let (meta, string) = super::cost::type_and_object_meta();
+        match f {
+            "metadata" => return decl(meta, format!("{name}.metadata"), false),
+            "apiVersion" | "kind" => return decl(string, String::new(), false),
+            _ => {}
+        }
+    }
+    let wanted = if super::escaping::reserved(f) {
+        format!("__{f}__")
+    } else {
+        f.to_string()
+    };
+    s.properties.iter().find_map(|(p, ps)| {
+        (super::escaping::escape(p).as_deref() == Some(wanted.as_str()))
+            .then(|| decl(ps, format!("{name}.{wanted}"), ps.embedded))
+            .flatten()
+    })
+}
+
+/// The functions the environment declares (by name; their overloads are not all modelled).
+const FUNCTIONS: &[&str] = &[
+    "@sortByAssociatedKeys",
+    "add",
+    "asApproximateFloat",
+    "asInteger",
+    "bool",
+    "bytes",
+    "charAt",
+    "cidr",
+    "compareTo",
+    "contains",
+    "containsCIDR",
+    "containsIP",
+    "distinct",
+    "double",
+    "duration",
+    "dyn",
+    "endsWith",
+    "family",
+    "find",
+    "findAll",
+    "first",
+    "flatten",
+    "format",
+    "format.named",
+    "getDate",
+    "getDayOfMonth",
+    "getDayOfWeek",
+    "getDayOfYear",
+    "getEscapedPath",
+    "getFullYear",
+    "getHost",
+    "getHostname",
+    "getHours",
+    "getMilliseconds",
+    "getMinutes",
+    "getMonth",
+    "getPort",
+    "getQuery",
+    "getScheme",
+    "getSeconds",
+    "hasValue",
+    "indexOf",
+    "int",
+    "ip",
+    "ip.isCanonical",
+    "isCIDR",
+    "isGlobalUnicast",
+    "isGreaterThan",
+    "isIP",
+    "isInteger",
+    "isLessThan",
+    "isLinkLocalMulticast",
+    "isLinkLocalUnicast",
+    "isLoopback",
+    "isQuantity",
+    "isSemver",
+    "isSorted",
+    "isURL",
+    "isUnspecified",
+    "join",
+    "last",
+    "lastIndexOf",
+    "lists.range",
+    "lowerAscii",
+    "major",
+    "masked",
+    "matches",
+    "max",
+    "min",
+    "minor",
+    "optional.none",
+    "optional.of",
+    "optional.ofNonZeroValue",
+    "optional.unwrap",
+    "or",
+    "orValue",
+    "patch",
+    "prefixLength",
+    "quantity",
+    "replace",
+    "reverse",
+    "semver",
+    "sets.contains",
+    "sets.equivalent",
+    "sets.intersects",
+    "sign",
+    "size",
+    "slice",
+    "sort",
+    "split",
+    "startsWith",
+    "string",
+    "strings.quote",
+    "sub",
+    "substring",
+    "sum",
+    "timestamp",
+    "trim",
+    "type",
+    "uint",
+    "unwrapOpt",
+    "upperAscii",
+    "url",
+    "validate",
+    "value",
+];
+
+/// A function's result type where it does not depend on the arguments.
+fn result_of<'s>(name: &str) -> T<'s> {
+    match name {
+        "startsWith"
+        | "endsWith"
+        | "contains"
+        | "matches"
+        | "isSorted"
+        | "isURL"
+        | "isIP"
+        | "isCIDR"
+        | "isQuantity"
+        | "isSemver"
+        | "hasValue"
+        | "isInteger"
+        | "isGreaterThan"
+        | "isLessThan"
+        | "containsIP"
+        | "containsCIDR"
+        | "isUnspecified"
+        | "isLoopback"
+        | "isLinkLocalMulticast"
+        | "isLinkLocalUnicast"
+        | "isGlobalUnicast"
+        | "ip.isCanonical"
+        | "sets.contains"
+        | "sets.equivalent"
+        | "sets.intersects"
+        | "bool" => Bool,
+        "size" | "int" | "compareTo" | "family" | "prefixLength" | "major" | "minor" | "patch"
+        | "sign" | "asInteger" | "getDate" | "getDayOfMonth" | "getDayOfWeek" | "getDayOfYear"
+        | "getFullYear" | "getHours" | "getMilliseconds" | "getMinutes" | "getMonth"
+        | "getSeconds" => Int,
+        "string" | "lowerAscii" | "upperAscii" | "trim" | "replace" | "substring" | "charAt"
+        | "join" | "format" | "strings.quote" | "getScheme" | "getHost" | "getHostname"
+        | "getPort" | "getEscapedPath" | "find" => Str,
+        "double" | "asApproximateFloat" => Double,
+        "uint" => Uint,
+        "bytes" => Bytes,
+        "split" | "findAll" => List(Box::new(Str)),
+        "timestamp" => Timestamp,
+        "duration" => Duration,
+        "type" => Type,
+        "dyn" => Dyn,
+        "ip" => Named("net.IP"),
+        "cidr" | "masked" => Named("net.CIDR"),
+        "quantity" => Named("kubernetes.Quantity"),
+        "semver" => Named("kubernetes.Semver"),
+        "url" => Named("kubernetes.URL"),
+        _ => Unknown,
+    }
+}
+
+/// The checker's scope and what it found.
+pub struct Checker<'s> {
+    vars: Vec<(String, T<'s>)>,
+    pub issues: Vec<Issue>,
+}
+
+impl<'s> Checker<'s> {
+    /// A checker with `vars` declared (`self`, `oldSelf`).
+    pub fn new(vars: Vec<(String, T<'s>)>) -> Self {
+        Checker {
+            vars,
+            issues: Vec::new(),
+        }
+    }
+
+    fn error(&mut self, at: Pos, message: String) -> T<'s> {
+        self.issues.push(Issue { at, message });
+        Unknown
+    }
+
+    fn no_overload(&mut self, at: Pos, op: &str, args: &[&T<'s>]) -> T<'s> {
+        let list: Vec<String> = args.iter().map(|t| t.name()).collect();
+        let message = format!(
+            "found no matching overload for '{op}' applied to '({})'",
+            list.join(", ")
+        );
+        self.error(at, message)
+    }
+
+    /// The type of `e`.
+    pub fn check(&mut self, e: &Expr) -> T<'s> {
+        match e {
+            Expr::Lit(l) => match l {
+                Lit::Null => Null,
+                Lit::Bool(_) => Bool,
+                Lit::Int(_) => Int,
+                Lit::Uint(_) => Uint,
+                Lit::Double(_) => Double,
+                Lit::Str(_) => Str,
+                Lit::Bytes(_) => Bytes,
+            },
+            Expr::Ident(name, at) => {
+                if let Some((_, t)) = self.vars.iter().rev().find(|(n, _)| n == name) {
+                    return t.clone();
+                }
+                if super::eval::TYPE_NAMES.contains(&name.as_str()) {
+                    return Type;
+                }
+                self.error(
+                    *at,
+                    format!("undeclared reference to '{name}' (in container '')"),
+                )
+            }
+            Expr::List(items) => {
+                let mut elem: Option<T<'s>> = None;
+                for x in items {
+                    let t = match x {
+                        Expr::Opt(x) => match self.check(x) {
+                            Optional(t) => *t,
+                            t => t,
+                        },
+                        x => self.check(x),
+                    };
+                    elem = Some(match elem {
+                        None => t,
+                        Some(e) if e == t => e,
+                        Some(e) if e == Unknown || t == Unknown => Unknown,
+                        Some(_) => Dyn,
+                    });
+                }
+                List(Box::new(elem.unwrap_or(Dyn)))
+            }
+            Expr::Map(entries) => {
+                let mut kv: Option<(T<'s>, T<'s>)> = None;
+                for (k, v) in entries {
+                    let k = match k {
+                        Expr::Opt(k) => k,
+                        k => k,
+                    };
+                    let (k, v) = (self.check(k), self.check(v));
+                    kv = Some(match kv {
+                        None => (k, v),
+                        Some((a, b)) => {
+                            (if a == k { a } else { Dyn }, if b == v { b } else { Dyn })
+                        }
+                    });
+                }
+                let (k, v) = kv.unwrap_or((Dyn, Dyn));
+                Map(Box::new(k), Box::new(v))
+            }
+            Expr::Opt(x) => self.check(x),
+            Expr::Select(x, f, at) => {
+                let t = self.check(x);
+                self.select(t, f, *at)
+            }
+            Expr::OptSelect(x, f, at) => {
+                let t = self.check(x);
+                match self.select(t, f, *at) {
+                    Optional(t) => Optional(t),
+                    Unknown => Unknown,
+                    t => Optional(Box::new(t)),
+                }
+            }
+            Expr::Has(x, f, at) => {
+                let t = self.check(x);
+                self.select(t, f, *at);
+                Bool
+            }
+            Expr::Index(c, i, at) | Expr::OptIndex(c, i, at) => {
+                let (ct, it) = (self.check(c), self.check(i));
+                let inner = match &ct {
+                    Optional(t) => (**t).clone(),
+                    t => t.clone(),
+                };
+                let out = match (&inner, &it) {
+                    (t, _) if t.loose() => Unknown,
+                    (List(e), i) if unify(i, &Int) => (**e).clone(),
+                    (Map(k, v), i) if unify(i, k) => (**v).clone(),
+                    _ => return self.no_overload(*at, "_[_]", &[&ct, &it]),
+                };
+                match (e, ct) {
+                    (Expr::OptIndex(..), _) | (_, Optional(_)) => Optional(Box::new(out)),
+                    _ => out,
+                }
+            }
+            Expr::Unary(op, x, at) => {
+                let t = self.check(x);
+                let ok = match *op {
+                    "!" => unify(&t, &Bool),
+                    _ => t.loose() || matches!(t, Int | Double),
+                };
+                if !ok {
+                    let name = if *op == "!" { "!_" } else { "-_" };
+                    return self.no_overload(*at, name, &[&t]);
+                }
+                if *op == "!" {
+                    Bool
+                } else {
+                    t
+                }
+            }
+            Expr::Binary(op, a, b, at) => self.binary(op, a, b, *at),
+            Expr::Cond(c, a, b, at) => {
+                let (ct, at_, bt) = (self.check(c), self.check(a), self.check(b));
+                if !unify(&ct, &Bool) || !unify(&at_, &bt) {
+                    return self.no_overload(*at, "_?_:_", &[&ct, &at_, &bt]);
+                }
+                general(&at_, &bt)
+            }
+            Expr::Call(target, name, args, at) => self.call(target.as_deref(), name, args, *at),
+            Expr::Macro(kind, range, var, body, filter, at) => {
+                let vars = [var.as_str(), ""];
+                self.comprehension(kind, range, vars, body, filter.as_deref(), *at)
+            }
+            Expr::Comp2(kind, range, vars, body, filter, at) => {
+                let vars = [vars[0].as_str(), vars[1].as_str()];
+                self.comprehension(kind, range, vars, body, filter.as_deref(), *at)
+            }
+        }
+    }
+
+    /// `x.f` on a value of type `t`.
+    fn select(&mut self, t: T<'s>, f: &str, at: Pos) -> T<'s> {
+        match t {
+            Optional(inner) => match self.select(*inner, f, at) {
+                Unknown => Unknown,
+                t => Optional(Box::new(t)),
+            },
+            Object(name, s, resource) => match field(&name, s, resource, f) {
+                Some(t) => t,
+                None => self.error(at, format!("undefined field '{f}'")),
+            },
+            Map(_, v) => *v,
+            t if t.loose() => t,
+            t => self.error(
+                at,
+                format!("type '{}' does not support field selection", t.name()),
+            ),
+        }
+    }
+
+    fn binary(&mut self, op: &str, a: &Expr, b: &Expr, at: Pos) -> T<'s> {
+        if op == "&&" || op == "||" {
+            for x in [a, b] {
+                let t = self.check(x);
+                if !unify(&t, &Bool) {
+                    let place = pos_of(x).unwrap_or(at);
+                    self.error(
+                        place,
+                        format!("expected type 'bool' but found '{}'", t.name()),
+                    );
+                }
+            }
+            return Bool;
+        }
+        let (l, r) = (self.check(a), self.check(b));
+        let numeric = |t: &T| matches!(t, Int | Uint | Double);
+        let result = match op {
+            "==" | "!=" => unify(&l, &r).then_some(Bool),
+            "<" | "<=" | ">" | ">=" => {
+                let same = matches!(
+                    l,
+                    Bool | Int | Uint | Double | Str | Bytes | Timestamp | Duration
+                ) && l == r;
+                (l.loose() || r.loose() || same || numeric(&l) && numeric(&r)).then_some(Bool)
+            }
+            "in" => match &r {
+                t if t.loose() => Some(Bool),
+                List(e) | Map(e, _) if unify(&l, e) => Some(Bool),
+                _ => None,
+            },
+            _ => arithmetic(op, &l, &r),
+        };
+        match result {
+            Some(t) => t,
+            None => {
+                let name = match op {
+                    "in" => "@in".to_string(),
+                    op => format!("_{op}_"),
+                };
+                self.no_overload(at, &name, &[&l, &r])
+            }
+        }
+    }
+
+    fn call(&mut self, target: Option<&Expr>, name: &str, args: &[Expr], at: Pos) -> T<'s> {
+        let arg_types: Vec<T<'s>> = args.iter().map(|a| self.check(a)).collect();
+        let target_type = target.map(|t| self.check(t));
+        if !FUNCTIONS.contains(&name) && !name.starts_with("format.") {
+            return self.error(
+                at,
+                format!("undeclared reference to '{name}' (in container '')"),
+            );
+        }
+        let text = |t: &T| t.loose() || *t == Str;
+        let fits = match (name, &target_type, arg_types.as_slice()) {
+            ("startsWith" | "endsWith" | "contains", Some(t), [a]) => text(t) && text(a),
+            ("matches", Some(t), [a]) => text(t) && text(a),
+            ("matches", None, [s, re]) => text(s) && text(re),
+            ("size", None, [t]) | ("size", Some(t), []) => {
+                t.loose() || matches!(t, Str | Bytes | List(_) | Map(..))
+            }
+            // Methods of lists only, of strings only, of either.
+            (
+                "reverse" | "slice" | "flatten" | "sort" | "distinct" | "sum" | "min" | "max"
+                | "isSorted" | "first" | "last" | "join" | "unwrapOpt",
+                Some(t),
+                _,
+            ) => t.loose() || matches!(t, List(_)),
+            (
+                "lowerAscii" | "upperAscii" | "trim" | "charAt" | "substring" | "split" | "replace"
+                | "format" | "find" | "findAll",
+                Some(t),
+                _,
+            ) => text(t),
+            ("indexOf" | "lastIndexOf", Some(t), _) => text(t) || matches!(t, List(_)),
+            _ => true,
+        };
+        if !fits {
+            let list: Vec<String> = arg_types.iter().map(T::name).collect();
+            let applied = match &target_type {
+                Some(t) => format!("{}.({})", t.name(), list.join(", ")),
+                None => format!("({})", list.join(", ")),
+            };
+            return self.error(
+                at,
+                format!("found no matching overload for '{name}' applied to '{applied}'"),
+            );
+        }
+        match (name, &target_type, arg_types.first()) {
+            ("sum" | "min" | "max", Some(List(e)), _) => (**e).clone(),
+            ("optional.of" | "optional.ofNonZeroValue", _, Some(t)) => {
+                Optional(Box::new(t.clone()))
+            }
+            ("value", Some(Optional(t)), _) => (**t).clone(),
+            ("orValue", Some(Optional(t)), _) => (**t).clone(),
+            ("first" | "last", Some(List(e)), _) => Optional(e.clone()),
+            ("slice" | "sort" | "reverse" | "distinct", Some(l @ List(_)), _) => l.clone(),
+            _ => result_of(name),
+        }
+    }
+
+    fn comprehension(
+        &mut self,
+        kind: &str,
+        range: &Expr,
+        vars: [&str; 2],
+        body: &Expr,
+        filter: Option<&Expr>,
+        at: Pos,
+    ) -> T<'s> {
+        let r = self.check(range);
+        let two = !vars[1].is_empty();
+        if kind == "optMap" || kind == "optFlatMap" {
+            let inner = match &r {
+                Optional(t) => (**t).clone(),
+                _ => Unknown,
+            };
+            self.vars.push((vars[0].to_string(), inner));
+            let b = self.check(body);
+            self.vars.pop();
+            return match (kind, b) {
+                ("optMap", b) => Optional(Box::new(b)),
+                (_, b) => b,
+            };
+        }
+        let (first, second, elem) = match &r {
+            List(e) => (
+                if two { Int } else { (**e).clone() },
+                (**e).clone(),
+                (**e).clone(),
+            ),
+            Map(k, v) => ((**k).clone(), (**v).clone(), (**k).clone()),
+            t if t.loose() => (t.clone(), t.clone(), t.clone()),
+            t => {
+                let place = pos_of(range).unwrap_or(at);
+                return self.error(
+                    place,
+                    format!(
+                        "expression of type '{}' cannot be range of a comprehension (must be list, map, or dynamic)",
+                        t.name()
+                    ),
+                );
+            }
+        };
+        self.vars.push((vars[0].to_string(), first.clone()));
+        if two {
+            self.vars.push((vars[1].to_string(), second));
+        }
+        let f = filter.map(|f| (f, self.check(f)));
+        let b = self.check(body);
+        self.vars.truncate(self.vars.len() - 1 - two as usize);
+        let predicate = |c: &mut Self, e: &Expr, t: &T<'s>| {
+            if !unify(t, &Bool) {
+                let place = pos_of(e).unwrap_or(at);
+                c.error(
+                    place,
+                    format!("expected type 'bool' but found '{}'", t.name()),
+                );
+            }
+        };
+        match kind {
+            "all" | "exists" => {
+                predicate(self, body, &b);
+                Bool
+            }
+            "exists_one" | "existsOne" => {
+                if !unify(&b, &Bool) {
+                    return self.no_overload(at, "_?_:_", &[&b, &Int, &Int]);
+                }
+                Bool
+            }
+            "filter" => {
+                if !unify(&b, &Bool) {
+                    let l = List(Box::new(elem.clone()));
+                    return self.no_overload(at, "_?_:_", &[&b, &l, &l]);
+                }
+                List(Box::new(elem))
+            }
+            "sortBy" => List(Box::new(elem)),
+            _ => {
+                if let Some((f, ft)) = &f {
+                    predicate(self, f, ft);
+                }
+                match kind {
+                    "map" | "transformList" => List(Box::new(b)),
+                    "transformMap" => Map(Box::new(first), Box::new(b)),
+                    _ => Unknown,
+                }
+            }
+        }
+    }
+}
+
+/// The type check of a rule (`message`: of its message expression) `src`, parsed as `expr`,
+/// on the node `s`: the detail of the error apiextensions gives, or `None`. The object type
+/// of `self` is named `selfType0` (apiextensions names it after the nanoseconds of the
+/// clock, a different name at every compile).
+pub fn rule_error(
+    src: &str,
+    expr: &Expr,
+    s: &Schema,
+    resource_root: bool,
+    optional_old_self: bool,
+    message: bool,
+) -> Option<String> {
+    let own = decl(s, "selfType0".into(), resource_root)?;
+    let old = if optional_old_self {
+        Optional(Box::new(own.clone()))
+    } else {
+        own.clone()
+    };
+    let mut c = Checker::new(vec![("self".into(), own), ("oldSelf".into(), old)]);
+    let t = c.check(expr);
+    let prefix = if message { "messageExpression " } else { "" };
+    if !c.issues.is_empty() {
+        let shown = super::issues::display(src, &c.issues);
+        return Some(format!("{prefix}compilation failed: {shown}"));
+    }
+    match (message, t) {
+        (_, Unknown) | (false, Bool) | (true, Str) => None,
+        (false, _) => Some("cel expression must evaluate to a bool".into()),
+        (true, _) => Some("messageExpression must evaluate to a string".into()),
+    }
+}
+
+/// The type of `l op r` for `+`, `-`, `*`, `/`, `%`; `None` when no overload takes them.
+fn arithmetic<'s>(op: &str, l: &T<'s>, r: &T<'s>) -> Option<T<'s>> {
+    let same = |kinds: &[T]| kinds.contains(l) && l == r;
+    if l.loose() && r.loose() {
+        return Some(if *l == Unknown || *r == Unknown {
+            Unknown
+        } else {
+            Dyn
+        });
+    }
+    if l.loose() || r.loose() {
+        // One side decides; where several overloads fit, the result is dyn.
+        let known = if l.loose() { r } else { l };
+        return Some(match (op, known) {
+            ("+", Duration) | ("-", Timestamp) => Dyn,
+            ("+" | "-" | "*" | "/", Int | Uint | Double) | ("%", Int | Uint) => known.clone(),
+            ("+", Str | Bytes | List(_)) => known.clone(),
+            ("+", Timestamp) => Timestamp,
+            ("-", Duration) => Duration,
+            _ => return None,
+        });
+    }
+    match op {
+        "+" if same(&[Int, Uint, Double, Str, Bytes, Duration]) => Some(l.clone()),
+        "+" => match (l, r) {
+            (List(a), List(b)) if unify(a, b) => Some(List(Box::new(general(a, b)))),
+            (Timestamp, Duration) | (Duration, Timestamp) => Some(Timestamp),
+            _ => None,
+        },
+        "-" if same(&[Int, Uint, Double, Duration]) => Some(l.clone()),
+        "-" => match (l, r) {
+            (Timestamp, Timestamp) => Some(Duration),
+            (Timestamp, Duration) => Some(Timestamp),
+            _ => None,
+        },
+        "*" | "/" if same(&[Int, Uint, Double]) => Some(l.clone()),
+        "%" if same(&[Int, Uint]) => Some(l.clone()),
+        _ => None,
+    }
+}
+
+/// Where cel-go places `e` (a literal, list or map literal has no place kept here).
+fn pos_of(e: &Expr) -> Option<Pos> {
+    match e {
+        Expr::Ident(_, p)
+        | Expr::Select(_, _, p)
+        | Expr::OptSelect(_, _, p)
+        | Expr::Has(_, _, p)
+        | Expr::Index(_, _, p)
+        | Expr::OptIndex(_, _, p)
+        | Expr::Call(_, _, _, p)
+        | Expr::Unary(_, _, p)
+        | Expr::Binary(_, _, _, p)
+        | Expr::Cond(_, _, _, p)
+        | Expr::Macro(.., p)
+        | Expr::Comp2(.., p) => Some(*p),
+        Expr::Opt(x) => pos_of(x),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

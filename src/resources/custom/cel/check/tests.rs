@@ -1,0 +1,130 @@
+//! The type check against cel-go's checker: what it refuses, with its texts and places,
+//! and what it accepts.
+
+use serde_json::json;
+
+use super::super::parse;
+use super::rule_error;
+use crate::resources::custom::structural::Schema;
+
+fn schema() -> Schema {
+    Schema::parse(&json!({
+        "type": "object",
+        "properties": {
+            "spec": {"type": "object", "properties": {
+                "replicas": {"type": "integer"},
+                "ratio": {"type": "number"},
+                "name": {"type": "string"},
+                "when": {"type": "string", "format": "date-time"},
+                "ttl": {"type": "string", "format": "duration"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "port": {"x-kubernetes-int-or-string": true},
+                "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                "template": {"type": "object", "x-kubernetes-embedded-resource": true,
+                    "x-kubernetes-preserve-unknown-fields": true},
+                "items": {"type": "array", "items": {"type": "object", "properties": {
+                    "key": {"type": "string"}}}}
+            }}
+        }
+    }))
+}
+
+fn check(rule: &str, optional_old_self: bool) -> Option<String> {
+    let s = schema();
+    let e = parse(rule).unwrap();
+    rule_error(rule, &e, &s, true, optional_old_self, false)
+}
+
+fn first_line(detail: Option<String>) -> Option<String> {
+    detail.map(|d| d.lines().next().unwrap_or("").to_string())
+}
+
+#[test]
+fn what_cel_go_accepts_type_checks() {
+    for rule in [
+        "self.spec.replicas > 0 && self.spec.ratio < 1.5 && self.spec.replicas < 2.5",
+        "self.spec.replicas >= 1u || self.spec.name == 'x'",
+        "self.metadata.name.startsWith('a') && self.kind == 'Widget' && self.apiVersion != ''",
+        "self.spec.when < timestamp('2030-01-01T00:00:00Z') && self.spec.ttl > duration('1s')",
+        "self.spec.when + self.spec.ttl > self.spec.when",
+        "self.spec.tags.all(t, t.size() < 10) && self.spec.tags + ['x'] != []",
+        "self.spec.labels.all(k, self.spec.labels[k] != '') && 'a' in self.spec.labels",
+        "self.spec.port == 1 || self.spec.port == '1%' || self.spec.port.endsWith('%')",
+        "has(self.spec.free) && self.spec.template.apiVersion == 'v1'",
+        "self.spec.template.metadata.name != ''",
+        "self.spec.items.exists(i, i.key == 'a') && self.spec.items.map(i, i.key).size() > 0",
+        "(self.spec.replicas > 1 ? self.spec.name : 'x').size() > 0",
+        "self.spec.tags[0] == 'a' && size(self.spec.tags) == 1 && self.spec.labels['x'] == 'y'",
+        "self.spec.?name.orValue('') == '' && self.spec.name.matches('^a')",
+        "isIP(self.spec.name) && cidr('10.0.0.0/8').containsIP(self.spec.name)",
+        "self.spec.tags.exists_one(t, t == 'a') && self.spec.tags.filter(t, t != '').size() == 1",
+        "self.spec.items.all(i, v, i >= 0 && v.key != '')",
+        "null == null && self.spec.when != null",
+        "dyn(self.spec.replicas) == 'x'",
+        "[1, 2].exists(x, x > 1) && {'a': 1}['a'] == 1",
+    ] {
+        assert_eq!(check(rule, false), None, "{rule}");
+    }
+    assert_eq!(
+        check(
+            "!oldSelf.hasValue() || oldSelf.value().spec.replicas <= self.spec.replicas",
+            true
+        ),
+        None
+    );
+}
+
+#[test]
+fn what_cel_go_refuses_fails_with_its_texts() {
+    let cases = [
+        ("self.spec.nope == 1", "ERROR: <input>:1:10: undefined field 'nope'"),
+        ("self.spec.free.x == 1", "ERROR: <input>:1:15: undefined field 'x'"),
+        ("self.metadata.labels.size() > 0", "ERROR: <input>:1:14: undefined field 'labels'"),
+        ("has(self.spec.nope)", "ERROR: <input>:1:4: undefined field 'nope'"),
+        ("self.spec.name.x == 1", "ERROR: <input>:1:15: type 'string' does not support field selection"),
+        ("self.spec.replicas == 1.0", "ERROR: <input>:1:20: found no matching overload for '_==_' applied to '(int, double)'"),
+        ("self.spec.name == null", "ERROR: <input>:1:16: found no matching overload for '_==_' applied to '(string, null)'"),
+        ("self.spec.name < 1", "ERROR: <input>:1:16: found no matching overload for '_<_' applied to '(string, int)'"),
+        ("self.spec.replicas + 'a' == 'b'", "ERROR: <input>:1:20: found no matching overload for '_+_' applied to '(int, string)'"),
+        ("self.spec.when + self.spec.when > self.spec.when", "ERROR: <input>:1:16: found no matching overload for '_+_' applied to '(timestamp, timestamp)'"),
+        ("-self.spec.name == ''", "ERROR: <input>:1:1: found no matching overload for '-_' applied to '(string)'"),
+        ("!self.spec.replicas", "ERROR: <input>:1:1: found no matching overload for '!_' applied to '(int)'"),
+        ("self.spec.tags['a'] == 'b'", "ERROR: <input>:1:15: found no matching overload for '_[_]' applied to '(list(string), string)'"),
+        ("1 in self.spec.tags", "ERROR: <input>:1:3: found no matching overload for '@in' applied to '(int, list(string))'"),
+        ("(self.spec.replicas > 1 ? 1 : 'a') == 1", "ERROR: <input>:1:25: found no matching overload for '_?_:_' applied to '(bool, int, string)'"),
+        ("self.spec.replicas.startsWith('a')", "ERROR: <input>:1:30: found no matching overload for 'startsWith' applied to 'int.(string)'"),
+        ("size(self.spec.replicas) > 0", "ERROR: <input>:1:5: found no matching overload for 'size' applied to '(int)'"),
+        ("self.spec.tags.all(t, t)", "ERROR: <input>:1:23: expected type 'bool' but found 'string'"),
+        ("self.spec.replicas || true", "ERROR: <input>:1:10: expected type 'bool' but found 'int'"),
+        ("self.spec.name.all(c, true)", "ERROR: <input>:1:10: expression of type 'string' cannot be range of a comprehension (must be list, map, or dynamic)"),
+        ("frobnicate(self) == 1", "ERROR: <input>:1:11: undeclared reference to 'frobnicate' (in container '')"),
+        ("self.spec.name.reverse() == ''", "ERROR: <input>:1:23: found no matching overload for 'reverse' applied to 'string.()'"),
+        ("self.spec.items.all(i, i.nope == 1)", "ERROR: <input>:1:25: undefined field 'nope'"),
+    ];
+    for (rule, want) in cases {
+        let got = first_line(check(rule, false));
+        assert_eq!(
+            got.as_deref(),
+            Some(format!("compilation failed: {want}").as_str()),
+            "{rule}"
+        );
+    }
+    assert_eq!(
+        check("self.spec.replicas", false).as_deref(),
+        Some("cel expression must evaluate to a bool")
+    );
+    assert_eq!(
+        check("self.spec.port", false).as_deref(),
+        Some("cel expression must evaluate to a bool")
+    );
+    let s = schema();
+    let e = parse("self.spec.replicas").unwrap();
+    assert_eq!(
+        rule_error("self.spec.replicas", &e, &s, true, false, true).as_deref(),
+        Some("messageExpression must evaluate to a string")
+    );
+    // An error does not cascade: one per mistake, in order of place.
+    let detail = check("self.spec.nope > 0 && self.spec.nada", false).unwrap();
+    assert_eq!(detail.matches("ERROR:").count(), 2, "{detail}");
+}
