@@ -1,0 +1,208 @@
+//! What the checker knows of functions and operators: the names the environment declares,
+//! the result types that do not depend on the arguments, and the arithmetic overloads.
+
+use super::types::T::{self, *};
+use super::types::{general, unify};
+
+/// The functions the environment declares (by name; their overloads are not all modelled).
+pub(super) const FUNCTIONS: &[&str] = &[
+    "@sortByAssociatedKeys",
+    "add",
+    "asApproximateFloat",
+    "asInteger",
+    "bool",
+    "bytes",
+    "charAt",
+    "cidr",
+    "compareTo",
+    "contains",
+    "containsCIDR",
+    "containsIP",
+    "distinct",
+    "double",
+    "duration",
+    "dyn",
+    "endsWith",
+    "family",
+    "find",
+    "findAll",
+    "first",
+    "flatten",
+    "format",
+    "format.named",
+    "getDate",
+    "getDayOfMonth",
+    "getDayOfWeek",
+    "getDayOfYear",
+    "getEscapedPath",
+    "getFullYear",
+    "getHost",
+    "getHostname",
+    "getHours",
+    "getMilliseconds",
+    "getMinutes",
+    "getMonth",
+    "getPort",
+    "getQuery",
+    "getScheme",
+    "getSeconds",
+    "hasValue",
+    "indexOf",
+    "int",
+    "ip",
+    "ip.isCanonical",
+    "isCIDR",
+    "isGlobalUnicast",
+    "isGreaterThan",
+    "isIP",
+    "isInteger",
+    "isLessThan",
+    "isLinkLocalMulticast",
+    "isLinkLocalUnicast",
+    "isLoopback",
+    "isQuantity",
+    "isSemver",
+    "isSorted",
+    "isURL",
+    "isUnspecified",
+    "join",
+    "last",
+    "lastIndexOf",
+    "lists.range",
+    "lowerAscii",
+    "major",
+    "masked",
+    "matches",
+    "max",
+    "min",
+    "minor",
+    "optional.none",
+    "optional.of",
+    "optional.ofNonZeroValue",
+    "optional.unwrap",
+    "or",
+    "orValue",
+    "patch",
+    "prefixLength",
+    "quantity",
+    "replace",
+    "reverse",
+    "semver",
+    "sets.contains",
+    "sets.equivalent",
+    "sets.intersects",
+    "sign",
+    "size",
+    "slice",
+    "sort",
+    "split",
+    "startsWith",
+    "string",
+    "strings.quote",
+    "sub",
+    "substring",
+    "sum",
+    "timestamp",
+    "trim",
+    "type",
+    "uint",
+    "unwrapOpt",
+    "upperAscii",
+    "url",
+    "validate",
+    "value",
+];
+
+/// A function's result type where it does not depend on the arguments.
+pub(super) fn result_of<'s>(name: &str) -> T<'s> {
+    match name {
+        "startsWith"
+        | "endsWith"
+        | "contains"
+        | "matches"
+        | "isSorted"
+        | "isURL"
+        | "isIP"
+        | "isCIDR"
+        | "isQuantity"
+        | "isSemver"
+        | "hasValue"
+        | "isInteger"
+        | "isGreaterThan"
+        | "isLessThan"
+        | "containsIP"
+        | "containsCIDR"
+        | "isUnspecified"
+        | "isLoopback"
+        | "isLinkLocalMulticast"
+        | "isLinkLocalUnicast"
+        | "isGlobalUnicast"
+        | "ip.isCanonical"
+        | "sets.contains"
+        | "sets.equivalent"
+        | "sets.intersects"
+        | "bool" => Bool,
+        "size" | "int" | "compareTo" | "family" | "prefixLength" | "major" | "minor" | "patch"
+        | "sign" | "asInteger" | "getDate" | "getDayOfMonth" | "getDayOfWeek" | "getDayOfYear"
+        | "getFullYear" | "getHours" | "getMilliseconds" | "getMinutes" | "getMonth"
+        | "getSeconds" => Int,
+        "string" | "lowerAscii" | "upperAscii" | "trim" | "replace" | "substring" | "charAt"
+        | "join" | "format" | "strings.quote" | "getScheme" | "getHost" | "getHostname"
+        | "getPort" | "getEscapedPath" | "find" => Str,
+        "double" | "asApproximateFloat" => Double,
+        "uint" => Uint,
+        "bytes" => Bytes,
+        "split" | "findAll" => List(Box::new(Str)),
+        "timestamp" => Timestamp,
+        "duration" => Duration,
+        "type" => Type,
+        "dyn" => Dyn,
+        "ip" => Named("net.IP"),
+        "cidr" | "masked" => Named("net.CIDR"),
+        "quantity" => Named("kubernetes.Quantity"),
+        "semver" => Named("kubernetes.Semver"),
+        "url" => Named("kubernetes.URL"),
+        _ => Unknown,
+    }
+}
+
+/// The type of `l op r` for `+`, `-`, `*`, `/`, `%`; `None` when no overload takes them.
+pub(super) fn arithmetic<'s>(op: &str, l: &T<'s>, r: &T<'s>) -> Option<T<'s>> {
+    let same = |kinds: &[T]| kinds.contains(l) && l == r;
+    if l.loose() && r.loose() {
+        return Some(if *l == Unknown || *r == Unknown {
+            Unknown
+        } else {
+            Dyn
+        });
+    }
+    if l.loose() || r.loose() {
+        // One side decides; where several overloads fit, the result is dyn.
+        let known = if l.loose() { r } else { l };
+        return Some(match (op, known) {
+            ("+", Duration) | ("-", Timestamp) => Dyn,
+            ("+" | "-" | "*" | "/", Int | Uint | Double) | ("%", Int | Uint) => known.clone(),
+            ("+", Str | Bytes | List(_)) => known.clone(),
+            ("+", Timestamp) => Timestamp,
+            ("-", Duration) => Duration,
+            _ => return None,
+        });
+    }
+    match op {
+        "+" if same(&[Int, Uint, Double, Str, Bytes, Duration]) => Some(l.clone()),
+        "+" => match (l, r) {
+            (List(a), List(b)) if unify(a, b) => Some(List(Box::new(general(a, b)))),
+            (Timestamp, Duration) | (Duration, Timestamp) => Some(Timestamp),
+            _ => None,
+        },
+        "-" if same(&[Int, Uint, Double, Duration]) => Some(l.clone()),
+        "-" => match (l, r) {
+            (Timestamp, Timestamp) => Some(Duration),
+            (Timestamp, Duration) => Some(Timestamp),
+            _ => None,
+        },
+        "*" | "/" if same(&[Int, Uint, Double]) => Some(l.clone()),
+        "%" if same(&[Int, Uint]) => Some(l.clone()),
+        _ => None,
+    }
+}
