@@ -73,11 +73,7 @@ fn rules_fail_with_their_messages_reasons_and_paths() {
             r#"[spec.mode: Unsupported value: "c": supported values: "a", "b", <nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]"#,
         ),
     ];
-    for (spec, want) in cases {
-        let r = post(&mut e, WIDGETS, &widget("w1", spec.clone()));
-        assert_eq!(r.code, 422, "{spec}: {}", r.text);
-        assert_eq!(r.json["message"], format!("{prefix}{want}"), "{spec}");
-    }
+    refused(&mut e, cases);
     let r = post(
         &mut e,
         WIDGETS,
@@ -133,6 +129,16 @@ fn a_rule_that_does_not_compile_refuses_the_definition() {
         ),
         "{message}"
     );
+}
+
+/// Widgets `w1` with each spec, each refused with its message.
+fn refused(e: &mut kubesim::engine::Engine, cases: &[(Value, &str)]) {
+    let prefix = r#"Widget.example.com "w1" is invalid: "#;
+    for (spec, want) in cases {
+        let r = post(e, WIDGETS, &widget("w1", spec.clone()));
+        assert_eq!(r.code, 422, "{spec}: {}", r.text);
+        assert_eq!(r.json["message"], format!("{prefix}{want}"), "{spec}");
+    }
 }
 
 /// The causes of a refused definition, as `field: message` lines.
@@ -343,7 +349,6 @@ fn addresses_networks_and_versions_read_as_the_libraries_do() {
     }));
     let r = post(&mut e, CRDS, &crd);
     assert_eq!(r.code, 201, "{}", r.text);
-    let prefix = r#"Widget.example.com "w1" is invalid: "#;
     let r = post(
         &mut e,
         WIDGETS,
@@ -379,11 +384,7 @@ fn addresses_networks_and_versions_read_as_the_libraries_do() {
             r#"spec.version: Invalid value: "1.2.0-rc.1": must be a version after 1.2.0"#,
         ),
     ];
-    for (spec, want) in cases {
-        let r = post(&mut e, WIDGETS, &widget("w1", spec));
-        assert_eq!(r.code, 422, "{}", r.text);
-        assert_eq!(r.json["message"], format!("{prefix}{want}"));
-    }
+    refused(&mut e, &cases);
 }
 
 #[test]
@@ -457,7 +458,6 @@ fn formats_sets_lists_and_two_variable_rules_check_objects() {
     }));
     let r = post(&mut e, CRDS, &crd);
     assert_eq!(r.code, 201, "{}", r.text);
-    let prefix = r#"Widget.example.com "w1" is invalid: "#;
     let r = post(
         &mut e,
         WIDGETS,
@@ -485,11 +485,7 @@ fn formats_sets_lists_and_two_variable_rules_check_objects() {
             "spec.limits: Invalid value: only big limits may pass 10",
         ),
     ];
-    for (spec, want) in cases {
-        let r = post(&mut e, WIDGETS, &widget("w1", spec));
-        assert_eq!(r.code, 422, "{}", r.text);
-        assert_eq!(r.json["message"], format!("{prefix}{want}"));
-    }
+    refused(&mut e, &cases);
 }
 
 /// Rules are type-checked against the schema when the definition is written: a field the
@@ -576,6 +572,7 @@ fn rules_that_do_not_type_check_refuse_the_definition() {
     spec["x-kubernetes-validations"] = json!([
         {"rule": "!has(self.dash__dash__name) || self.dash__dash__name != ''"},
         {"rule": "!has(self.port) || self.port == 80 || self.port == '80%'"},
+        {"rule": "!has(self.port) || (type(self.port) == string ? self.port.endsWith('%') : self.port > 0)"},
         {"rule": "self.labels.all(k, self.labels[k].size() < 64) && size(self.tags) < 10"},
         {"rule": "self.tags.exists(t, t == self.name) || self.replicas >= 0.5"}
     ]);

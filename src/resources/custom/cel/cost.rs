@@ -183,7 +183,14 @@ impl<'s> Env<'s> {
                 }
                 match name.as_str() {
                     "self" | "oldSelf" => path_info(self.root, est(1, 1)),
-                    _ => plain(est(1, 1), Ty::Dyn),
+                    // Any other name (a type: `string`, `net.IP`) has the path of just its
+                    // name, which Kubernetes' size estimator reads from the rule's own
+                    // node: it is sized as `self` is.
+                    _ => Info {
+                        ty: Ty::Dyn,
+                        schema: None,
+                        ..path_info(self.root, est(1, 1))
+                    },
                 }
             }
             Expr::List(items) => {

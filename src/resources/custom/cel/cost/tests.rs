@@ -94,6 +94,13 @@ fn estimates_as_cel_go() {
             "format.named('dns1123Label').value() == format.named('dns1123Label').value()",
             11,
         ),
+        // A type name is sized as the rule's node (the estimator reads its one-element path
+        // from the root): comparing a type with it costs a tenth of that.
+        (
+            json!({"type": "string", "maxLength": 10}),
+            "type(self) == string",
+            7,
+        ),
         // ext.Lists' and the two-variable comprehensions' vectors (cel-go's own tests).
         (
             json!({"type": "integer"}),
