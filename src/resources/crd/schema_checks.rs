@@ -494,9 +494,9 @@ impl Walk {
         }
     }
 
-    /// The rules' compilation: a rule or message expression that does not parse, or whose
-    /// literals cannot be read, is `compilation failed` at its path, its errors displayed as
-    /// cel-go's (a syntax error's text is this parser's, not ANTLR's); `oldSelf` where the schema cannot correlate it, `optionalOldSelf`
+    /// The rules' parse: a rule or message expression that does not parse is `compilation
+    /// failed` at its path, displayed as cel-go's (a syntax error's text is this parser's,
+    /// not ANTLR's; the type check and the validators are `rule_costs`'); `oldSelf` where the schema cannot correlate it, `optionalOldSelf`
     /// without `oldSelf`.
     fn compile(&mut self, m: &Map<String, Value>, path: &FieldPath, ssv: &Ssv) {
         let rules = m.get("x-kubernetes-validations").and_then(Value::as_array);

@@ -23,6 +23,11 @@ use types::{field, general, unify, T::*};
 pub struct Checker<'s> {
     vars: Vec<(String, T<'s>)>,
     pub issues: Vec<Issue>,
+    /// The homogeneous-literal validator's findings, which count only where the check found
+    /// nothing (`ValidateHomogeneousAggregateLiterals` runs after it).
+    pub literals: Vec<Issue>,
+    /// How many `format` calls the node is inside (their literals are exempt).
+    in_format: usize,
 }
 
 impl<'s> Checker<'s> {
@@ -31,6 +36,8 @@ impl<'s> Checker<'s> {
         Checker {
             vars,
             issues: Vec::new(),
+            literals: Vec::new(),
+            in_format: 0,
         }
     }
 
@@ -72,9 +79,11 @@ impl<'s> Checker<'s> {
                     format!("undeclared reference to '{name}' (in container '')"),
                 )
             }
-            Expr::List(items) => {
+            Expr::List(items, starts) => {
                 let mut elem: Option<T<'s>> = None;
-                for x in items {
+                let mut first: Option<T<'s>> = None;
+                let mut mismatched = false;
+                for (x, start) in items.iter().zip(starts) {
                     let t = match x {
                         Expr::Opt(x) => match self.check(x) {
                             Optional(t) => *t,
@@ -82,6 +91,14 @@ impl<'s> Checker<'s> {
                         },
                         x => self.check(x),
                     };
+                    match &first {
+                        None => first = Some(t.clone()),
+                        Some(f) if !mismatched && !equivalent(f, &t) => {
+                            mismatched = true;
+                            self.mixed(x, *start, f, &t);
+                        }
+                        Some(_) => {}
+                    }
                     elem = Some(match elem {
                         None => t,
                         Some(e) if e == t => e,
@@ -91,14 +108,32 @@ impl<'s> Checker<'s> {
                 }
                 List(Box::new(elem.unwrap_or(Dyn)))
             }
-            Expr::Map(entries) => {
+            Expr::Map(entries, starts) => {
                 let mut kv: Option<(T<'s>, T<'s>)> = None;
-                for (k, v) in entries {
-                    let k = match k {
+                let mut first: Option<(T<'s>, T<'s>)> = None;
+                for ((k, ve), (key_at, value_at)) in entries.iter().zip(starts) {
+                    let optional = matches!(k, Expr::Opt(_));
+                    let ke = match k {
                         Expr::Opt(k) => k,
                         k => k,
                     };
-                    let (k, v) = (self.check(k), self.check(v));
+                    let (k, v) = (self.check(ke), self.check(ve));
+                    let v = match v {
+                        Optional(t) if optional => *t,
+                        v => v,
+                    };
+                    match &first {
+                        None => first = Some((k.clone(), v.clone())),
+                        Some((fk, fv)) => {
+                            let (fk, fv) = (fk.clone(), fv.clone());
+                            if !equivalent(&fk, &k) {
+                                self.mixed(ke, *key_at, &fk, &k);
+                            }
+                            if !equivalent(&fv, &v) {
+                                self.mixed(ve, *value_at, &fv, &v);
+                            }
+                        }
+                    }
                     kv = Some(match kv {
                         None => (k, v),
                         Some((a, b)) => {
@@ -244,9 +279,29 @@ impl<'s> Checker<'s> {
         }
     }
 
+    /// A list element or map key of another type than the first's, at `e`'s place (or
+    /// where it starts, for a literal).
+    fn mixed(&mut self, e: &Expr, start: Pos, want: &T<'s>, found: &T<'s>) {
+        self.mixed_at(pos_of(e).unwrap_or(start), want, found);
+    }
+
+    fn mixed_at(&mut self, at: Pos, want: &T<'s>, found: &T<'s>) {
+        if self.in_format == 0 {
+            let message = format!(
+                "expected type '{}' but found '{}'",
+                want.name(),
+                found.name()
+            );
+            self.literals.push(Issue { at, message });
+        }
+    }
+
     fn call(&mut self, target: Option<&Expr>, name: &str, args: &[Expr], at: Pos) -> T<'s> {
+        let format = (name == "format") as usize;
+        self.in_format += format;
         let arg_types: Vec<T<'s>> = args.iter().map(|a| self.check(a)).collect();
         let target_type = target.map(|t| self.check(t));
+        self.in_format -= format;
         if !FUNCTIONS.contains(&name) && !name.starts_with("format.") {
             return self.error(
                 at,
@@ -414,6 +469,12 @@ pub fn rule_error(
     let mut c = Checker::new(vec![("self".into(), own), ("oldSelf".into(), old)]);
     let t = c.check(expr);
     let prefix = if message { "messageExpression " } else { "" };
+    // The validators (mixed literals; duration, timestamp and regex literals) run once the
+    // check has passed.
+    if c.issues.is_empty() {
+        super::issues::literals(src, expr, &mut c.literals);
+        c.issues = std::mem::take(&mut c.literals);
+    }
     if !c.issues.is_empty() {
         let shown = super::issues::display(src, &c.issues);
         return Some(format!("{prefix}compilation failed: {shown}"));
@@ -423,6 +484,19 @@ pub fn rule_error(
         (false, _) => Some("cel expression must evaluate to a bool".into()),
         (true, _) => Some("messageExpression must evaluate to a string".into()),
     }
+}
+
+/// `IsEquivalentType`, where both are known: the same type (dyn is not int).
+fn equivalent(a: &T, b: &T) -> bool {
+    fn unknown(t: &T) -> bool {
+        match t {
+            Unknown => true,
+            List(e) | Optional(e) => unknown(e),
+            Map(k, v) => unknown(k) || unknown(v),
+            _ => false,
+        }
+    }
+    unknown(a) || unknown(b) || a.name() == b.name()
 }
 
 /// Where cel-go places `e` (a literal, list or map literal has no place kept here).

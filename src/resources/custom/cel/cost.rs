@@ -193,7 +193,7 @@ impl<'s> Env<'s> {
                     },
                 }
             }
-            Expr::List(items) => {
+            Expr::List(items, _) => {
                 let cost = items
                     .iter()
                     .fold(est(10, 10), |c, x| c.add(self.info(x).cost));
@@ -203,7 +203,7 @@ impl<'s> Env<'s> {
                     ..plain(cost, Ty::List)
                 }
             }
-            Expr::Map(entries) => {
+            Expr::Map(entries, _) => {
                 let cost = entries.iter().fold(est(30, 30), |c, (k, v)| {
                     c.add(self.info(k).cost).add(self.info(v).cost)
                 });

@@ -265,7 +265,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 None => return Err(format!("undeclared reference to '{id}' (in container '')")),
             },
         },
-        Expr::List(items) => {
+        Expr::List(items, _) => {
             let mut out = Vec::with_capacity(items.len());
             for x in items {
                 match x {
@@ -284,7 +284,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
             }
             Val::List(Rc::new(out))
         }
-        Expr::Map(entries) => {
+        Expr::Map(entries, _) => {
             let mut out: Vec<(Val, Val)> = Vec::new();
             for (k, v) in entries {
                 let Expr::Opt(k) = k else {

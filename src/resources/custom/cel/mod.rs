@@ -30,18 +30,11 @@ mod time;
 pub use eval::{display, eval, Scope, Val, COST_EXCEEDED, PER_CALL_LIMIT};
 pub use parse::{parse, Expr};
 
-/// Parses `src` and runs the compile-time checks: on failure, the errors as cel-go displays
-/// them (`ERROR: <input>:1:5: ...` with the line and a caret).
+/// Parses `src`; on failure, the error as cel-go displays it (`ERROR: <input>:1:5: ...` with
+/// the line and a caret). The type check and the validators are [`check`]'s.
 pub fn compile(src: &str) -> Result<Expr, String> {
-    let e = parse::parse_at(src)
-        .map_err(|(at, message)| issues::display(src, &[issues::Issue { at, message }]))?;
-    let mut found = Vec::new();
-    issues::literals(src, &e, &mut found);
-    if found.is_empty() {
-        Ok(e)
-    } else {
-        Err(issues::display(src, &found))
-    }
+    parse::parse_at(src)
+        .map_err(|(at, message)| issues::display(src, &[issues::Issue { at, message }]))
 }
 
 /// Visits `e` and every node under it, parents first.
@@ -49,8 +42,8 @@ pub fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
     f(e);
     match e {
         Expr::Lit(_) | Expr::Ident(..) => {}
-        Expr::List(items) => items.iter().for_each(|x| walk(x, f)),
-        Expr::Map(entries) => entries.iter().for_each(|(k, v)| {
+        Expr::List(items, _) => items.iter().for_each(|x| walk(x, f)),
+        Expr::Map(entries, _) => entries.iter().for_each(|(k, v)| {
             walk(k, f);
             walk(v, f);
         }),
@@ -84,8 +77,8 @@ pub fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
 pub fn mentions(e: &Expr, name: &str) -> bool {
     match e {
         Expr::Ident(id, _) => id == name,
-        Expr::List(items) => items.iter().any(|x| mentions(x, name)),
-        Expr::Map(entries) => entries
+        Expr::List(items, _) => items.iter().any(|x| mentions(x, name)),
+        Expr::Map(entries, _) => entries
             .iter()
             .any(|(k, v)| mentions(k, name) || mentions(v, name)),
         Expr::Select(x, _, _)

@@ -20,8 +20,10 @@ pub enum Lit {
 pub enum Expr {
     Lit(Lit),
     Ident(String, Pos),
-    List(Vec<Expr>),
-    Map(Vec<(Expr, Expr)>),
+    /// A list literal, and where each element starts.
+    List(Vec<Expr>, Vec<Pos>),
+    /// A map literal, and where each entry's key and value start.
+    Map(Vec<(Expr, Expr)>, Vec<(Pos, Pos)>),
     /// `a.b`
     Select(Box<Expr>, String, Pos),
     /// `has(a.b)`
@@ -444,21 +446,22 @@ impl Parser {
     }
 
     /// A list literal's elements, each perhaps optional (`?x`), up to its `]`.
-    fn elements(&mut self) -> Result<Vec<Expr>, String> {
-        let mut out = Vec::new();
+    fn elements(&mut self) -> Result<(Vec<Expr>, Vec<Pos>), String> {
+        let (mut out, mut starts) = (Vec::new(), Vec::new());
         if self.eat("]") {
-            return Ok(out);
+            return Ok((out, starts));
         }
         loop {
             let optional = self.eat("?");
+            starts.push(self.here());
             let x = self.expr()?;
             out.push(if optional { Expr::Opt(Box::new(x)) } else { x });
             if self.eat("]") {
-                return Ok(out);
+                return Ok((out, starts));
             }
             self.expect(",")?;
             if self.eat("]") {
-                return Ok(out);
+                return Ok((out, starts));
             }
         }
     }
@@ -528,19 +531,25 @@ impl Parser {
                 self.expect(")")?;
                 e
             }
-            Tok::Op("[") => Expr::List(self.elements()?),
+            Tok::Op("[") => {
+                let (items, starts) = self.elements()?;
+                Expr::List(items, starts)
+            }
             Tok::Op("{") => {
-                let mut entries = Vec::new();
+                let (mut entries, mut starts) = (Vec::new(), Vec::new());
                 if !self.eat("}") {
                     loop {
                         let optional = self.eat("?");
+                        let key_at = self.here();
                         let mut k = self.expr()?;
                         if optional {
                             k = Expr::Opt(Box::new(k));
                         }
                         self.expect(":")?;
+                        let value_at = self.here();
                         let v = self.expr()?;
                         entries.push((k, v));
+                        starts.push((key_at, value_at));
                         if self.eat("}") {
                             break;
                         }
@@ -550,7 +559,7 @@ impl Parser {
                         }
                     }
                 }
-                Expr::Map(entries)
+                Expr::Map(entries, starts)
             }
             // A leading dot names an identifier from the root (`.self`), once.
             Tok::Op(".") if matches!(self.toks.get(self.at), Some(Tok::Ident(_))) => {

@@ -110,6 +110,40 @@ fn what_cel_go_refuses_fails_with_its_texts() {
             "{rule}"
         );
     }
+    // Literals of mixed types, found once the check passes (`format`'s arguments exempt).
+    for (rule, want) in [
+        (
+            "[1, 'a'].size() > 0",
+            "ERROR: <input>:1:5: expected type 'int' but found 'string'",
+        ),
+        (
+            "[1, self.spec.name].size() > 0",
+            "ERROR: <input>:1:14: expected type 'int' but found 'string'",
+        ),
+        (
+            "[1, dyn(2)].size() > 0",
+            "ERROR: <input>:1:8: expected type 'int' but found 'dyn'",
+        ),
+        (
+            "{'a': 1, 'b': 'x'}.size() > 0",
+            "ERROR: <input>:1:15: expected type 'int' but found 'string'",
+        ),
+        (
+            "{'a': 1, 2: 1}.size() > 0",
+            "ERROR: <input>:1:10: expected type 'string' but found 'int'",
+        ),
+    ] {
+        assert_eq!(
+            first_line(check(rule, false)).as_deref(),
+            Some(format!("compilation failed: {want}").as_str()),
+            "{rule}"
+        );
+    }
+    assert_eq!(check("'%s %d'.format(['a', 1]) != ''", false), None);
+    assert_eq!(
+        check("[[1], [2, 3]].size() > 0 && [1, 2].size() > 0", false),
+        None
+    );
     assert_eq!(
         check("self.spec.replicas", false).as_deref(),
         Some("cel expression must evaluate to a bool")
