@@ -330,6 +330,12 @@ impl<'s> Checker<'s> {
                 _,
             ) => text(t),
             ("indexOf" | "lastIndexOf", Some(t), _) => text(t) || matches!(t, List(_)),
+            (name, Some(t), _) if !t.loose() => match receivers(name) {
+                Some(kinds) => kinds
+                    .iter()
+                    .any(|k| t.name() == *k || k.is_empty() && matches!(t, Optional(_))),
+                None => true,
+            },
             _ => true,
         };
         if !fits {
@@ -484,6 +490,37 @@ pub fn rule_error(
         (false, _) => Some("cel expression must evaluate to a bool".into()),
         (true, _) => Some("messageExpression must evaluate to a string".into()),
     }
+}
+
+/// The receiver types of the library methods (`""`: any optional); `None` for a method not
+/// modelled here.
+fn receivers(name: &str) -> Option<&'static [&'static str]> {
+    const TIME: &[&str] = &["timestamp", "duration"];
+    Some(match name {
+        "family"
+        | "isUnspecified"
+        | "isLoopback"
+        | "isLinkLocalMulticast"
+        | "isLinkLocalUnicast"
+        | "isGlobalUnicast" => &["net.IP"],
+        "containsIP" | "containsCIDR" | "prefixLength" | "masked" => &["net.CIDR"],
+        "isInteger" | "asInteger" | "asApproximateFloat" | "add" | "sub" => {
+            &["kubernetes.Quantity"]
+        }
+        "isGreaterThan" | "isLessThan" | "compareTo" => {
+            &["kubernetes.Quantity", "kubernetes.Semver"]
+        }
+        "major" | "minor" | "patch" => &["kubernetes.Semver"],
+        "getScheme" | "getHost" | "getHostname" | "getPort" | "getEscapedPath" | "getQuery" => {
+            &["kubernetes.URL"]
+        }
+        "hasValue" | "value" | "or" | "orValue" => &[""],
+        "getHours" | "getMinutes" | "getSeconds" | "getMilliseconds" => TIME,
+        "getFullYear" | "getMonth" | "getDate" | "getDayOfMonth" | "getDayOfWeek"
+        | "getDayOfYear" => &["timestamp"],
+        "validate" => &["kubernetes.NamedFormat"],
+        _ => return None,
+    })
 }
 
 /// `IsEquivalentType`, where both are known: the same type (dyn is not int).

@@ -159,7 +159,7 @@ pub(super) fn result_of<'s>(name: &str) -> T<'s> {
         "dyn" => Dyn,
         "ip" => Named("net.IP"),
         "cidr" | "masked" => Named("net.CIDR"),
-        "quantity" => Named("kubernetes.Quantity"),
+        "quantity" | "add" | "sub" => Named("kubernetes.Quantity"),
         "semver" => Named("kubernetes.Semver"),
         "url" => Named("kubernetes.URL"),
         _ => Unknown,

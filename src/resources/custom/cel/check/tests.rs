@@ -63,6 +63,9 @@ fn what_cel_go_accepts_type_checks() {
         "null == null && self.spec.when != null",
         "dyn(self.spec.replicas) == 'x'",
         "[1, 2].exists(x, x > 1) && {'a': 1}['a'] == 1",
+        "quantity(self.spec.name).add(1).isGreaterThan(quantity('1')) && self.spec.when.getHours() > 1",
+        "url(self.spec.name).getHost() != '' && semver(self.spec.name).major() > 1",
+        "self.spec.ttl.getHours() < 2 && cidr(self.spec.name).ip().isLoopback()",
     ] {
         assert_eq!(check(rule, false), None, "{rule}");
     }
@@ -101,6 +104,10 @@ fn what_cel_go_refuses_fails_with_its_texts() {
         ("frobnicate(self) == 1", "ERROR: <input>:1:11: undeclared reference to 'frobnicate' (in container '')"),
         ("self.spec.name.reverse() == ''", "ERROR: <input>:1:23: found no matching overload for 'reverse' applied to 'string.()'"),
         ("self.spec.items.all(i, i.nope == 1)", "ERROR: <input>:1:25: undefined field 'nope'"),
+        ("self.spec.name.isGreaterThan(quantity('1'))", "ERROR: <input>:1:29: found no matching overload for 'isGreaterThan' applied to 'string.(kubernetes.Quantity)'"),
+        ("ip(self.spec.name).prefixLength() > 1", "ERROR: <input>:1:32: found no matching overload for 'prefixLength' applied to 'net.IP.()'"),
+        ("self.spec.name.hasValue()", "ERROR: <input>:1:24: found no matching overload for 'hasValue' applied to 'string.()'"),
+        ("self.spec.ttl.getFullYear() > 1", "ERROR: <input>:1:26: found no matching overload for 'getFullYear' applied to 'duration.()'"),
     ];
     for (rule, want) in cases {
         let got = first_line(check(rule, false));
