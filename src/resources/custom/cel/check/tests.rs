@@ -169,3 +169,51 @@ fn what_cel_go_refuses_fails_with_its_texts() {
     let detail = check("self.spec.nope > 0 && self.spec.nada", false).unwrap();
     assert_eq!(detail.matches("ERROR:").count(), 2, "{detail}");
 }
+
+/// Rules as published CRDs write them (Gateway API, Cluster API, the Kubernetes docs) pass.
+#[test]
+fn published_rules_type_check() {
+    let filter = json!({"type": "object", "properties": {
+        "type": {"type": "string"},
+        "requestHeaderModifier": {"type": "object", "properties": {"set": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}}}},
+        "urlRewrite": {"type": "object"}}});
+    let s = Schema::parse(&json!({"type": "object", "properties": {
+        "filters": {"type": "array", "items": filter},
+        "listeners": {"type": "array", "items": {"type": "object", "properties": {
+            "name": {"type": "string"}, "protocol": {"type": "string"}, "port": {"type": "integer"},
+            "tls": {"type": "object"}}}},
+        "addresses": {"type": "array", "items": {"type": "object", "properties": {
+            "type": {"type": "string"}, "value": {"type": "string"}}}},
+        "path": {"type": "object", "properties": {"type": {"type": "string"}, "value": {"type": "string"}}},
+        "timeouts": {"type": "object", "properties": {"request": {"type": "string"}, "backendRequest": {"type": "string"}}},
+        "conditions": {"type": "array", "items": {"type": "object", "properties": {
+            "type": {"type": "string"}, "status": {"type": "string"}}}},
+        "resources": {"type": "object", "properties": {
+            "requests": {"type": "object", "additionalProperties": {"x-kubernetes-int-or-string": true}},
+            "limits": {"type": "object", "additionalProperties": {"x-kubernetes-int-or-string": true}}}},
+        "image": {"type": "string"},
+        "minReplicas": {"type": "integer"}, "replicas": {"type": "integer"},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}}
+    }}));
+    for rule in [
+        "self.filters.all(f, (f.type == 'RequestHeaderModifier' && has(f.requestHeaderModifier)) || (f.type != 'RequestHeaderModifier' && !has(f.requestHeaderModifier)))",
+        "!(self.filters.exists(f, f.type == 'RequestRedirect') && self.filters.exists(f, f.type == 'URLRewrite'))",
+        "self.filters.filter(f, f.type == 'RequestHeaderModifier').size() <= 1",
+        "self.listeners.all(l1, self.listeners.exists_one(l2, l1.name == l2.name))",
+        "self.listeners.all(l, l.protocol in ['HTTP', 'TCP', 'UDP'] ? !has(l.tls) : true)",
+        "self.listeners.all(l, l.port >= 1 && l.port <= 65535)",
+        "self.addresses.all(a, a.type == 'IPAddress' ? isIP(a.value) : true)",
+        "(has(self.path) && has(self.path.type) && self.path.type == 'PathPrefix') ? self.path.value.startsWith('/') : true",
+        "!has(self.timeouts.request) || !has(self.timeouts.backendRequest) || duration(self.timeouts.request) == duration('0s') || duration(self.timeouts.backendRequest) <= duration(self.timeouts.request)",
+        "'Ready' in self.conditions.map(c, c.type) && self.conditions.exists(c, c.type == 'Ready' && c.status == 'True')",
+        "quantity(self.resources.requests['cpu']).compareTo(quantity(self.resources.limits['cpu'])) <= 0",
+        "self.image.startsWith('sha256:') ? size(self.image) == 71 : int(self.image.split(':')[1].size()) > 0",
+        "self.minReplicas <= self.replicas && self.metadata.name.size() <= 63",
+        "self.labels.all(k, k.matches('^[a-z.]+$')) && !('forbidden' in self.labels)",
+        "self == oldSelf || self.replicas >= oldSelf.replicas",
+        "self.filters.map(f, f.type).exists(t, t.lowerAscii() == 'x') || true",
+    ] {
+        let e = parse(rule).unwrap();
+        assert_eq!(rule_error(rule, &e, &s, true, false, false), None, "{rule}");
+    }
+}
