@@ -122,7 +122,8 @@ impl Walk {
 
     fn rule(&mut self, s: &Schema, rule: &Rule, at: &FieldPath, card: Option<u64>, root: bool) {
         // The type check first: a rule that fails it is not estimated, nor is its message
-        // expression; a message expression is checked once the rule passes.
+        // expression; a message expression is checked once the rule passes, and one that
+        // fails is not estimated (the rule still is).
         let optional = rule.uses_old_self && rule.optional_old_self;
         if let Ok(expr) = &rule.expr {
             if let Some(detail) = check::rule_error(&rule.rule, expr, s, root, optional, false) {
@@ -135,6 +136,7 @@ impl Walk {
                 return;
             }
         }
+        let mut message_failed = false;
         if let (Some(Ok(expr)), Some(src)) = (
             &rule.message_expression,
             rule.raw.get("messageExpression").and_then(Value::as_str),
@@ -144,7 +146,7 @@ impl Walk {
                 let at = at.child("messageExpression");
                 self.errs
                     .push(FieldError::invalid(at.as_str(), value, &detail));
-                return;
+                message_failed = true;
             }
         }
         if let Ok(expr) = &rule.expr {
@@ -162,7 +164,7 @@ impl Walk {
             }
             self.observe(at.as_str(), cost);
         }
-        if let Some(Ok(expr)) = &rule.message_expression {
+        if let (false, Some(Ok(expr))) = (message_failed, &rule.message_expression) {
             let cost = estimate(expr, s, root).max;
             let at = at.child("messageExpression");
             if self.per_expression && cost > PER_EXPRESSION_LIMIT {

@@ -16,7 +16,7 @@ use super::issues::Issue;
 use super::parse::{Expr, Lit, Pos};
 use crate::resources::custom::structural::Schema;
 use signatures::{arithmetic, result_of, FUNCTIONS};
-pub use types::{decl, T};
+pub use types::{decl, declares_type_and_meta, T};
 use types::{field, general, unify, T::*};
 
 /// The checker's scope and what it found.
@@ -101,12 +101,12 @@ impl<'s> Checker<'s> {
                     }
                     elem = Some(match elem {
                         None => t,
-                        Some(e) if e == t => e,
                         Some(e) if e == Unknown || t == Unknown => Unknown,
+                        Some(e) if equivalent(&e, &t) => general(&e, &t),
                         Some(_) => Dyn,
                     });
                 }
-                List(Box::new(elem.unwrap_or(Dyn)))
+                List(Box::new(elem.unwrap_or(Free)))
             }
             Expr::Map(entries, starts) => {
                 let mut kv: Option<(T<'s>, T<'s>)> = None;
@@ -134,14 +134,19 @@ impl<'s> Checker<'s> {
                             }
                         }
                     }
+                    let join = |a: T<'s>, b: T<'s>| {
+                        if equivalent(&a, &b) {
+                            general(&a, &b)
+                        } else {
+                            Dyn
+                        }
+                    };
                     kv = Some(match kv {
                         None => (k, v),
-                        Some((a, b)) => {
-                            (if a == k { a } else { Dyn }, if b == v { b } else { Dyn })
-                        }
+                        Some((a, b)) => (join(a, k), join(b, v)),
                     });
                 }
-                let (k, v) = kv.unwrap_or((Dyn, Dyn));
+                let (k, v) = kv.unwrap_or((Free, Free));
                 Map(Box::new(k), Box::new(v))
             }
             Expr::Opt(x) => self.check(x),
@@ -527,7 +532,7 @@ fn receivers(name: &str) -> Option<&'static [&'static str]> {
 fn equivalent(a: &T, b: &T) -> bool {
     fn unknown(t: &T) -> bool {
         match t {
-            Unknown => true,
+            Unknown | Free => true,
             List(e) | Optional(e) => unknown(e),
             Map(k, v) => unknown(k) || unknown(v),
             _ => false,

@@ -283,10 +283,11 @@ impl<'s> Env<'s> {
             ),
             // Kubernetes' types compare with their own kind at a nominal cost.
             // A format's name is at most 64 characters.
-            "==" | "!=" if l.ty == Ty::Kind("kubernetes.NamedFormat") && l.ty == r.ty => {
+            "==" if l.ty == Ty::Kind("kubernetes.NamedFormat") && l.ty == r.ty => {
                 plain(both.add(est(1, 64).factor(0.1)), Ty::Bool)
             }
-            "==" | "!=" if matches!(l.ty, Ty::Kind(_)) && l.ty == r.ty => {
+            // Kubernetes prices `_==_` alone; `_!=_` is cel-go's, by sizes these have none of.
+            "==" if matches!(l.ty, Ty::Kind(_)) && l.ty == r.ty => {
                 plain(both.add(est(1, 1)), Ty::Bool)
             }
             "==" | "!=" => plain(both.add(traversal(&l, &r)), Ty::Bool),
@@ -459,7 +460,7 @@ fn traversal(l: &Info<'_>, r: &Info<'_>) -> Est {
 /// `apiVersion` as strings, all unbounded (apiextensions' `WithTypeAndObjectMeta` in 1.36;
 /// the 253/252 bounds on the names came later).
 fn child<'s>(s: &'s Schema, field: &str, resource: bool) -> Option<&'s Schema> {
-    if resource {
+    if resource && !super::check::declares_type_and_meta(s) {
         match field {
             "metadata" => return Some(&type_and_object_meta().0),
             "kind" | "apiVersion" if !s.properties.contains_key(field) => {

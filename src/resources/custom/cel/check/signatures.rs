@@ -178,13 +178,19 @@ pub(super) fn arithmetic<'s>(op: &str, l: &T<'s>, r: &T<'s>) -> Option<T<'s>> {
     }
     if l.loose() || r.loose() {
         // One side decides; where several overloads fit, the result is dyn.
-        let known = if l.loose() { r } else { l };
-        return Some(match (op, known) {
-            ("+", Duration) | ("-", Timestamp) => Dyn,
-            ("+" | "-" | "*" | "/", Int | Uint | Double) | ("%", Int | Uint) => known.clone(),
-            ("+", Str | Bytes | List(_)) => known.clone(),
-            ("+", Timestamp) => Timestamp,
-            ("-", Duration) => Duration,
+        let (known, on_left) = if l.loose() { (r, false) } else { (l, true) };
+        return Some(match (op, known, on_left) {
+            // (duration, duration) and (duration, timestamp); (timestamp, duration) alone.
+            ("+", Duration, _) => Dyn,
+            ("+", Timestamp, _) => Timestamp,
+            // ts - ts and ts - duration differ; only duration - duration has one on the left,
+            // and on the right a duration fits ts - duration and duration - duration.
+            ("-", Timestamp, true) => Dyn,
+            ("-", Timestamp, false) => Duration,
+            ("-", Duration, true) => Duration,
+            ("-", Duration, false) => Dyn,
+            ("+" | "-" | "*" | "/", Int | Uint | Double, _) | ("%", Int | Uint, _) => known.clone(),
+            ("+", Str | Bytes | List(_), _) => known.clone(),
             _ => return None,
         });
     }

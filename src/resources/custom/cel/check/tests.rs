@@ -23,6 +23,11 @@ fn schema() -> Schema {
                 "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
                 "template": {"type": "object", "x-kubernetes-embedded-resource": true,
                     "x-kubernetes-preserve-unknown-fields": true},
+                "pod": {"type": "object", "x-kubernetes-embedded-resource": true, "properties": {
+                    "kind": {"type": "string"}, "apiVersion": {"type": "string"},
+                    "metadata": {"type": "object", "properties": {
+                        "name": {"type": "string"}, "generateName": {"type": "string"},
+                        "labels": {"type": "object", "additionalProperties": {"type": "string"}}}}}},
                 "items": {"type": "array", "items": {"type": "object", "properties": {
                     "key": {"type": "string"}}}}
             }}
@@ -63,6 +68,11 @@ fn what_cel_go_accepts_type_checks() {
         "null == null && self.spec.when != null",
         "dyn(self.spec.replicas) == 'x'",
         "[1, 2].exists(x, x > 1) && {'a': 1}['a'] == 1",
+        "[self.spec.tags, []].size() == 2 && [[], ['a']].size() == 2 && {'a': [], 'b': ['x']}.size() == 1",
+        "[{}, {'a': 1}].size() == 2 && [true ? [] : ['a'], ['b']].size() == 2",
+        "(self.spec.replicas > 0 ? [true] : [])[0]",
+        "self.spec.port - duration('1h') > timestamp('2020-01-01T00:00:00Z')",
+        "self.spec.pod.metadata.labels['app'] == 'x' && self.spec.pod.metadata.name != ''",
         "quantity(self.spec.name).add(1).isGreaterThan(quantity('1')) && self.spec.when.getHours() > 1",
         "url(self.spec.name).getHost() != '' && semver(self.spec.name).major() > 1",
         "self.spec.ttl.getHours() < 2 && cidr(self.spec.name).ip().isLoopback()",

@@ -11,6 +11,9 @@ pub enum T<'s> {
     Dyn,
     /// What this checker does not model: matches anything, and passes as any result.
     Unknown,
+    /// An unbound type variable: an empty literal's element, key or value, which takes the
+    /// type of what it meets.
+    Free,
     Null,
     Bool,
     Int,
@@ -37,7 +40,7 @@ impl T<'_> {
     /// `FormatCELType`.
     pub fn name(&self) -> String {
         match self {
-            Dyn | Unknown => "dyn".into(),
+            Dyn | Unknown | Free => "dyn".into(),
             Null => "null".into(),
             Bool => "bool".into(),
             Int => "int".into(),
@@ -57,7 +60,7 @@ impl T<'_> {
     }
 
     pub(super) fn loose(&self) -> bool {
-        matches!(self, Dyn | Unknown)
+        matches!(self, Dyn | Unknown | Free)
     }
 }
 
@@ -81,9 +84,11 @@ pub(super) fn unify(a: &T, b: &T) -> bool {
 /// The more general of two unified types (`mostGeneral`): dyn where either is.
 pub(super) fn general<'s>(a: &T<'s>, b: &T<'s>) -> T<'s> {
     match (a, b) {
+        (Free, x) | (x, Free) => x.clone(),
         (Unknown, _) | (_, Unknown) => Unknown,
         (Dyn, _) | (_, Dyn) => Dyn,
         (List(x), List(y)) => List(Box::new(general(x, y))),
+        (Map(k1, v1), Map(k2, v2)) => Map(Box::new(general(k1, k2)), Box::new(general(v1, v2))),
         (Null, x) | (x, Null) => x.clone(),
         (x, _) => x.clone(),
     }
@@ -124,10 +129,25 @@ pub fn decl<'s>(s: &'s Schema, name: String, resource: bool) -> Option<T<'s>> {
     })
 }
 
+/// Whether a resource node already declares `kind` and `apiVersion` as strings and
+/// `metadata` with string `name` and `generateName`, which `WithTypeAndObjectMeta` then
+/// leaves as declared (an embedded resource may declare more of its metadata).
+pub fn declares_type_and_meta(s: &Schema) -> bool {
+    let string = |x: Option<&Schema>| x.is_some_and(|x| x.ty == "string");
+    let meta = s.properties.get("metadata");
+    string(s.properties.get("kind"))
+        && string(s.properties.get("apiVersion"))
+        && meta.is_some_and(|m| {
+            m.ty == "object"
+                && string(m.properties.get("name"))
+                && string(m.properties.get("generateName"))
+        })
+}
+
 /// The type of a field of an object (`FindStructFieldType`, escaped names, a reserved
 /// word's `__name__` form).
 pub(super) fn field<'s>(name: &str, s: &'s Schema, resource: bool, f: &str) -> Option<T<'s>> {
-    if resource {
+    if resource && !declares_type_and_meta(s) {
         let (meta, string) = super::super::cost::type_and_object_meta();
         match f {
             "metadata" => return decl(meta, format!("{name}.metadata"), false),

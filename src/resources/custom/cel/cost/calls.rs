@@ -94,10 +94,9 @@ impl<'s> Env<'s> {
                     Some(Expr::Lit(Lit::Int(n))) => (*n).max(0) as u64,
                     Some(_) => u64::MAX,
                 };
-                plain(
-                    inputs.add(recv_size.mul(est(depth, depth)).add(est(11, 11))),
-                    Ty::List,
-                )
+                // The result is sized as the list flattened (`estimateAllocatingListCall`).
+                let cost = recv_size.mul(est(depth, depth)).add(est(11, 11));
+                sized(cost, recv_size, Ty::List)
             }
             "lists.range" => {
                 let n = match exprs.first() {

@@ -72,6 +72,12 @@ fn estimates_as_cel_go() {
         (string(Some(50)), "ip.isCanonical(self)", 41),
         (string(Some(50)), "cidr(self).containsIP('10.0.0.1')", 26),
         (string(Some(50)), "cidr(self) == cidr(self).masked()", 44),
+        // Kubernetes prices `_==_` of its types alone: `!=` has no sizes to go by.
+        (
+            string(Some(50)),
+            "cidr(self) != cidr(self).masked()",
+            1_844_674_407_370_955_307,
+        ),
         (
             string(Some(50)),
             "cidr(self).containsCIDR(cidr('10.0.0.0/8'))",
@@ -126,6 +132,12 @@ fn estimates_as_cel_go() {
             json!({"type": "integer"}),
             "lists.range(4) == [0, 1, 2, 3]",
             26,
+        ),
+        // A flattened list is sized as the list.
+        (
+            array(array(json!({"type": "integer"}), Some(10)), Some(10)),
+            "self.flatten().all(x, x > 0)",
+            73,
         ),
         (
             json!({"type": "integer"}),
