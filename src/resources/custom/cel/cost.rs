@@ -67,6 +67,9 @@ struct Info<'s> {
     size: Option<Est>,
     ty: Ty,
     schema: Option<&'s Schema>,
+    /// The size of each element, for a list made here (`map`'s transforms): what a later
+    /// comprehension over it reads (cel-go's entry size).
+    elem: Option<Est>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -133,6 +136,7 @@ fn path_info(s: &Schema, cost: Est) -> Info<'_> {
         size: Some(est(0, max_elements(s))),
         ty: ty_of(s),
         schema: Some(s),
+        elem: None,
     }
 }
 
@@ -142,6 +146,7 @@ fn plain(cost: Est, ty: Ty) -> Info<'static> {
         size: None,
         ty,
         schema: None,
+        elem: None,
     }
 }
 
@@ -363,7 +368,11 @@ impl<'s> Env<'s> {
             }),
             _ => None,
         });
-        let element = element.unwrap_or_else(|| plain(est(1, 1), Ty::Dyn));
+        // A list made by a transform: its elements are sized as the transform was.
+        let element = element.unwrap_or_else(|| Info {
+            size: range.elem,
+            ..plain(est(1, 1), Ty::Dyn)
+        });
         let bound = if second.is_empty() {
             vec![(var.to_string(), element)]
         } else {
@@ -386,7 +395,9 @@ impl<'s> Env<'s> {
         };
         let count = bound.len();
         self.vars.extend(bound);
-        let body = self.info(body).cost;
+        let body = self.info(body);
+        let body_size = Self::size(&body);
+        let body = body.cost;
         let filter = filter.map(|f| self.info(f).cost);
         self.vars.truncate(self.vars.len() - count);
         let one = est(1, 1);
@@ -422,16 +433,17 @@ impl<'s> Env<'s> {
         let cost = range.cost.add(init).add(result).add(n.mul(per));
         match kind {
             // A filtered list holds the range's elements: what is read of them is sized
-            // alike. (A map's elements are its transform's, which this estimate does not
-            // follow: reading them is unbounded here, as it is not in cel-go.)
+            // alike. A map's elements are its transform's, sized as the transform is.
             "filter" => Info {
                 size: Some(n),
                 cost,
                 ty: Ty::List,
                 schema: range.schema.filter(|s| ty_of(s) == Ty::List),
+                elem: range.elem,
             },
             "map" | "transformList" => Info {
                 size: Some(n),
+                elem: Some(body_size),
                 ..plain(cost, Ty::List)
             },
             "sortBy" => Info {
@@ -439,6 +451,7 @@ impl<'s> Env<'s> {
                 cost: cost.add(n.mul(n).factor(2.0)),
                 ty: Ty::List,
                 schema: range.schema.filter(|s| ty_of(s) == Ty::List),
+                elem: range.elem,
             },
             "transformMap" | "transformMapEntry" => Info {
                 size: Some(n),

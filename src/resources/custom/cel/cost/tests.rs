@@ -133,6 +133,17 @@ fn estimates_as_cel_go() {
             "lists.range(4) == [0, 1, 2, 3]",
             26,
         ),
+        // A transform's list is sized as its transform, element by element.
+        (
+            array(string(Some(10)), Some(10)),
+            "self.transformList(i, v, v + 'x').all(x, x.matches('a'))",
+            283,
+        ),
+        (
+            array(string(Some(10)), Some(10)),
+            "self.map(v, v + 'x').all(x, x.matches('a'))",
+            283,
+        ),
         // A flattened list is sized as the list.
         (
             array(array(json!({"type": "integer"}), Some(10)), Some(10)),
