@@ -182,7 +182,7 @@ pub(super) fn equal(a: &Val, b: &Val) -> bool {
     if let Some(o) = super::time::compare(a, b) {
         return o == Ordering::Equal;
     }
-    if let Some(r) = super::quantity::equal(a, b).or_else(|| super::semver::equal(a, b)) {
+    if let Some(r) = library_equal(a, b) {
         return r.unwrap_or(false);
     }
     match (a, b) {
@@ -238,6 +238,28 @@ impl<'a> Scope<'a> {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v)
     }
+}
+
+/// `types.IndexOrError`: a list index as an integer, when it is one without loss; the texts
+/// both the plain and the presence (`[?]`) index give.
+pub(super) fn list_index(i: &Val) -> Result<i64, String> {
+    match i {
+        Val::Int(n) => Ok(*n),
+        Val::Uint(u) => {
+            i64::try_from(*u).map_err(|_| format!("unsupported index value {u} in list"))
+        }
+        Val::Double(d) if d.fract() == 0.0 && d.abs() < 9.223_372_036_854_775e18 => Ok(*d as i64),
+        Val::Double(_) => Err(format!("unsupported index value {} in list", display(i))),
+        other => Err(format!(
+            "unsupported index type '{}' in list",
+            other.type_name()
+        )),
+    }
+}
+
+/// The equality of a library's values (quantities, versions), where it decides it.
+fn library_equal(a: &Val, b: &Val) -> Option<Result<bool, String>> {
+    super::quantity::equal(a, b).or_else(|| super::semver::equal(a, b))
 }
 
 /// Whether map key `k` is the field `field` names: itself, or the property an escaped name
@@ -345,12 +367,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 (Val::Optional(None), _) => super::optional::NONE,
                 (Val::Optional(Some(c)), i) => super::optional::index(&c, &i)?,
                 (Val::List(l), i) => {
-                    let n = match i {
-                        Val::Int(n) => n,
-                        Val::Uint(u) => u as i64,
-                        Val::Double(d) if d.fract() == 0.0 => d as i64,
-                        _ => return Err("no such overload".into()),
-                    };
+                    let n = list_index(&i)?;
                     usize::try_from(n)
                         .ok()
                         .and_then(|n| l.get(n).cloned())
@@ -423,7 +440,7 @@ fn binary(op: &str, l: &Expr, r: &Expr, scope: &mut Scope<'_>) -> Result<Val, St
     }
     let (a, b) = (eval(l, scope)?, eval(r, scope)?);
     if op == "==" || op == "!=" {
-        let kind = super::quantity::equal(&a, &b).or_else(|| super::semver::equal(&a, &b));
+        let kind = library_equal(&a, &b);
         if let Some(r) = kind {
             return r.map(|eq| Val::Bool(eq == (op == "==")));
         }

@@ -75,32 +75,11 @@ pub fn walk(e: &Expr, f: &mut impl FnMut(&Expr)) {
 
 /// Whether `e` refers to `name` (a rule that uses `oldSelf` is a transition rule).
 pub fn mentions(e: &Expr, name: &str) -> bool {
-    match e {
-        Expr::Ident(id, _) => id == name,
-        Expr::List(items, _) => items.iter().any(|x| mentions(x, name)),
-        Expr::Map(entries, _) => entries
-            .iter()
-            .any(|(k, v)| mentions(k, name) || mentions(v, name)),
-        Expr::Select(x, _, _)
-        | Expr::OptSelect(x, _, _)
-        | Expr::Has(x, _, _)
-        | Expr::Unary(_, x, _)
-        | Expr::Opt(x) => mentions(x, name),
-        Expr::Index(a, b, _) | Expr::OptIndex(a, b, _) | Expr::Binary(_, a, b, _) => {
-            mentions(a, name) || mentions(b, name)
-        }
-        Expr::Cond(a, b, c, _) => mentions(a, name) || mentions(b, name) || mentions(c, name),
-        Expr::Call(t, _, args, _) => {
-            t.as_deref().is_some_and(|t| mentions(t, name))
-                || args.iter().any(|a| mentions(a, name))
-        }
-        Expr::Macro(_, r, _, b, f, _) | Expr::Comp2(_, r, _, b, f, _) => {
-            mentions(r, name)
-                || mentions(b, name)
-                || f.as_deref().is_some_and(|f| mentions(f, name))
-        }
-        _ => false,
-    }
+    let mut found = false;
+    walk(e, &mut |x| {
+        found |= matches!(x, Expr::Ident(id, _) if id == name)
+    });
+    found
 }
 
 #[cfg(test)]

@@ -35,18 +35,7 @@ pub fn select(v: &Val, field: &str) -> Val {
 pub fn index(c: &Val, i: &Val) -> Result<Val, String> {
     Ok(match c {
         Val::List(l) => {
-            let n = match i {
-                Val::Int(n) => *n,
-                Val::Uint(u) => *u as i64,
-                Val::Double(d) if d.fract() == 0.0 => *d as i64,
-                Val::Double(d) => return Err(format!("unsupported index value {d} in list")),
-                other => {
-                    return Err(format!(
-                        "unsupported index type '{}' in list",
-                        other.type_name()
-                    ))
-                }
-            };
+            let n = super::eval::list_index(i)?;
             usize::try_from(n)
                 .ok()
                 .and_then(|n| l.get(n))

@@ -62,6 +62,14 @@ fn list_extensions() {
             Ok(true),
         ),
         ("[1, 2, 3].reverse() == [3, 2, 1]", Ok(true)),
+        // A list index as types.IndexOrError reads it, for `[_]` as for `[?_]`.
+        ("[1, 2][1u] == 2 && [1, 2][1.0] == 2", Ok(true)),
+        (
+            "dyn([1])['a'] == 1",
+            Err("unsupported index type 'string' in list"),
+        ),
+        ("[1][0.5] == 1", Err("unsupported index value 0.5 in list")),
+        ("[1][3] == 1", Err("index out of bounds: 3")),
         ("[1, 1.0, 2, 2u, 3].distinct() == [1, 2, 3]", Ok(true)),
         ("[[1], [1], [2]].distinct() == [[1], [2]]", Ok(true)),
     ]);
