@@ -111,13 +111,7 @@ impl Walk {
         if !rule.uses_old_self && old == Some(v) {
             return;
         }
-        let mut vars = vec![("self".to_string(), Val::from_json(v, Some(s)))];
-        if let Some(o) = old {
-            vars.push(("oldSelf".to_string(), Val::from_json(o, Some(s))));
-        }
-        // The message expression is evaluated with the plain binding, as apiextensions
-        // does (where the old value is absent, `oldSelf` is unbound there).
-        let message_vars = vars.clone();
+        let mut vars = bindings(s, v, old);
         if optional {
             // cel-go 0.26 rebuilds an optional's value from its plain JSON form: read
             // through it, the old value has no schema (a date-time stays a string).
@@ -147,7 +141,7 @@ impl Walk {
                     f => super::child(path, f),
                 };
                 let detail = self
-                    .message(rule, message_vars)
+                    .message(rule, s, v, old)
                     .unwrap_or_else(|| match rule.message.trim() {
                         "" => format!("failed rule: {rule_text}"),
                         m => m.to_string(),
@@ -186,10 +180,19 @@ impl Walk {
     }
 
     /// A `messageExpression`'s text; `None` when it fails (the rule's message is used).
-    fn message(&mut self, rule: &Rule, vars: Vec<(String, Val)>) -> Option<String> {
+    /// The message expression is evaluated with the plain binding, as apiextensions does
+    /// (where the old value is absent, `oldSelf` is unbound there), even for a rule that
+    /// takes `oldSelf` as an optional.
+    fn message(
+        &mut self,
+        rule: &Rule,
+        s: &Schema,
+        v: &Value,
+        old: Option<&Value>,
+    ) -> Option<String> {
         let expr = rule.message_expression.as_ref()?.as_ref().ok()?;
         let mut steps = 0;
-        let out = cel::eval(expr, &mut Scope::new(vars, &mut steps));
+        let out = cel::eval(expr, &mut Scope::new(bindings(s, v, old), &mut steps));
         self.spent += steps;
         match out {
             Ok(Val::Str(s)) => {
@@ -199,6 +202,15 @@ impl Walk {
             _ => None,
         }
     }
+}
+
+/// `self`, and `oldSelf` where there is an old value, read through the node's schema.
+fn bindings(s: &Schema, v: &Value, old: Option<&Value>) -> Vec<(String, Val)> {
+    let mut vars = vec![("self".to_string(), Val::from_json(v, Some(s)))];
+    if let Some(o) = old {
+        vars.push(("oldSelf".to_string(), Val::from_json(o, Some(s))));
+    }
+    vars
 }
 
 /// Whether `errs` hold a type of error that keeps the rules from running (`hasBlockingErr`).
