@@ -6,26 +6,27 @@
 use super::eval::{display, Val};
 use crate::codec::go_quote;
 
-/// `fmt`'s `%.Nf` of a double: Go's infinities and NaN, else the digits.
-fn fixed(d: f64, precision: usize) -> String {
-    if d.is_nan() {
-        "NaN".into()
-    } else if d.is_infinite() {
-        if d > 0.0 { "+Inf" } else { "-Inf" }.into()
-    } else {
-        format!("{d:.precision$}")
+/// How a double that is no number prints: Go's `NaN`, `+Inf`, `-Inf`, or, through x/text's
+/// en-US printer (`localized`), `NaN`, `∞`, `-∞`; `None` for a finite one.
+fn special(d: f64, localized: bool) -> Option<&'static str> {
+    match (d.is_nan(), d.is_infinite(), d > 0.0, localized) {
+        (true, ..) => Some("NaN"),
+        (_, true, true, false) => Some("+Inf"),
+        (_, true, false, false) => Some("-Inf"),
+        (_, true, true, true) => Some("∞"),
+        (_, true, false, true) => Some("-∞"),
+        _ => None,
     }
+}
+
+/// `fmt`'s `%.Nf` of a double.
+fn fixed(d: f64, precision: usize) -> String {
+    special(d, false).map_or_else(|| format!("{d:.precision$}"), String::from)
 }
 
 /// `strconv.FormatFloat(d, 'g', -1, 64)`, a double converted to a string.
 fn shortest(d: f64) -> String {
-    if d.is_nan() {
-        "NaN".into()
-    } else if d.is_infinite() {
-        if d > 0.0 { "+Inf" } else { "-Inf" }.into()
-    } else {
-        crate::resources::field::go_v_float(d)
-    }
+    special(d, false).map_or_else(|| crate::resources::field::go_v_float(d), String::from)
 }
 
 /// An en-US number: the integer part's thousands grouped (x/text's printer).
@@ -64,10 +65,8 @@ fn superscript(n: i32) -> String {
 /// `%Ne` through x/text's printer: six digits, the exponent as a power of ten, `N` (the
 /// precision, which the library passes as a width) padding on the left.
 fn scientific(d: f64, width: usize) -> String {
-    let body = if d.is_nan() {
-        "NaN".to_string()
-    } else if d.is_infinite() {
-        if d > 0.0 { "∞" } else { "-∞" }.to_string()
+    let body = if let Some(text) = special(d, true) {
+        text.to_string()
     } else {
         let s = format!("{d:.6e}");
         let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
@@ -221,10 +220,9 @@ fn clause(spec: &[u8], arg: &Val) -> Result<(usize, String), String> {
         },
         b'f' => {
             let d = double_of(arg, "fixed-point").map_err(during)?;
-            match d {
-                d if d.is_nan() => "NaN".into(),
-                d if d.is_infinite() => if d > 0.0 { "∞" } else { "-∞" }.into(),
-                d => grouped(&fixed(d, precision.unwrap_or(6))),
+            match special(d, true) {
+                Some(text) => text.into(),
+                None => grouped(&fixed(d, precision.unwrap_or(6))),
             }
         }
         b'e' => scientific(
