@@ -131,6 +131,12 @@ fn a_rule_that_does_not_compile_refuses_the_definition() {
     );
 }
 
+/// Defines Widgets with `spec` as their spec's schema; the definition is accepted.
+fn define(e: &mut kubesim::engine::Engine, spec: Value) {
+    let r = post(e, CRDS, &crd_with_spec(spec));
+    assert_eq!(r.code, 201, "{}", r.text);
+}
+
 /// Widgets `w1` with each spec, each refused with its message.
 fn refused(e: &mut kubesim::engine::Engine, cases: &[(Value, &str)]) {
     let prefix = r#"Widget.example.com "w1" is invalid: "#;
@@ -226,24 +232,25 @@ fn the_schema_total_names_its_most_expensive_rules() {
 #[test]
 fn durations_and_timestamps_compare_as_such() {
     let mut e = engine();
-    let crd = crd_with_spec(json!({
-        "type": "object",
-        "x-kubernetes-validations": [
-            {"rule": "!has(self.timeout) || !has(self.backendTimeout) || self.backendTimeout <= self.timeout",
-             "message": "backendTimeout must not exceed timeout"},
-            {"rule": "!has(self.start) || !has(self.end) || self.start < self.end", "message": "the window ends before it starts"},
-            {"rule": "duration('1h') + duration('30m') == duration('90m') && string(duration('90m')) == '5400s' && timestamp('2024-01-01T00:00:00Z').getDayOfWeek() == 1"},
-            {"rule": "!has(self.start) || self.start - duration('24h') < timestamp('2024-01-01T00:00:00Z')", "message": "start too late"}
-        ],
-        "properties": {
-            "timeout": {"type": "string", "format": "duration"},
-            "backendTimeout": {"type": "string", "format": "duration"},
-            "start": {"type": "string", "format": "date-time"},
-            "end": {"type": "string", "format": "date-time"}
-        }
-    }));
-    let r = post(&mut e, CRDS, &crd);
-    assert_eq!(r.code, 201, "{}", r.text);
+    define(
+        &mut e,
+        json!({
+            "type": "object",
+            "x-kubernetes-validations": [
+                {"rule": "!has(self.timeout) || !has(self.backendTimeout) || self.backendTimeout <= self.timeout",
+                 "message": "backendTimeout must not exceed timeout"},
+                {"rule": "!has(self.start) || !has(self.end) || self.start < self.end", "message": "the window ends before it starts"},
+                {"rule": "duration('1h') + duration('30m') == duration('90m') && string(duration('90m')) == '5400s' && timestamp('2024-01-01T00:00:00Z').getDayOfWeek() == 1"},
+                {"rule": "!has(self.start) || self.start - duration('24h') < timestamp('2024-01-01T00:00:00Z')", "message": "start too late"}
+            ],
+            "properties": {
+                "timeout": {"type": "string", "format": "duration"},
+                "backendTimeout": {"type": "string", "format": "duration"},
+                "start": {"type": "string", "format": "date-time"},
+                "end": {"type": "string", "format": "date-time"}
+            }
+        }),
+    );
     let prefix = r#"Widget.example.com "w1" is invalid: "#;
     // As text "10s" < "1m"; as durations 1m is the longer.
     let r = post(
@@ -296,18 +303,19 @@ fn durations_and_timestamps_compare_as_such() {
 #[test]
 fn quantities_compare_by_value() {
     let mut e = engine();
-    let crd = crd_with_spec(json!({
-        "type": "object",
-        "properties": {"size": {
-            "type": "string", "maxLength": 20,
-            "x-kubernetes-validations": [
-                {"rule": "isQuantity(self) && quantity(self).isGreaterThan(quantity('1Gi'))", "message": "must be more than 1Gi"},
-                {"rule": "quantity(self).compareTo(quantity(oldSelf)) >= 0", "message": "may not shrink"}
-            ]
-        }}
-    }));
-    let r = post(&mut e, CRDS, &crd);
-    assert_eq!(r.code, 201, "{}", r.text);
+    define(
+        &mut e,
+        json!({
+            "type": "object",
+            "properties": {"size": {
+                "type": "string", "maxLength": 20,
+                "x-kubernetes-validations": [
+                    {"rule": "isQuantity(self) && quantity(self).isGreaterThan(quantity('1Gi'))", "message": "must be more than 1Gi"},
+                    {"rule": "quantity(self).compareTo(quantity(oldSelf)) >= 0", "message": "may not shrink"}
+                ]
+            }}
+        }),
+    );
     let prefix = r#"Widget.example.com "w1" is invalid: "#;
     let r = post(&mut e, WIDGETS, &widget("w1", json!({"size": "500Mi"})));
     assert_eq!(
@@ -332,23 +340,24 @@ fn quantities_compare_by_value() {
 #[test]
 fn addresses_networks_and_versions_read_as_the_libraries_do() {
     let mut e = engine();
-    let crd = crd_with_spec(json!({
-        "type": "object",
-        "properties": {
-            "address": {"type": "string", "maxLength": 64, "x-kubernetes-validations": [
-                {"rule": "isIP(self) && ip.isCanonical(self)", "message": "must be a canonical IP address"},
-                {"rule": "ip(self).family() == 4 ? cidr('10.0.0.0/8').containsIP(self) : ip(self).isGlobalUnicast()", "message": "must be in 10.0.0.0/8 or a global IPv6 address"}
-            ]},
-            "network": {"type": "string", "maxLength": 64, "x-kubernetes-validations": [
-                {"rule": "cidr(self) == cidr(self).masked()", "message": "must have no host bits"}
-            ]},
-            "version": {"type": "string", "maxLength": 32, "x-kubernetes-validations": [
-                {"rule": "isSemver(self, true) && semver(self, true).isGreaterThan(semver('1.2.0'))", "message": "must be a version after 1.2.0"}
-            ]}
-        }
-    }));
-    let r = post(&mut e, CRDS, &crd);
-    assert_eq!(r.code, 201, "{}", r.text);
+    define(
+        &mut e,
+        json!({
+            "type": "object",
+            "properties": {
+                "address": {"type": "string", "maxLength": 64, "x-kubernetes-validations": [
+                    {"rule": "isIP(self) && ip.isCanonical(self)", "message": "must be a canonical IP address"},
+                    {"rule": "ip(self).family() == 4 ? cidr('10.0.0.0/8').containsIP(self) : ip(self).isGlobalUnicast()", "message": "must be in 10.0.0.0/8 or a global IPv6 address"}
+                ]},
+                "network": {"type": "string", "maxLength": 64, "x-kubernetes-validations": [
+                    {"rule": "cidr(self) == cidr(self).masked()", "message": "must have no host bits"}
+                ]},
+                "version": {"type": "string", "maxLength": 32, "x-kubernetes-validations": [
+                    {"rule": "isSemver(self, true) && semver(self, true).isGreaterThan(semver('1.2.0'))", "message": "must be a version after 1.2.0"}
+                ]}
+            }
+        }),
+    );
     let r = post(
         &mut e,
         WIDGETS,
@@ -390,20 +399,21 @@ fn addresses_networks_and_versions_read_as_the_libraries_do() {
 #[test]
 fn optional_old_self_rules_run_on_create_with_no_old_value() {
     let mut e = engine();
-    let crd = crd_with_spec(json!({
-        "type": "object",
-        "properties": {
-            "level": {"type": "integer", "x-kubernetes-validations": [
-                {"rule": "!oldSelf.hasValue() || self >= oldSelf.value()", "message": "may not decrease", "optionalOldSelf": true}
-            ]},
-            "phase": {"type": "string", "x-kubernetes-validations": [
-                {"rule": "oldSelf.hasValue() || self == 'initial'", "message": "must start as initial", "optionalOldSelf": true},
-                {"rule": "self == oldSelf || self != 'initial'", "message": "may not go back to initial"}
-            ]}
-        }
-    }));
-    let r = post(&mut e, CRDS, &crd);
-    assert_eq!(r.code, 201, "{}", r.text);
+    define(
+        &mut e,
+        json!({
+            "type": "object",
+            "properties": {
+                "level": {"type": "integer", "x-kubernetes-validations": [
+                    {"rule": "!oldSelf.hasValue() || self >= oldSelf.value()", "message": "may not decrease", "optionalOldSelf": true}
+                ]},
+                "phase": {"type": "string", "x-kubernetes-validations": [
+                    {"rule": "oldSelf.hasValue() || self == 'initial'", "message": "must start as initial", "optionalOldSelf": true},
+                    {"rule": "self == oldSelf || self != 'initial'", "message": "may not go back to initial"}
+                ]}
+            }
+        }),
+    );
     let prefix = r#"Widget.example.com "w1" is invalid: "#;
     // On create the optional rule runs, with oldSelf none; the plain transition rule does not.
     let r = post(
@@ -437,27 +447,28 @@ fn optional_old_self_rules_run_on_create_with_no_old_value() {
 #[test]
 fn formats_sets_lists_and_two_variable_rules_check_objects() {
     let mut e = engine();
-    let crd = crd_with_spec(json!({
-        "type": "object",
-        "properties": {
-            "host": {"type": "string", "maxLength": 63, "x-kubernetes-validations": [
-                {"rule": "!format.dns1123Label().validate(self).hasValue()",
-                 "messageExpression": "self + ' is no DNS label'"}
-            ]},
-            "features": {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 16},
-                "x-kubernetes-validations": [
-                    {"rule": "sets.contains(['a', 'b', 'c'], self)", "message": "features must be among a, b and c"},
-                    {"rule": "self == self.distinct()", "message": "features must be unique"}
+    define(
+        &mut e,
+        json!({
+            "type": "object",
+            "properties": {
+                "host": {"type": "string", "maxLength": 63, "x-kubernetes-validations": [
+                    {"rule": "!format.dns1123Label().validate(self).hasValue()",
+                     "messageExpression": "self + ' is no DNS label'"}
                 ]},
-            "limits": {"type": "object", "maxProperties": 4,
-                "additionalProperties": {"type": "integer"},
-                "x-kubernetes-validations": [
-                    {"rule": "self.all(k, v, v <= 10 || k.startsWith('big'))", "message": "only big limits may pass 10"}
-                ]}
-        }
-    }));
-    let r = post(&mut e, CRDS, &crd);
-    assert_eq!(r.code, 201, "{}", r.text);
+                "features": {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 16},
+                    "x-kubernetes-validations": [
+                        {"rule": "sets.contains(['a', 'b', 'c'], self)", "message": "features must be among a, b and c"},
+                        {"rule": "self == self.distinct()", "message": "features must be unique"}
+                    ]},
+                "limits": {"type": "object", "maxProperties": 4,
+                    "additionalProperties": {"type": "integer"},
+                    "x-kubernetes-validations": [
+                        {"rule": "self.all(k, v, v <= 10 || k.startsWith('big'))", "message": "only big limits may pass 10"}
+                    ]}
+            }
+        }),
+    );
     let r = post(
         &mut e,
         WIDGETS,
