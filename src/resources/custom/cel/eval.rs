@@ -262,14 +262,15 @@ fn library_equal(a: &Val, b: &Val) -> Option<Result<bool, String>> {
     super::quantity::equal(a, b).or_else(|| super::semver::equal(a, b))
 }
 
-/// Whether map key `k` is the field `field` names: itself, or the property an escaped name
-/// stands for (`foo__dash__bar` for `foo-bar`).
-pub(super) fn names(k: &Val, field: &str) -> bool {
-    match k {
-        Val::Str(s) if s == field => true,
-        Val::Str(s) => super::escaping::unescape(field).is_some_and(|p| p == *s),
-        _ => false,
-    }
+/// The value of the field `field` names in an object: itself, or the property an escaped
+/// name stands for (`foo__dash__bar` for `foo-bar`), unescaped once.
+pub(super) fn field_of<'m>(m: &'m [(Val, Val)], field: &str) -> Option<&'m Val> {
+    let named = |name: &str| {
+        m.iter()
+            .find(|(k, _)| matches!(k, Val::Str(s) if s == name))
+            .map(|(_, v)| v)
+    };
+    named(field).or_else(|| super::escaping::unescape(field).and_then(|p| named(&p)))
 }
 
 /// Evaluates `e` in `scope`.
@@ -345,10 +346,8 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
         Expr::Select(operand, field, _) => match eval(operand, scope)? {
             Val::Optional(None) => super::optional::NONE,
             Val::Optional(Some(v)) => super::optional::select(&v, field),
-            Val::Map(m) => m
-                .iter()
-                .find(|(k, _)| names(k, field))
-                .map(|(_, v)| v.clone())
+            Val::Map(m) => field_of(&m, field)
+                .cloned()
                 .ok_or_else(|| format!("no such key: {field}"))?,
             _ => return Err("no such overload".into()),
         },
@@ -358,7 +357,7 @@ pub fn eval(e: &Expr, scope: &mut Scope<'_>) -> Result<Val, String> {
                 super::optional::select(&v, field),
                 Val::Optional(Some(_))
             )),
-            Val::Map(m) => Val::Bool(m.iter().any(|(k, _)| names(k, field))),
+            Val::Map(m) => Val::Bool(field_of(&m, field).is_some()),
             _ => return Err("no such overload".into()),
         },
         Expr::Index(operand, index, _) => {

@@ -22,10 +22,10 @@ pub fn of(v: Val) -> Val {
 /// object's property that holds null counts as absent (`unstructuredMap.Find`).
 pub fn select(v: &Val, field: &str) -> Val {
     match v {
-        Val::Map(m) => m
-            .iter()
-            .find(|(k, x)| super::eval::names(k, field) && *x != Val::Null)
-            .map_or(NONE, |(_, x)| of(x.clone())),
+        Val::Map(m) => match super::eval::field_of(m, field) {
+            Some(Val::Null) | None => NONE,
+            Some(x) => of(x.clone()),
+        },
         _ => NONE,
     }
 }
