@@ -307,7 +307,7 @@ impl<'s> Checker<'s> {
         let arg_types: Vec<T<'s>> = args.iter().map(|a| self.check(a)).collect();
         let target_type = target.map(|t| self.check(t));
         self.in_format -= format;
-        if !FUNCTIONS.contains(&name) && !name.starts_with("format.") {
+        if !declared(name) {
             return self.error(
                 at,
                 format!("undeclared reference to '{name}' (in container '')"),
@@ -457,6 +457,15 @@ impl<'s> Checker<'s> {
             }
         }
     }
+}
+
+/// Whether the environment declares a function named `name` (with its namespace:
+/// `sets.contains`, `format.dns1123Label`).
+pub fn declared(name: &str) -> bool {
+    FUNCTIONS.contains(&name)
+        || name
+            .strip_prefix("format.")
+            .is_some_and(|f| super::named_formats::NAMES.contains(&f))
 }
 
 /// The type check of a rule (`message`: of its message expression) `src`, parsed as `expr`,

@@ -121,10 +121,7 @@ pub(super) fn macro_or_call(
         }
         // A namespaced function (`sets.contains(a, b)`) is a global call by its full name,
         // even where a variable has the namespace's name, as cel-go's checker resolves it.
-        (Some(Expr::Ident(ns, _)), _, _)
-            if NAMESPACED.contains(&format!("{ns}.{name}").as_str())
-                || ns == "format" && super::named_formats::NAMES.contains(&name.as_str()) =>
-        {
+        (Some(Expr::Ident(ns, _)), _, _) if super::check::declared(&format!("{ns}.{name}")) => {
             Ok(Expr::Call(None, format!("{ns}.{name}"), args, at))
         }
         (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args, at)),
@@ -146,18 +143,3 @@ pub(super) fn select_or_type(e: Expr, field: String, at: Pos) -> Expr {
         _ => Expr::Select(Box::new(e), field, at),
     }
 }
-
-/// The functions the Kubernetes environment declares under a namespace.
-const NAMESPACED: &[&str] = &[
-    "format.named",
-    "ip.isCanonical",
-    "lists.range",
-    "optional.none",
-    "optional.of",
-    "optional.ofNonZeroValue",
-    "optional.unwrap",
-    "sets.contains",
-    "sets.equivalent",
-    "sets.intersects",
-    "strings.quote",
-];
