@@ -12,10 +12,11 @@
 mod signatures;
 mod types;
 
+use super::env::declared;
 use super::issues::Issue;
 use super::parse::{Expr, Lit, Pos};
 use crate::resources::custom::structural::Schema;
-use signatures::{arithmetic, result_of, FUNCTIONS};
+use signatures::{arithmetic, result_of};
 pub use types::{decl, declares_type_and_meta, T};
 use types::{field, general, unify, T::*};
 
@@ -457,15 +458,6 @@ impl<'s> Checker<'s> {
             }
         }
     }
-}
-
-/// Whether the environment declares a function named `name` (with its namespace:
-/// `sets.contains`, `format.dns1123Label`).
-pub fn declared(name: &str) -> bool {
-    FUNCTIONS.contains(&name)
-        || name
-            .strip_prefix("format.")
-            .is_some_and(|f| super::named_formats::NAMES.contains(&f))
 }
 
 /// The type check of a rule (`message`: of its message expression) `src`, parsed as `expr`,

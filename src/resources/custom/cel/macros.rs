@@ -121,7 +121,7 @@ pub(super) fn macro_or_call(
         }
         // A namespaced function (`sets.contains(a, b)`) is a global call by its full name,
         // even where a variable has the namespace's name, as cel-go's checker resolves it.
-        (Some(Expr::Ident(ns, _)), _, _) if super::check::declared(&format!("{ns}.{name}")) => {
+        (Some(Expr::Ident(ns, _)), _, _) if super::env::declared(&format!("{ns}.{name}")) => {
             Ok(Expr::Call(None, format!("{ns}.{name}"), args, at))
         }
         (target, _, _) => Ok(Expr::Call(target.map(Box::new), name, args, at)),

@@ -12,6 +12,7 @@
 pub mod check;
 mod comprehension;
 pub mod cost;
+mod env;
 mod escaping;
 mod eval;
 mod functions;
