@@ -118,13 +118,19 @@ async fn serve_within(
     Ok(hyper::Response::from_parts(parts, ServerBody(body)))
 }
 
-/// Takes the engine's lock without blocking the worker thread while another holds it: a
-/// contended request yields to the runtime, so the worker goes on with other connections'
-/// TLS, parsing and predecoding instead of sleeping in the kernel. Blocking on the mutex
+/// How many times a request whose engine lock is taken yields to the runtime before it
+/// blocks on the lock: a write holds it for some 15 µs, a list of everything for tens of
+/// milliseconds, which is not worth spinning through.
+const LOCK_YIELDS: u32 = 100;
+
+/// Takes the engine's lock from a task: while another holds it, the task first yields to
+/// the runtime, so its worker goes on with other connections' TLS, parsing and predecoding
+/// rather than sleeping in the kernel; only a long hold blocks the thread. Blocking at once
 /// left the second worker idle in futex waits: 10.4k creates/s with two workers, no more
-/// than with one; yielding gives 13.5k (2 cores, wrk -t2 -c16, HTTPS).
+/// than with one; yielding gives 13.5k (2 cores, wrk -t2 -c16, HTTPS). Never held across an
+/// `.await`, so the yields cannot wait on the task itself.
 async fn lock_engine(engine: &SharedEngine) -> std::sync::MutexGuard<'_, Engine> {
-    loop {
+    for _ in 0..LOCK_YIELDS {
         match engine.try_lock() {
             Ok(guard) => return guard,
             Err(std::sync::TryLockError::Poisoned(p)) => return p.into_inner(),
@@ -132,6 +138,7 @@ async fn lock_engine(engine: &SharedEngine) -> std::sync::MutexGuard<'_, Engine>
         }
         tokio::task::yield_now().await;
     }
+    engine.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// Reads a request body, stopping once it has `cap` bytes, as `limitedReadBody` reads one
@@ -160,15 +167,12 @@ async fn read_body(mut body: Incoming, cap: usize) -> Bytes {
 /// ticks the engine at its due time so it is answered then; should a write move that time,
 /// the ticker's next tick answers it.
 async fn wait_for(engine: &SharedEngine, waiting: Waiting) -> http::Response<Body> {
-    let delay = {
-        let e = engine.lock().unwrap_or_else(|p| p.into_inner());
-        waiting.due_ms() - e.clock().now_ms()
-    };
+    let delay = waiting.due_ms() - lock_engine(engine).await.clock().now_ms();
     let timer = {
         let engine = engine.clone();
         tokio::spawn(async move {
             tokio::time::sleep(std::time::Duration::from_millis(delay.max(0) as u64)).await;
-            engine.lock().unwrap_or_else(|p| p.into_inner()).tick();
+            lock_engine(&engine).await.tick();
         })
     };
     let resp = waiting.await.unwrap_or_else(crate::engine::abandoned);
@@ -268,7 +272,7 @@ pub async fn run_with(
             loop {
                 every.tick().await;
                 let now = {
-                    let mut e = engine.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut e = lock_engine(&engine).await;
                     e.tick();
                     e.store().compacted_revision()
                 };
@@ -322,10 +326,7 @@ pub async fn run_with(
     }
     ticker.abort();
     // Open watches would keep connections alive forever: end them, then drain.
-    engine
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .close_watches();
+    lock_engine(&engine).await.close_watches();
     tokio::select! {
         _ = graceful.shutdown() => {}
         _ = tokio::time::sleep(std::time::Duration::from_secs(5)) => {}
