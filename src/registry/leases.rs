@@ -45,10 +45,14 @@ impl Leases {
         let rev = reg.store().revision();
         if self.seen != Some(rev) {
             // The kinds with a time to live, by their keys' prefix: only their writes matter.
+            // (The prefix is formatted only for those: this runs after every write.)
             let ttls: Vec<(String, i64)> = reg
                 .kinds()
                 .iter()
-                .filter_map(|i| Some((i.key_prefix(), i.strategy.ttl_seconds()?)))
+                .filter_map(|i| {
+                    let ttl = i.strategy.ttl_seconds()?;
+                    Some((i.key_prefix(), ttl))
+                })
                 .collect();
             let ttl_of = |key: &str| {
                 ttls.iter()

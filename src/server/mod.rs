@@ -76,7 +76,42 @@ pub async fn serve_one(
     engine: SharedEngine,
     req: hyper::Request<Incoming>,
 ) -> Result<hyper::Response<ServerBody>, Infallible> {
-    serve_within(engine, req, Limits::default().request).await
+    serve_within(
+        engine,
+        req,
+        Limits::default().request,
+        &Connection::default(),
+    )
+    .await
+}
+
+/// What a connection keeps between its requests: the [`Predecoder`] taken, with the engine's
+/// lock, at the end of its last request, so that the next write predecodes without taking
+/// the lock once more just for it (a second acquisition per create, contended by every other
+/// connection's). One stale by the time the request comes (a kind added, the clock moved on)
+/// costs nothing but speed: the engine decodes again what it cannot use.
+#[derive(Default)]
+struct Connection {
+    predecoder: Mutex<Option<Predecoder>>,
+}
+
+impl Connection {
+    /// The predecoder kept, or one taken now from `engine`.
+    async fn predecoder(&self, engine: &SharedEngine) -> Predecoder {
+        let kept = self
+            .predecoder
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        match kept {
+            Some(p) => p,
+            None => lock_engine(engine).await.predecoder(),
+        }
+    }
+
+    fn keep(&self, predecoder: Predecoder) {
+        *self.predecoder.lock().unwrap_or_else(|p| p.into_inner()) = Some(predecoder);
+    }
 }
 
 /// [`serve_one`], answering 504 when the request's body has not arrived within `timeout`.
@@ -84,6 +119,7 @@ async fn serve_within(
     engine: SharedEngine,
     req: hyper::Request<Incoming>,
     timeout: std::time::Duration,
+    connection: &Connection,
 ) -> Result<hyper::Response<ServerBody>, Infallible> {
     let (parts, body) = req.into_parts();
     let cap = crate::api::handlers::MAX_REQUEST_BODY_BYTES + 1;
@@ -94,7 +130,7 @@ async fn serve_within(
     let mut request = http::Request::from_parts(parts, bytes);
     // A write's body is decoded here, in parallel with other requests, not under the lock.
     if Predecoder::wants(&request) {
-        let predecoder = lock_engine(&engine).await.predecoder();
+        let predecoder = connection.predecoder(&engine).await;
         predecoder.predecode_against(&mut request, |key| {
             engine
                 .lock()
@@ -108,7 +144,12 @@ async fn serve_within(
         .extensions()
         .get::<crate::api::predecode::Predecoded>()
         .cloned();
-    let answer = lock_engine(&engine).await.serve_hosted(request);
+    let answer = {
+        let mut engine = lock_engine(&engine).await;
+        let answer = engine.serve_hosted(request);
+        connection.keep(engine.predecoder());
+        answer
+    };
     drop(made_ahead);
     let response = match answer {
         Answer::Now(resp) => resp,
@@ -193,12 +234,14 @@ async fn serve_connection<I>(
     let request = limits.request;
     let pacer = deadlines::Pacer::new(limits.read_header, limits.idle);
     let io = deadlines::Paced::new(io, pacer.clone());
+    let connection = Arc::new(Connection::default());
     let service = service_fn(move |req| {
         pacer.busy();
         let pacer = pacer.clone();
         let engine = engine.clone();
+        let connection = connection.clone();
         async move {
-            let resp = serve_within(engine, req, request).await?;
+            let resp = serve_within(engine, req, request, &connection).await?;
             Ok::<_, Infallible>(resp.map(|body| pacer.body(body)))
         }
     });

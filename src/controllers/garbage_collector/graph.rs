@@ -258,10 +258,16 @@ impl Graph {
     /// An addition or update of `obj`, whose previous state waited as `before`.
     fn apply(&mut self, obj: &Value, before: Waiting, at: i64) {
         let uid = meta_str(obj, "uid").to_string();
-        if self.nodes.get(&uid).is_some_and(|n| n.virtual_node) {
-            self.observe_virtual(&uid, obj, at);
-        }
-        match self.nodes.get(&uid).map(|n| n.owners.clone()) {
+        // One lookup for the common case, an object not seen before.
+        let seen = match self.nodes.get(&uid) {
+            None => None,
+            Some(n) if n.virtual_node => {
+                self.observe_virtual(&uid, obj, at);
+                self.nodes.get(&uid).map(|n| n.owners.clone())
+            }
+            Some(n) => Some(n.owners.clone()),
+        };
+        match seen {
             None => {
                 let node = Node::from_object(obj);
                 let owners = node.owners.clone();
@@ -347,6 +353,9 @@ impl Graph {
     /// for a check, for an owner not seen yet); a reference that may be invalid queues the
     /// dependent itself.
     fn add_dependent_to_owners(&mut self, uid: &str, owners: &[Value], at: i64) {
+        if owners.is_empty() {
+            return;
+        }
         let Some(dependent) = self.nodes.get(uid).map(|n| n.identity.clone()) else {
             return;
         };
