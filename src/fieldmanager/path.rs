@@ -45,7 +45,12 @@ impl PathElement {
     /// The FieldsV1 key (`f:name`, `k:{"uid":"x"}`, `v:"x"`, `i:3`).
     pub fn serialize(&self) -> String {
         match self {
-            PathElement::Field(n) => format!("f:{n}"),
+            PathElement::Field(n) => {
+                let mut s = String::with_capacity(n.len() + 2);
+                s.push_str("f:");
+                s.push_str(n);
+                s
+            }
             PathElement::Key(fields) => {
                 let map: Map<String, Value> = fields.iter().cloned().collect();
                 format!("k:{}", gojson::to_compact_string(&Value::Object(map)))

@@ -38,7 +38,12 @@ impl Set {
             [last] => {
                 self.members.insert(last.clone());
             }
-            [first, rest @ ..] => self.children.entry(first.clone()).or_default().insert(rest),
+            // The element is cloned only for a new node: a create inserts every leaf of
+            // the object from the root.
+            [first, rest @ ..] => match self.children.get_mut(first) {
+                Some(child) => child.insert(rest),
+                None => self.children.entry(first.clone()).or_default().insert(rest),
+            },
         }
     }
 
@@ -223,14 +228,25 @@ impl Set {
         if include_self && !self.is_empty() {
             out.insert(".".into(), Value::Object(Map::new()));
         }
-        // Members and children interleave in element order; a member with children is
-        // written once, as a node that lists itself with `.`.
-        let mut keys: BTreeSet<&PathElement> = btree_set(self.members.iter());
-        keys.extend(self.children.keys());
-        for pe in keys {
-            let body = match self.children.get(pe) {
-                Some(child) => child.emit(self.members.contains(pe)),
-                None => Map::new(),
+        // Members and children interleave in element order (both are sorted: merged as
+        // they go); a member with children is written once, as a node that lists itself
+        // with `.`.
+        let mut members = self.members.iter().peekable();
+        let mut children = self.children.iter().peekable();
+        loop {
+            let (pe, body) = match (members.peek(), children.peek()) {
+                (None, None) => break,
+                (Some(m), Some((c, _))) if m < c => (members.next().expect("peeked"), Map::new()),
+                (Some(_), None) => (members.next().expect("peeked"), Map::new()),
+                (m, Some((c, child))) => {
+                    let member = m.is_some_and(|m| m == c);
+                    if member {
+                        members.next();
+                    }
+                    let (c, child) = (*c, *child);
+                    children.next();
+                    (c, child.emit(member))
+                }
             };
             out.insert(pe.serialize(), Value::Object(body));
         }
