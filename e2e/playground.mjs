@@ -86,7 +86,7 @@ try {
       console.log(`ok   ${name} (${Date.now() - t0} ms)`);
     } catch (e) {
       failed++;
-      console.log(`FAIL ${name}: ${e.message.split('\n')[0]}`);
+      console.log(`FAIL ${name}: ${process.env.E2E_VERBOSE ? e.message : e.message.split('\n')[0]}`);
     }
     shot++;
     const file = `pg-${String(shot).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 60)}.png`;
@@ -177,13 +177,18 @@ try {
     const steps = await page.$$eval('.steps li', (els) => els.length);
     assert(steps === 5, `conflict has 5 steps, saw ${steps}`);
     for (let i = 0; i < steps; i++) {
+      // Step 3 asks for a prediction first: 409 Conflict.
+      if (await page.locator('#step-predict').count()) await page.check('#step-predict-1');
       // Every other step by keyboard: Ctrl+Enter sends from anywhere (focus is on Next).
       if (i % 2) await page.keyboard.press('Control+Enter');
       else await page.click('#step-run');
       await page.waitForSelector('#step-result');
       const verdict = await page.textContent('#step-result');
       assert(verdict.startsWith('✓'), `step ${i + 1}: ${verdict}`);
-      if (i === 2) assert((await status()).startsWith('409'), 'step 3 is the 409');
+      if (i === 2) {
+        assert((await status()).startsWith('409'), 'step 3 is the 409');
+        assert((await page.textContent('#step-predict-result')).startsWith('✓ You predicted “409 Conflict”'), 'the prediction is checked');
+      }
       if (i + 1 < steps) await page.click('#step-next');
     }
     await page.waitForSelector('#lesson-done');
@@ -231,7 +236,29 @@ try {
     assert((await page.textContent('#cell-list-2-2 .cell-result')).startsWith('400'), 'Invalid, HTTP 400');
   });
 
+  await step('the tables rerun under each condition and mark the cells it changed', async () => {
+    await openTab('semantics');
+    const want = {
+      'cache-behind': '#cell-list-0-1', compacted: '#cell-list-3-2', 'future-rv': '#cell-get-0-2',
+      'token-expired': '#cell-list-2-0', 'no-cache-snapshot': '#cell-list-3-2',
+    };
+    for (const [id, cell] of Object.entries(want)) {
+      await page.click(`#cond-${id}`);
+      await page.waitForFunction((i) => document.querySelector(`#cond-${i}`)?.getAttribute('aria-pressed') === 'true', id);
+      const summary = await page.textContent('#cond-summary');
+      assert(/, [1-9]\d* of \d+ cells answer differently/.test(summary), `${id}: ${summary}`);
+      assert(await page.locator(`td.changed ${cell}`).count() === 1, `${id}: ${cell} is marked changed`);
+      if (id === 'token-expired') {
+        const expired = await page.textContent('td.changed #cell-list-2-0 .cond-result');
+        assert(expired.includes('→ 410 Expired'), `the expired continuation: ${expired}`);
+      }
+    }
+  });
+
   await step('the time & chaos tab: cache lag makes rv=0 stale', async () => {
+    // A watch on this cluster, whose events the timeline marks too.
+    await send('GET', `${CR_PATH}?watch=1`);
+    await waitStatus(200);
     await openTab('chaos');
     await page.fill('#lag-ms', '10000');
     await page.press('#lag-ms', 'Enter');
@@ -243,6 +270,13 @@ try {
     await waitStatus(200);
     assert(!(await body()).includes('"slow"'), 'rv=0 list is stale');
     assert(/may be stale/.test(await page.textContent('#read-badge')), 'badge says may be stale');
+    // The timeline marks that answer at the revision it reflects, behind the store.
+    await openTab('store');
+    assert(await page.locator('#timeline-svg polygon.tl-read-stale').count() > 0, 'a stale answer is marked');
+    const reads = await page.textContent('#timeline-reads');
+    assert(/GET \/apis\/apps\/v1\/namespaces\/default\/controllerrevisions\?resourceVersion=0 reflects revision \d+ \(watch-cache\): the store was at \d+, so it is 1 behind/.test(reads), `reads: ${reads}`);
+    assert(await page.locator('#timeline-svg circle.tl-event').count() > 0, 'watch events are marked');
+    await openTab('chaos');
     await page.click('#chaos-advance-10s');
     await page.waitForSelector('#store-rev .lagging', { state: 'detached' });
   });
@@ -361,6 +395,40 @@ try {
     await other.close();
   });
 
+  await step('predict, then check: a wrong prediction says what the server answered and why, a right one says so', async () => {
+    const other = await ctx.newPage();
+    await other.goto(`${url}#lesson=stale-cache&step=3`);
+    await other.waitForSelector('#step-predict');
+    assert(await other.isDisabled('#step-run'), 'the step waits for a prediction');
+    await other.check('#step-predict-0');   // 200 OK: wrong, the lagging cache has not seen the create
+    await other.click('#step-run');
+    await other.waitForSelector('#step-predict-result');
+    const wrong = await other.textContent('#step-predict-result');
+    assert(wrong.startsWith('✗ You predicted “200 OK”; the server answered “404 Not Found”. Get table'), wrong);
+    await other.goto(`${url}#lesson=stale-cache&step=5`);
+    await other.waitForSelector('#step-predict');
+    await other.check('#step-predict-1');   // may be stale
+    await other.click('#step-run');
+    await other.waitForSelector('#step-predict-result');
+    const right = await other.textContent('#step-predict-result');
+    assert(right.startsWith('✓ You predicted “may be stale: the watch cache\'s”, and so it was.'), right);
+    await other.close();
+  });
+
+  await step('a foreground delete\'s response says what the terminating owner waits for', async () => {
+    const other = await ctx.newPage();
+    await other.goto(`${url}#lesson=cascade&step=4`);
+    await other.waitForSelector('#lesson-step');
+    assert((await other.inputValue('#method')) === 'DELETE', 'the form shows DELETE');
+    await other.click('#step-run');
+    await other.waitForSelector('#still-there');
+    const text = await other.textContent('#still-there');
+    assert(text.includes('Terminating since') && text.includes('waiting for dependents with blockOwnerDeletion: ConfigMap/app-config'), `still there: ${text}`);
+    await other.click('#still-there button');
+    await other.waitForSelector('.objects .why');
+    await other.close();
+  });
+
   await step('the chaos panel corrupts an object: reads from storage answer 500', async () => {
     const other = await ctx.newPage();
     await other.goto(url, { waitUntil: 'load' });
@@ -473,6 +541,42 @@ try {
     await other.click('#send');
     await other.waitForFunction(() => /^(200|404)/.test(document.querySelector('#status')?.textContent || '') && document.querySelector('#status').dataset.seq > 1);
     assert((await other.textContent('#status')).startsWith('200'), `the object is back: ${await other.textContent('#status')}`);
+    await other.close();
+  });
+
+  await step('keyboard and layout: a lesson started with Enter keeps focus and stays in view beside watches', async () => {
+    const other = await ctx.newPage();
+    await other.setViewportSize({ width: 1400, height: 900 });
+    await other.goto(url);
+    await other.waitForFunction(() => document.querySelector('#status')?.dataset.seq > 0);
+    assert(!(await other.textContent('#status')).includes('…'), 'no pending ellipsis');
+    for (let i = 1; i <= 3; i++) {
+      await other.selectOption('#method', 'GET');
+      await other.fill('#path', `${CR_PATH}?watch=1`);
+      await other.fill('#body', '');
+      await other.click('#send');
+      await other.waitForFunction((n) => document.querySelectorAll('.watch-list .watch').length >= n, i);
+    }
+    await other.click('#tab-lessons');
+    await other.focus('#lesson-finalizer');
+    await other.keyboard.press('Enter');
+    if (await other.isVisible('#lesson-confirm')) await other.click('#lesson-fresh');
+    await other.waitForSelector('#lesson-step');
+    await other.waitForFunction(() => document.activeElement?.id === 'step-run');
+    const y0 = await other.evaluate(() => window.scrollY);
+    await other.keyboard.press('Control+Enter');
+    await other.waitForSelector('#step-result');
+    assert((await other.evaluate(() => window.scrollY)) === y0, 'running the step does not move the page');
+    const bottom = await other.$eval('#step-next', (el) => el.getBoundingClientRect().bottom);
+    assert(bottom <= 900, `Next step is in view (its bottom at ${bottom}px)`);
+    await other.setViewportSize({ width: 390, height: 844 });
+    const first = await other.evaluate(() => document.querySelector('#lesson-step').getBoundingClientRect().top
+      < document.querySelector('#method').getBoundingClientRect().top);
+    assert(first, 'on a phone-sized window the lesson comes before the builder');
+    await other.fill('#path', `${CR_PATH}?limit=abc`);
+    if (await other.locator('#param-limit').count() > 0) {
+      assert((await other.inputValue('#param-limit')) === 'abc', 'the limit box shows what the path holds');
+    }
     await other.close();
   });
 

@@ -13,6 +13,8 @@ pub struct StepOutcome {
     pub events: Option<Vec<String>>,
     /// The answer's `metadata.resourceVersion`, when it has one.
     pub rv: Option<String>,
+    /// Whether the read badge said the answer may be stale (`None` without a badge).
+    pub stale: Option<bool>,
 }
 
 /// The phrases of an expectation whose number is the answer's own resourceVersion.
@@ -104,6 +106,7 @@ mod tests {
             code,
             events: events.map(|e| e.iter().map(|s| s.to_string()).collect()),
             rv: rv.map(str::to_string),
+            stale: None,
         }
     }
 

@@ -26,6 +26,8 @@ pub struct Step {
     pub save: &'static [(&'static str, &'static str)],
     /// For a watch: the event types its panel shows at once.
     pub events: &'static [&'static str],
+    /// The outcome the learner is asked to predict before the step runs.
+    pub predict: Option<&'static Predict>,
 }
 
 /// A guided scenario.
@@ -40,10 +42,14 @@ pub struct Lesson {
     pub steps: &'static [Step],
 }
 
+use super::predict::Predict;
+use predictions::*;
+
 mod apply;
 mod cascade;
 mod corrupt;
 mod crd;
+mod predictions;
 mod rbac;
 
 const S: Step = Step {
@@ -57,6 +63,7 @@ const S: Step = Step {
     notice: "",
     save: &[],
     events: &[],
+    predict: None,
 };
 
 macro_rules! crs {
@@ -129,6 +136,7 @@ const RV_GET: Lesson = Lesson {
             status: 504,
             expect: "504 Gateway Timeout, reason Timeout, with \"Too large resource version\" and a Retry-After header.",
             notice: "The server waits briefly for a future revision, then gives up. Clients should never invent resourceVersions.",
+            predict: Some(&FUTURE_RV),
             ..S
         },
         Step {
@@ -164,6 +172,7 @@ const STALE: Lesson = Lesson {
             status: 404,
             expect: "404 Not Found, although the create succeeded a moment ago.",
             notice: "Any is served by the cache, which has not seen the write yet. A client that reads its own write with rv=0 can miss it.",
+            predict: Some(&UNSEEN_WRITE),
             ..S
         },
         Step {
@@ -178,6 +187,7 @@ const STALE: Lesson = Lesson {
             path: concat!(crs!(), "?resourceVersion=0"),
             expect: "200 OK, no items, metadata.resourceVersion 142.",
             notice: "The list's resourceVersion tells you how old the answer is: 142, older than the 143 you already saw.",
+            predict: Some(&ANY_LIST),
             ..S
         },
         Step {
@@ -285,6 +295,7 @@ const EXPIRED: Lesson = Lesson {
             expect: "410 Gone, reason Expired: \"The provided continue parameter is too old…\", with a new token in metadata.continue.",
             notice: "The snapshot is gone. The client can start over without continue, or accept an inconsistent view with the new token.",
             save: &[("inconsistent", "/metadata/continue")],
+            predict: Some(&OLD_TOKEN),
             ..S
         },
         Step {
@@ -344,6 +355,7 @@ const WATCH: Lesson = Lesson {
             expect: "200 OK, then one ERROR event: 410 Expired, \"too old resource version\".",
             notice: "A watch reports 410 inside the stream. The client must clear its cache and relist.",
             events: &["ERROR"],
+            predict: Some(&TOO_OLD_WATCH),
             ..S
         },
         Step {
@@ -459,6 +471,7 @@ const CONFLICT: Lesson = Lesson {
             status: 409,
             expect: "409 Conflict: \"the object has been modified; please apply your changes to the latest version and try again\".",
             notice: "Bob read version 143 too, but Alice's write came first. Without the check, Alice's label would be lost silently.",
+            predict: Some(&STALE_UPDATE),
             ..S
         },
         Step {

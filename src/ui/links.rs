@@ -100,6 +100,29 @@ pub fn links(objects: &[Value]) -> BTreeMap<String, Links> {
     out
 }
 
+/// Why `obj`, an object a response carried, is still there: `None` unless it was being
+/// deleted; else one line per thing that holds it, from its version in the store
+/// (`objects`, every stored object) with the dependents the garbage collector waits for.
+/// The response's copy may be older than the store's: an object that has since gone says so.
+pub fn still_there(obj: &Value, objects: &[Value]) -> Option<Vec<String>> {
+    let meta = &obj["metadata"];
+    if meta["deletionTimestamp"].is_null() {
+        return None;
+    }
+    let uid = str_at(meta, "uid");
+    if !objects.iter().any(|o| str_at(&o["metadata"], "uid") == uid) {
+        return Some(vec![
+            "gone from the store since: its last finalizer was removed, and with it the object"
+                .to_string(),
+        ]);
+    }
+    let lines = links(objects)
+        .remove(uid)
+        .map(|l| l.waiting_for)
+        .unwrap_or_default();
+    Some(lines)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +190,31 @@ mod tests {
         assert!(l.get("u2").is_some_and(|x| x.waiting_for.is_empty()));
         // An owner in another namespace is absent for the collector, and here.
         assert_eq!(l["u4"].owners, [("ConfigMap/o".to_string(), false)]);
+    }
+
+    /// A response's object explains itself from the store: what holds it while it is
+    /// stored, that it has gone once it is not, nothing when it is not being deleted.
+    #[test]
+    fn a_responses_terminating_object_says_what_holds_it() {
+        let owner = cm(
+            "o",
+            "u1",
+            json!({"deletionTimestamp": "t", "finalizers": ["foregroundDeletion"]}),
+        );
+        let blocker = cm(
+            "a",
+            "u2",
+            json!({"ownerReferences": [{"kind": "ConfigMap", "name": "o", "uid": "u1", "blockOwnerDeletion": true}]}),
+        );
+        let stored = vec![owner.clone(), blocker.clone()];
+        assert_eq!(
+            still_there(&owner, &stored).unwrap(),
+            ["foregroundDeletion: waiting for dependents with blockOwnerDeletion: ConfigMap/a"]
+        );
+        assert!(
+            still_there(&owner, std::slice::from_ref(&blocker)).unwrap()[0]
+                .starts_with("gone from the store")
+        );
+        assert_eq!(still_there(&blocker, &stored), None);
     }
 }

@@ -13,14 +13,15 @@
 //! curl/kubectl/fetch), [`share`] (links), [`history`], [`badge`] (`x-kubesim-read`),
 //! [`hexdump`], [`ownership`] (managedFields as a table), [`links`] (owners, dependents,
 //! what a terminating object waits for), [`identity`] (who requests act as), [`watchlog`],
-//! [`discovery`], [`semantics`], [`script`] and [`lesson_data`]
-//! (lessons), [`templates`], [`sim`] (engine + watches) and [`state`] (the page state and, in `state/reducer.rs`, the reducer every
+//! [`reflect`] (which revision each answer reflects), [`discovery`], [`semantics`] ([`conditions`]: every cell rerun under a condition), [`script`] and [`lesson_data`]
+//! (lessons; [`predict`]: the outcome a step asks the learner to predict), [`templates`], [`sim`] (engine + watches) and [`state`] (the page state and, in `state/reducer.rs`, the reducer every
 //! control dispatches to; it returns [`state::Effect`]s instead of touching the browser).
 //! The components and all browser I/O are in `web` (wasm32 only). Element ids (`#method`,
 //! `#path`, `#headers`, `#body`, `#send`, `#status`, `#resp-headers`, `#resp-body`) are
 //! stable because the end-to-end tests drive them.
 
 pub mod badge;
+pub mod conditions;
 pub mod curl;
 pub mod discovery;
 pub mod exchange;
@@ -31,7 +32,9 @@ pub mod lesson_check;
 pub mod lesson_data;
 pub mod links;
 pub mod ownership;
+pub mod predict;
 pub mod query;
+pub mod reflect;
 pub mod script;
 pub mod semantics;
 pub mod share;

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::discovery::{self, ApiResource};
 use super::exchange::{self, Draft, Exchange};
+use super::reflect::{self, Reflected};
 use super::watchlog::{self, WatchRow};
 use crate::engine::{Body, Config, Engine, WatchStream};
 use crate::features::FeatureGates;
@@ -111,6 +112,8 @@ pub struct Sim {
     last_seen: (i64, u64, u64, u64),
     /// The store's revision when the cluster was fresh; `None` for an imported one.
     fresh: Option<u64>,
+    /// The revision each response of this cluster reflects (the Store tab's timeline).
+    pub responses: Vec<Reflected>,
 }
 
 /// Builds an engine: simulated time unless `wall`.
@@ -160,6 +163,7 @@ impl Sim {
             discovered,
             last_seen: (0, 0, 0, 0),
             fresh: None,
+            responses: Vec::new(),
         }
     }
 
@@ -181,6 +185,10 @@ impl Sim {
         let mut resp = self.engine.handle(req);
         let x = exchange::describe(&resp);
         self.rediscover();
+        let request = format!("{} {}", draft.method.trim(), draft.path.trim());
+        if let Some(r) = Reflected::of(&x, request, self.engine.store().revision()) {
+            reflect::record(&mut self.responses, r);
+        }
         if let Body::Watch(_) = resp.body() {
             let Body::Watch(stream) = std::mem::replace(resp.body_mut(), Body::Full(Bytes::new()))
             else {
@@ -321,6 +329,7 @@ impl Sim {
         engine.set_default_user(self.engine.default_user().cloned());
         let next = self.next_watch;
         let fresh = self.fresh;
+        let responses = std::mem::take(&mut self.responses);
         let mut watches = std::mem::take(&mut self.watches);
         for w in &mut watches {
             w.pull();
@@ -333,7 +342,10 @@ impl Sim {
         self.watches = watches;
         self.next_watch = next;
         match cluster {
-            Cluster::Same => self.fresh = fresh,
+            Cluster::Same => {
+                self.fresh = fresh;
+                self.responses = responses;
+            }
             Cluster::Fresh => self.mark_fresh(),
             Cluster::Imported => {}
         }

@@ -90,6 +90,8 @@ pub struct LessonRun {
     /// Whether it runs on the learner's cluster rather than a fresh one (its texts'
     /// resourceVersions and events are not checked then).
     pub own_cluster: bool,
+    /// The choice the learner predicted for each step that asks for one.
+    pub predictions: Vec<Option<usize>>,
 }
 
 impl LessonRun {
@@ -140,10 +142,15 @@ pub enum Action {
     UndoLessonReset,
     /// Shows and loads step N of the running lesson.
     LessonGoto(usize),
+    /// The learner's prediction for the current step: the index of a choice.
+    Predict(usize),
     ExitLesson,
     /// A link was opened (`#...`).
     Open(Shared),
     RunCell(Cell),
+    /// Reruns every cell of the tables on copies of the cluster, as it is and under a
+    /// condition.
+    RunConditions(super::conditions::Condition),
     ClearHistory,
     Notice(Option<String>),
     /// Who requests without credentials act as.
@@ -200,6 +207,9 @@ pub struct AppState {
     /// For a 404 of a resource discovery does not list: what is served instead (worked
     /// out for the path sent, when it was answered).
     pub unserved: Option<String>,
+    /// The tables' cells rerun under a condition (the Read semantics tab), or why they
+    /// could not be.
+    pub conditions: Option<Rc<Result<super::conditions::ConditionRun, String>>>,
 }
 
 impl PartialEq for AppState {
@@ -237,6 +247,7 @@ impl AppState {
             confirm_lesson: None,
             set_aside: None,
             unserved: None,
+            conditions: None,
         }
     }
 
@@ -271,10 +282,14 @@ impl AppState {
                             .as_str()
                             .map(str::to_string)
                     });
+                    let stale = x
+                        .header(crate::api::response::READ_HEADER)
+                        .map(|h| super::badge::ReadBadge::parse(h).may_be_stale());
                     run.results[run.step] = Some(super::lesson_check::StepOutcome {
                         code: x.code,
                         events,
                         rv,
+                        stale,
                     });
                 }
                 if record {
@@ -390,6 +405,7 @@ impl AppState {
             results: vec![None; lesson.steps.len()],
             error: None,
             own_cluster: !fresh,
+            predictions: vec![None; lesson.steps.len()],
         });
         self.tab = Tab::Lessons;
         self.outcome = Outcome::Idle;

@@ -112,6 +112,20 @@ impl AppState {
                     s.share(&mut fx);
                 }
             }
+            Action::RunConditions(condition) => {
+                let run = {
+                    let sim = s.sim.borrow();
+                    let gates = sim.engine.feature_gates().clone();
+                    crate::ui::conditions::run(&sim.engine.export_state(), &gates, condition)
+                };
+                s.conditions = Some(Rc::new(run));
+            }
+            Action::Predict(choice) => {
+                // A prediction is made before the step runs, not changed after.
+                if let Some(run) = s.lesson.as_mut().filter(|r| r.results[r.step].is_none()) {
+                    run.predictions[run.step] = Some(choice);
+                }
+            }
             Action::LessonGoto(step) => {
                 if let Some(run) = s.lesson.as_mut() {
                     run.step = step.min(run.lesson.steps.len() - 1);

@@ -5,6 +5,7 @@
 //! the reducer's effects, which a browser test cannot see once they are performed.
 
 mod cascade;
+mod conditions;
 mod effects;
 mod forms;
 mod identity;

@@ -89,6 +89,14 @@ fn every_lesson_runs_as_written() {
             let got = state.lesson.as_ref().unwrap().results[i].clone().unwrap();
             let (ok, text) = crate::ui::lesson_check::verdict(step, &got, true);
             assert!(ok, "{at}: the page's verdict: {text}");
+            if let Some(p) = step.predict {
+                // The right choice is read off the answer: it must be one of the choices.
+                let right = p
+                    .actual(&got)
+                    .unwrap_or_else(|| panic!("{at}: the answer is none of the choices"));
+                assert!(p.check(right, &got).0, "{at}");
+                assert!(!p.check((right + 1) % p.choices.len(), &got).0, "{at}");
+            }
             let now = state.sim.borrow().engine.store().revision();
             for (phrase, n) in [step.title, step.expect, step.notice]
                 .into_iter()
@@ -271,4 +279,53 @@ fn a_lesson_asks_before_setting_a_changed_cluster_aside() {
     // A lesson on the learner's own cluster does not let the next one wipe it unasked.
     let next = kept.reduce(Action::StartLesson("get-rv"));
     assert_eq!(next.confirm_lesson, Some("get-rv"));
+}
+
+/// A step that asks for a prediction checks it against the answer: a wrong one says what the
+/// server answered and why, a right one says so; a prediction cannot change once the step
+/// has run.
+#[test]
+fn a_prediction_is_checked_against_the_answer() {
+    let lesson = crate::ui::lesson_data::find("stale-cache").unwrap();
+    let unseen = lesson.steps.iter().position(|s| s.status == 404).unwrap();
+    let any_list = lesson
+        .steps
+        .iter()
+        .position(|s| s.title == "List with resourceVersion=0")
+        .unwrap();
+    let mut state = Rc::new(AppState::new(false)).reduce(Action::StartLesson(lesson.id));
+    for i in 0..unseen {
+        state = state.reduce(Action::Send).reduce(Action::LessonGoto(i + 1));
+    }
+    let predict = lesson.steps[unseen].predict.unwrap();
+    // Wrongly: 200 OK.
+    state = state.reduce(Action::Predict(0)).reduce(Action::Send);
+    state = state.reduce(Action::Predict(1));
+    let run = state.lesson.clone().unwrap();
+    assert_eq!(run.predictions[unseen], Some(0), "kept once the step ran");
+    let (ok, text) = predict.check(0, run.results[unseen].as_ref().unwrap());
+    assert!(!ok);
+    assert!(
+        text.starts_with("✗ You predicted “200 OK”; the server answered “404 Not Found”. Get table, resourceVersion=\"0\" (Any)"),
+        "{text}"
+    );
+    for i in unseen + 1..any_list {
+        state = state.reduce(Action::LessonGoto(i)).reduce(Action::Send);
+    }
+    // Rightly: the list from the lagging cache may be stale.
+    state = state
+        .reduce(Action::LessonGoto(any_list))
+        .reduce(Action::Predict(1))
+        .reduce(Action::Send);
+    let run = state.lesson.clone().unwrap();
+    let got = run.results[any_list].as_ref().unwrap();
+    assert_eq!(got.stale, Some(true));
+    let (ok, text) = lesson.steps[any_list].predict.unwrap().check(1, got);
+    assert!(ok);
+    assert!(
+        text.starts_with(
+            "✓ You predicted “may be stale: the watch cache's”, and so it was. List table"
+        ),
+        "{text}"
+    );
 }

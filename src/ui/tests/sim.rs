@@ -303,3 +303,69 @@ fn a_simulated_wait_moves_the_clock() {
         .unwrap();
     assert_eq!((x.code, sim.engine.clock().now_ms() - before), (504, 3000));
 }
+
+/// Each response and watch event is marked at the revision it reflects: a write at its new
+/// resourceVersion, a fresh read at the store's revision, a read from a lagging cache
+/// (`resourceVersion=0`) behind it, and a watch's events at theirs; a fresh cluster starts
+/// with none.
+#[test]
+fn answers_are_marked_at_the_revision_they_reflect() {
+    use crate::ui::reflect;
+    let mut sim = Sim::new(false, Default::default());
+    let (x, _) = sim
+        .send(&draft("GET", &format!("{CR}?watch=1"), "", ""))
+        .unwrap();
+    assert_eq!(x.code, 200);
+    let (x, _) = sim.send(&draft("POST", CR, "", CR_BODY)).unwrap();
+    let written: u64 = x.json().unwrap()["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    sim.poll();
+    sim.engine.set_cache_lag(10_000);
+    let second = CR_BODY.replace("\"r1\"", "\"r2\"");
+    sim.send(&draft("POST", CR, "", &second)).unwrap();
+    let (x, _) = sim
+        .send(&draft("GET", &format!("{CR}?resourceVersion=0"), "", ""))
+        .unwrap();
+    assert_eq!(x.code, 200);
+    let last = sim.responses.last().unwrap().clone();
+    assert_eq!(
+        (last.rv, last.store_rv, last.source.as_str()),
+        (written, written + 1, "watch-cache"),
+        "the lagging cache's answer is one revision behind"
+    );
+    let write = sim
+        .responses
+        .iter()
+        .find(|r| r.request.starts_with("POST"))
+        .unwrap();
+    assert_eq!(
+        (write.rv, write.behind(), write.source.as_str()),
+        (written, 0, "write")
+    );
+    let marks = reflect::marks(&sim.responses, &sim.watches, 1);
+    assert!(marks.iter().any(|m| m.class == "tl-read-stale"
+        && m.rev == written
+        && m.title.contains("1 revision(s) behind")));
+    assert!(marks.iter().any(|m| m.class == "tl-event"
+        && m.rev == written
+        && m.title.starts_with("watch #1: ADDED default/r1")));
+    let lines = reflect::summary(&sim.responses, 1);
+    assert!(
+        lines[0].ends_with(&format!(
+            "the store was at {}, so it is 1 behind.",
+            written + 1
+        )),
+        "{lines:?}"
+    );
+    sim.reset();
+    assert!(sim.responses.is_empty());
+    assert!(
+        reflect::marks(&sim.responses, &sim.watches, 1)
+            .iter()
+            .all(|m| m.class != "tl-event"),
+        "the old cluster's events are not this one's"
+    );
+}

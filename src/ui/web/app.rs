@@ -269,9 +269,10 @@ pub fn app() -> Html {
             }
         })
     };
+    let in_lesson = state.lesson.is_some();
     html! {
         <ContextProvider<Ctx> context={state}>
-          <div class="app" {onkeydown}>
+          <div class={classes!("app", in_lesson.then_some("in-lesson"))} {onkeydown}>
             <a class="skip" href="#method" onclick={skip}>{ "Skip to the request builder" }</a>
             <TopBar />
             <main class="layout">

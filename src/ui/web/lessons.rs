@@ -6,6 +6,7 @@ use yew::prelude::*;
 
 use super::app::Ctx;
 use crate::ui::lesson_data::LESSONS;
+use crate::ui::predict::Predict;
 use crate::ui::state::{Action, LessonRun, LessonStart};
 use crate::ui::{lesson_check, lesson_data};
 
@@ -13,6 +14,13 @@ use crate::ui::{lesson_check, lesson_data};
 #[function_component(Lessons)]
 pub fn lessons() -> Html {
     let ctx = use_context::<Ctx>().expect("Ctx");
+    // A lesson started from its card (Enter or a click) replaces the card: focus moves to
+    // the step's Run button, inside the lesson, rather than falling back to the page.
+    use_effect_with(ctx.lesson.as_ref().map(|r| r.lesson.id), |started| {
+        if started.is_some() {
+            focus_without_scrolling("step-run");
+        }
+    });
     match &ctx.lesson {
         Some(run) => stepper(run, &ctx),
         None => catalogue(&ctx),
@@ -114,6 +122,10 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
         }
     });
     let done = run.finished();
+    let prediction = step.predict.map(|p| predict_view(p, run, result, &d));
+    // A step that asks for a prediction runs once one is chosen (or skipped).
+    let awaiting =
+        step.predict.is_some() && result.is_none() && run.predictions[run.step].is_none();
     html! {
         <div class="lesson" aria-labelledby="lesson-title">
             <div class="line">
@@ -152,14 +164,18 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
                         <dt>{ "Notice" }</dt><dd>{ step.notice }</dd>
                     }
                 </dl>
+                { prediction }
                 { verdict }
                 <div class="line">
                     <button type="button" class="small" disabled={run.step == 0}
                         onclick={goto(run.step.saturating_sub(1))}>{ "← Back" }</button>
-                    <button type="button" id="step-run" class="primary" onclick={send}
-                        title="Send the request loaded in the builder (Ctrl+Enter)">
+                    <button type="button" id="step-run" class="primary" onclick={send.clone()} disabled={awaiting}
+                        title={if awaiting { "Choose a prediction first" } else { "Send the request loaded in the builder (Ctrl+Enter)" }}>
                         { if result.is_some() { "Run again" } else { "Run this step" } }
                     </button>
+                    if awaiting {
+                        <button type="button" class="small" id="step-skip-predict" onclick={send}>{ "Run without predicting" }</button>
+                    }
                     if run.step + 1 < n {
                         <button type="button" id="step-next" class={classes!(result.is_some().then_some("primary"))}
                             onclick={goto(run.step + 1)}>{ "Next step →" }</button>
@@ -179,5 +195,56 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
                 </div>
             }
         </div>
+    }
+}
+
+/// Moves keyboard focus to the element with `id`, leaving the page where it is.
+fn focus_without_scrolling(id: &str) {
+    use wasm_bindgen::JsCast;
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&options);
+}
+
+/// A step's prediction: its choices before the step runs, and after, how the choice compares
+/// with the answer and why.
+fn predict_view(
+    p: &'static Predict,
+    run: &LessonRun,
+    result: Option<&lesson_check::StepOutcome>,
+    d: &yew::functional::UseReducerDispatcher<crate::ui::state::AppState>,
+) -> Html {
+    let chosen = run.predictions[run.step];
+    match (result, chosen) {
+        (None, _) => html! {
+            <fieldset class="step-predict" id="step-predict">
+                <legend>{ format!("Predict first: {}", p.question) }</legend>
+                { for p.choices.iter().enumerate().map(|(i, c)| {
+                    let d = d.clone();
+                    let onchange = Callback::from(move |_: Event| d.dispatch(Action::Predict(i)));
+                    html! {
+                        <label class="choice">
+                            <input type="radio" name="step-predict" id={format!("step-predict-{i}")}
+                                checked={chosen == Some(i)} {onchange} />
+                            { *c }
+                        </label>
+                    }
+                }) }
+            </fieldset>
+        },
+        (Some(got), Some(c)) => {
+            let (ok, text) = p.check(c, got);
+            html! {
+                <p id="step-predict-result" class={classes!("verdict", if ok { "ok" } else { "error" })} role="status">{ text }</p>
+            }
+        }
+        (Some(_), None) => html! { <p class="hint" id="step-predict-why">{ p.why }</p> },
     }
 }

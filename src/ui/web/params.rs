@@ -64,10 +64,13 @@ pub fn params() -> Html {
                 let oninput = Callback::from(move |e: InputEvent| {
                     set(e.target_unchecked_into::<HtmlInputElement>().value())
                 });
-                let kind = if p.ty == ParamType::Integer { "number" } else { "text" };
+                // A text box either way, numeric keyboard for integers: the path may hold
+                // anything (`limit=abc`, which the server refuses), and a number input
+                // would show it blank and warn in the console instead.
+                let mode = if p.ty == ParamType::Integer { "numeric" } else { "text" };
                 html! {
-                    <input id={id.clone()} type={kind} spellcheck="false" autocomplete="off"
-                        aria-describedby={help_id.clone()} min="0"
+                    <input id={id.clone()} type="text" inputmode={mode} spellcheck="false" autocomplete="off"
+                        aria-describedby={help_id.clone()}
                         value={value.clone().unwrap_or_default()} {oninput} />
                 }
             }

@@ -31,7 +31,13 @@ pub fn response_view() -> Html {
         _ => 0,
     };
     let (class, status, badge, headers, body) = match &ctx.outcome {
-        Outcome::Idle => ("idle", "…".to_string(), None, String::new(), html! {}),
+        Outcome::Idle => (
+            "idle",
+            "Nothing sent yet".to_string(),
+            None,
+            String::new(),
+            html! {},
+        ),
         Outcome::Invalid(msg) => (
             "invalid",
             format!("Not sent: {msg}"),
@@ -152,6 +158,22 @@ pub fn response_view() -> Html {
         }),
         _ => None,
     };
+    // An object being deleted that is still there: what holds it, so a delete that did not
+    // remove anything is never a silent dead end.
+    let still_there = parsed.as_ref().and_then(|obj| {
+        let lines = crate::ui::links::still_there(obj, &ctx.sim.borrow().engine.objects())?;
+        let d = ctx.dispatcher();
+        let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Action::Tab(Tab::Store)));
+        Some(html! {
+            <div id="still-there" class="hint">
+                <p>{ format!(
+                    "Terminating since {}: a delete only marks an object while finalizers remain; it is removed when the last one goes.",
+                    obj["metadata"]["deletionTimestamp"].as_str().unwrap_or("")) }</p>
+                <ul>{ for lines.iter().map(|l| html! { <li class="why">{ l.clone() }</li> }) }</ul>
+                <button type="button" class="link" {onclick}>{ "See it in the Store tab" }</button>
+            </div>
+        })
+    });
     // A 404 for a resource discovery does not list: what is served instead.
     let answered_404 = matches!(&ctx.outcome, Outcome::Answered(x, None) if x.code == 404);
     let unserved = ctx.unserved.as_ref().filter(|_| answered_404).map(|text| {
@@ -167,6 +189,7 @@ pub fn response_view() -> Html {
                 { edit }
             </div>
             { unserved }
+            { still_there }
             <details>
                 <summary>{ format!("Headers ({})", header_count) }</summary>
                 <pre id="resp-headers" tabindex="0" aria-label="Response headers">{ headers }</pre>

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::app::Ctx;
 use crate::ui::badge::{semantic_title, MEANINGS};
+use crate::ui::conditions::{CellOutcome, Condition};
 use crate::ui::semantics::{self, Cell, TableId, COLUMNS, LIST_ROWS};
 use crate::ui::state::{Action, CellResult};
 
@@ -39,12 +40,29 @@ fn cell_button(cell: Cell, ctx: &Ctx, predicted: Option<Cell>) -> Html {
                 title={r.read.clone().unwrap_or_default()}>{ text }</span>
         }
     });
+    // Under a condition: the outcome as the cluster is and under it, marked when it changed.
+    let run = ctx.conditions.as_deref().and_then(|r| r.as_ref().ok());
+    let changed = run.is_some_and(|r| r.changed(&cell));
+    let under = run.map(|r| {
+        let text = |o: Option<&CellOutcome>| o.map(CellOutcome::text).unwrap_or_default();
+        let (before, after) = (text(r.baseline.get(&cell)), text(r.under.get(&cell)));
+        html! {
+            <span class="cond-result" title={format!("as the cluster is: {before}; under \u{201c}{}\u{201d}: {after}", r.condition.label())}>
+                if changed {
+                    <del>{ before }</del>{ " → " }<ins>{ after }</ins>
+                } else {
+                    { after }
+                }
+            </span>
+        }
+    });
     html! {
-        <td class={classes!(result.is_some().then_some("ran"), (predicted == Some(cell)).then_some("predicted"))}>
+        <td class={classes!(result.is_some().then_some("ran"), (predicted == Some(cell)).then_some("predicted"), changed.then_some("changed"))}>
             <button type="button" class="cell" id={id} {onclick}
                 title="Run this request (it is loaded into the builder)">
                 <span class="cell-spec">{ cell.spec() }</span>
                 { outcome }
+                { under }
             </button>
         </td>
     }
@@ -82,6 +100,7 @@ pub fn semantics_table() -> Html {
     html! {
         <div class="semantics">
             <p class="hint">{ "Click a cell to run it against /api/v1/namespaces (\"other value\" is the current revision). The cell then shows the status and the semantic the server applied; the outlined cell is where the builder's request falls." }</p>
+            { conditions(&ctx) }
             <h3 id="get-table">{ "Get" }</h3>
             <div class="table-wrap"><table class="sem" aria-labelledby="get-table">
                 <thead><tr>{ head() }</tr></thead>
@@ -114,5 +133,41 @@ pub fn semantics_table() -> Html {
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// The conditions: one button each reruns every cell on copies of the cluster, as it is and
+/// under the condition; then a line says what changed.
+fn conditions(ctx: &Ctx) -> Html {
+    let buttons = Condition::ALL.iter().map(|c| {
+        let d = ctx.dispatcher();
+        let c = *c;
+        let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Action::RunConditions(c)));
+        let current = ctx
+            .conditions
+            .as_deref()
+            .and_then(|r| r.as_ref().ok())
+            .is_some_and(|r| r.condition == c);
+        html! {
+            <button type="button" class={classes!("small", current.then_some("primary"))}
+                id={format!("cond-{}", c.id())} aria-pressed={current.to_string()} {onclick}>
+                { c.label() }
+            </button>
+        }
+    });
+    let summary = ctx.conditions.as_deref().map(|r| match r {
+        Ok(run) => html! {
+            <p id="cond-summary" role="status">{ format!(
+                "Under \u{201c}{}\u{201d} (\"other value\" = {}), {} of {} cells answer differently; they are marked. Each cell shows its outcome; a changed one, before → after.",
+                run.condition.label(), run.rv, run.changed_count(), run.under.len()) }</p>
+        },
+        Err(e) => html! { <p id="cond-summary" class="verdict error" role="status">{ format!("Could not rerun the tables: {e}") }</p> },
+    });
+    html! {
+        <fieldset class="conditions">
+            <legend>{ "Rerun every cell under a condition (on copies of your cluster)" }</legend>
+            <div class="line">{ for buttons }</div>
+            { summary }
+        </fieldset>
     }
 }

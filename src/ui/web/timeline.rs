@@ -1,5 +1,7 @@
 //! The revision timeline: the store's revisions left to right, with the compacted range, each
-//! write's kind, and below them the watch cache's replay window and how far it lags.
+//! write's kind, below them the watch cache's replay window and how far it lags, and at the
+//! bottom the revision each response and each watch event reflected ([`crate::ui::reflect`]):
+//! a stale read is a mark left of where the store then was.
 //!
 //! These are the three quantities behind every 410 and every stale read in the lessons, and
 //! none of them is visible in a response: drawing them makes "why did that expire?"
@@ -119,10 +121,35 @@ pub fn timeline() -> Html {
             None
         }
     });
+    // Answers band: what each response and each watch event reflected.
+    let answers = crate::ui::reflect::marks(&sim.responses, &sim.watches, lo);
+    let answer_marks = answers.iter().map(|m| {
+        let cx = x(m.rev) + (slot - 1.0) / 2.0;
+        let r = (slot / 3.0).clamp(2.0, 5.0);
+        if m.class == "tl-event" {
+            html! {
+                <circle class={m.class} cx={format!("{cx:.1}")} cy="98" r={format!("{r:.1}")}>
+                    <title>{ m.title.clone() }</title>
+                </circle>
+            }
+        } else {
+            // A response: a triangle pointing at the revision it reflects.
+            let points = format!(
+                "{:.1},84 {:.1},84 {cx:.1},{:.1}",
+                cx - r,
+                cx + r,
+                84.0 + 1.6 * r
+            );
+            html! {
+                <polygon class={m.class} {points}><title>{ m.title.clone() }</title></polygon>
+            }
+        }
+    });
+    let reads = crate::ui::reflect::summary(&sim.responses, 3);
     let step = ((n / 12.0).ceil() as u64).max(1);
     let ticks = (lo..=rev).filter(|r| (r - lo) % step == 0 || *r == rev).map(|r| {
         html! {
-            <text class="tl-tick" x={format!("{:.1}", x(r) + slot / 2.0)} y="92" text-anchor="middle">{ r }</text>
+            <text class="tl-tick" x={format!("{:.1}", x(r) + slot / 2.0)} y="118" text-anchor="middle">{ r }</text>
         }
     });
     let marker = |r: u64, label: String, class: &'static str, y: f64| {
@@ -130,7 +157,7 @@ pub fn timeline() -> Html {
             let mx = x(r) + slot - 1.0;
             html! {
                 <g class={class}>
-                    <line x1={format!("{mx:.1}")} x2={format!("{mx:.1}")} y1="16" y2="80" />
+                    <line x1={format!("{mx:.1}")} x2={format!("{mx:.1}")} y1="16" y2="104" />
                     <text x={format!("{:.1}", (mx - 2.0).max(LEFT))} y={y.to_string()} text-anchor="end">{ label }</text>
                 </g>
             }
@@ -148,20 +175,27 @@ pub fn timeline() -> Html {
     );
     html! {
         <figure class="timeline">
-            <svg viewBox={format!("0 0 {W} 100")} role="img" aria-labelledby="tl-title tl-desc" id="timeline-svg">
+            <svg viewBox={format!("0 0 {W} 124")} role="img" aria-labelledby="tl-title tl-desc" id="timeline-svg">
                 <title id="tl-title">{ "Timeline of revisions" }</title>
                 <desc id="tl-desc">{ summary.clone() }</desc>
                 <text class="tl-label" x="4" y="35">{ "store" }</text>
                 <text class="tl-label" x="4" y="69">{ "watch cache" }</text>
+                <text class="tl-label" x="4" y="95">{ "answers" }</text>
                 { for store_band }
                 { for marks }
                 { for cache_band }
+                { for answer_marks }
                 { for ticks }
                 if compacted > 0 { { marker(compacted, format!("compacted ≤ {compacted}"), "tl-mark-compacted", 14.0) } }
                 if cache_rv < rev { { marker(cache_rv, format!("cache rv {cache_rv}"), "tl-mark-cache", 52.0) } }
             </svg>
             <figcaption>
                 <p id="timeline-summary">{ summary }</p>
+                if !reads.is_empty() {
+                    <ul id="timeline-reads" aria-label="What the latest responses reflect">
+                        { for reads.iter().map(|r| html! { <li>{ r.clone() }</li> }) }
+                    </ul>
+                }
                 <ul class="legend" aria-label="Legend">
                     <li><span class="sw tl-create" />{ "create" }</li>
                     <li><span class="sw tl-update" />{ "update" }</li>
@@ -170,6 +204,9 @@ pub fn timeline() -> Html {
                     <li><span class="sw tl-compacted" />{ "compacted" }</li>
                     <li><span class="sw tl-window" />{ "cache window" }</li>
                     <li><span class="sw tl-lag" />{ "cache lag" }</li>
+                    <li><span class="sw tl-read" />{ "response, current" }</li>
+                    <li><span class="sw tl-read-stale" />{ "response, behind the store" }</li>
+                    <li><span class="sw tl-event" />{ "watch event" }</li>
                 </ul>
             </figcaption>
         </figure>
