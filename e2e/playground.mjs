@@ -580,6 +580,46 @@ try {
     await other.close();
   });
 
+  await step('the informer: in sync, a forced 410 and a relist; watching from the wrong rv misses a write', async () => {
+    const other = await ctx.newPage();
+    await other.goto(url);
+    await other.waitForFunction(() => document.querySelector('#status')?.dataset.seq > 0);
+    let seq = 1;
+    const sendOn = async (method, p, b = '') => {
+      await other.selectOption('#method', method);
+      await other.fill('#path', p);
+      await other.fill('#headers', '');
+      await other.fill('#body', b);
+      await other.click('#send');
+      seq++;
+      await other.waitForFunction((n) => Number(document.querySelector('#status')?.dataset.seq) >= n, seq);
+    };
+    const state = (re) => other.waitForFunction((src) => new RegExp(src).test(document.querySelector('#inf-state')?.textContent || ''), re.source);
+    await other.click('#tab-store');
+    await other.click('#inf-list');
+    await other.click('#inf-watch');
+    await sendOn('POST', CR_PATH, crBody('inf-a'));
+    await state(/^In sync with the store: 1 object/);
+    await other.click('#inf-disconnect');
+    await sendOn('POST', CR_PATH, crBody('inf-b'));
+    await state(/^Diverged/);
+    assert((await other.textContent('#inf-diverged')).includes('inf-b: in the store at rv'), 'b is missed while down');
+    await sendOn('POST', '/kubesim/v1/clock/advance?seconds=360');
+    await sendOn('POST', '/kubesim/v1/compact');
+    await other.click('#inf-reconnect');
+    await state(/^In sync with the store: 2 object/);
+    const log = await other.textContent('#inf-log');
+    assert(log.includes('ERROR 410 Expired') && log.includes('lists again'), `log: ${log}`);
+    await other.click('#inf-list');
+    await sendOn('POST', CR_PATH, crBody('inf-c'));
+    await other.click('#inf-watch-wrong');
+    await sendOn('POST', CR_PATH, crBody('inf-d'));
+    await state(/^Diverged from the store in 1 object/);
+    assert((await other.textContent('#inf-diverged')).includes('inf-c: in the store at rv'), 'c was written between the list and the watch');
+    await other.screenshot({ path: path.join(artifacts, 'informer.png'), fullPage: true });
+    await other.close();
+  });
+
   await step('dark theme', async () => {
     await openTab('lessons');
     for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'dark'; i++) await page.click('#theme');

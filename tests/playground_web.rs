@@ -33,6 +33,8 @@ mod effects;
 mod forms;
 #[path = "../src/ui/tests/identity.rs"]
 mod identity;
+#[path = "../src/ui/tests/informer.rs"]
+mod informer;
 #[path = "../src/ui/tests/ownership.rs"]
 mod ownership;
 #[path = "../src/ui/tests/reducer.rs"]

@@ -13,7 +13,8 @@
 //! curl/kubectl/fetch), [`share`] (links), [`history`], [`badge`] (`x-kubesim-read`),
 //! [`hexdump`], [`ownership`] (managedFields as a table), [`links`] (owners, dependents,
 //! what a terminating object waits for), [`identity`] (who requests act as), [`watchlog`],
-//! [`reflect`] (which revision each answer reflects), [`discovery`], [`semantics`] ([`conditions`]: every cell rerun under a condition), [`script`] and [`lesson_data`]
+//! [`reflect`] (which revision each answer reflects), [`informer`] (a simulated
+//! client's list-then-watch, and where it diverges from the store), [`discovery`], [`semantics`] ([`conditions`]: every cell rerun under a condition), [`script`] and [`lesson_data`]
 //! (lessons; [`predict`]: the outcome a step asks the learner to predict), [`templates`], [`sim`] (engine + watches) and [`state`] (the page state and, in `state/reducer.rs`, the reducer every
 //! control dispatches to; it returns [`state::Effect`]s instead of touching the browser).
 //! The components and all browser I/O are in `web` (wasm32 only). Element ids (`#method`,
@@ -28,6 +29,7 @@ pub mod exchange;
 pub mod hexdump;
 pub mod history;
 pub mod identity;
+pub mod informer;
 pub mod lesson_check;
 pub mod lesson_data;
 pub mod links;

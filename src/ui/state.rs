@@ -151,10 +151,27 @@ pub enum Action {
     /// Reruns every cell of the tables on copies of the cluster, as it is and under a
     /// condition.
     RunConditions(super::conditions::Condition),
+    /// What the simulated informer does next.
+    Informer(InformerOp),
     ClearHistory,
     Notice(Option<String>),
     /// Who requests without credentials act as.
     SetIdentity(Identity),
+}
+
+/// The simulated informer's controls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InformerOp {
+    /// A fresh informer lists (and does not watch yet).
+    List,
+    /// It starts its watch.
+    Watch(super::informer::WatchFrom),
+    /// Its connection drops and stays down.
+    Disconnect,
+    /// Its connection comes back: it watches again from where it was.
+    Reconnect,
+    /// It goes away.
+    Close,
 }
 
 /// How to start a lesson on a cluster changed by hand.
@@ -210,6 +227,9 @@ pub struct AppState {
     /// The tables' cells rerun under a condition (the Read semantics tab), or why they
     /// could not be.
     pub conditions: Option<Rc<Result<super::conditions::ConditionRun, String>>>,
+    /// The simulated informer of the Store tab, and its last error.
+    pub informer: Option<super::informer::Informer>,
+    pub informer_error: Option<String>,
 }
 
 impl PartialEq for AppState {
@@ -248,6 +268,8 @@ impl AppState {
             set_aside: None,
             unserved: None,
             conditions: None,
+            informer: None,
+            informer_error: None,
         }
     }
 

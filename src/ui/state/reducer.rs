@@ -18,7 +18,15 @@ impl AppState {
         let mut s = (*self).clone();
         s.version += 1;
         match action {
-            Action::Poll => {}
+            Action::Poll => {
+                let sim = s.sim.clone();
+                if let Some(informer) = s.informer.as_mut() {
+                    if let Err(e) = informer.sync(&mut sim.borrow_mut()) {
+                        s.informer_error = Some(e);
+                    }
+                }
+            }
+            Action::Informer(op) => s.informer_op(op),
             Action::SetMethod(m) => s.draft.method = m,
             Action::SetPath(p) => s.draft.path = p,
             Action::SetHeaders(h) => s.draft.headers = h,
@@ -178,5 +186,49 @@ impl AppState {
             Action::SetIdentity(id) => s.set_identity(id),
         }
         (Rc::new(s), fx)
+    }
+}
+
+impl AppState {
+    /// One of the simulated informer's controls.
+    fn informer_op(&mut self, op: InformerOp) {
+        let sim = self.sim.clone();
+        let mut sim = sim.borrow_mut();
+        self.informer_error = None;
+        let result = match op {
+            InformerOp::List => {
+                let mut informer = crate::ui::informer::Informer::default();
+                if let Some(old) = self.informer.as_mut() {
+                    old.stop(&mut sim);
+                }
+                let r = informer.list(&mut sim);
+                self.informer = Some(informer);
+                r
+            }
+            InformerOp::Watch(from) => match self.informer.as_mut() {
+                Some(i) => i.watch(&mut sim, from),
+                None => Err("list first".into()),
+            },
+            InformerOp::Disconnect => {
+                if let Some(i) = self.informer.as_mut() {
+                    i.disconnect(&mut sim);
+                }
+                Ok(())
+            }
+            InformerOp::Reconnect => match self.informer.as_mut() {
+                Some(i) => i.reconnect(&mut sim).and_then(|()| {
+                    sim.poll();
+                    i.sync(&mut sim).map(|_| ())
+                }),
+                None => Ok(()),
+            },
+            InformerOp::Close => {
+                if let Some(mut i) = self.informer.take() {
+                    i.stop(&mut sim);
+                }
+                Ok(())
+            }
+        };
+        self.informer_error = result.err();
     }
 }

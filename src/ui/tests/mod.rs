@@ -9,6 +9,7 @@ mod conditions;
 mod effects;
 mod forms;
 mod identity;
+mod informer;
 mod ownership;
 mod reducer;
 mod sim;

@@ -140,6 +140,7 @@ pub fn inspector() -> Html {
         <div class="inspector">
             <h3>{ "Timeline of revisions" }</h3>
             <Timeline />
+            <super::informer_view::InformerView />
             <h3>{ format!("Objects ({total})") }</h3>
             { for sections }
         </div>

@@ -12,6 +12,7 @@ pub mod builder;
 pub mod clock;
 pub mod copy_as;
 pub mod identity;
+pub mod informer_view;
 pub mod inspector;
 pub mod lessons;
 pub mod ownership;
