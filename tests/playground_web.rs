@@ -25,6 +25,8 @@ use support::{draft, Reduce, CR};
 
 #[path = "../src/ui/tests/cascade.rs"]
 mod cascade;
+#[path = "../src/ui/tests/challenge.rs"]
+mod challenge;
 #[path = "../src/ui/tests/conditions.rs"]
 mod conditions;
 #[path = "../src/ui/tests/effects.rs"]

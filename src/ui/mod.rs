@@ -14,7 +14,7 @@
 //! [`hexdump`], [`ownership`] (managedFields as a table), [`links`] (owners, dependents,
 //! what a terminating object waits for), [`identity`] (who requests act as), [`watchlog`],
 //! [`reflect`] (which revision each answer reflects), [`informer`] (a simulated
-//! client's list-then-watch, and where it diverges from the store), [`discovery`], [`semantics`] ([`conditions`]: every cell rerun under a condition), [`script`] and [`lesson_data`]
+//! client's list-then-watch, and where it diverges from the store), [`discovery`], [`semantics`] ([`conditions`]: every cell rerun under a condition), [`challenge`] (graded exercises with injected faults), [`script`] and [`lesson_data`]
 //! (lessons; [`predict`]: the outcome a step asks the learner to predict), [`templates`], [`sim`] (engine + watches) and [`state`] (the page state and, in `state/reducer.rs`, the reducer every
 //! control dispatches to; it returns [`state::Effect`]s instead of touching the browser).
 //! The components and all browser I/O are in `web` (wasm32 only). Element ids (`#method`,
@@ -22,6 +22,7 @@
 //! stable because the end-to-end tests drive them.
 
 pub mod badge;
+pub mod challenge;
 pub mod conditions;
 pub mod curl;
 pub mod discovery;

@@ -153,6 +153,11 @@ pub enum Action {
     RunConditions(super::conditions::Condition),
     /// What the simulated informer does next.
     Informer(InformerOp),
+    /// Starts a challenge on a fresh cluster.
+    StartChallenge(&'static str),
+    /// Grades the challenge in progress.
+    CheckChallenge,
+    ExitChallenge,
     ClearHistory,
     Notice(Option<String>),
     /// Who requests without credentials act as.
@@ -230,6 +235,8 @@ pub struct AppState {
     /// The simulated informer of the Store tab, and its last error.
     pub informer: Option<super::informer::Informer>,
     pub informer_error: Option<String>,
+    /// The challenge in progress.
+    pub challenge: Option<super::challenge::ChallengeRun>,
 }
 
 impl PartialEq for AppState {
@@ -270,6 +277,7 @@ impl AppState {
             conditions: None,
             informer: None,
             informer_error: None,
+            challenge: None,
         }
     }
 
@@ -313,6 +321,10 @@ impl AppState {
                         rv,
                         stale,
                     });
+                }
+                if let Some(run) = self.challenge.as_mut() {
+                    run.record(&draft, &x, watch);
+                    run.inject(&mut self.sim.borrow_mut());
                 }
                 if record {
                     self.history =
@@ -371,6 +383,14 @@ impl AppState {
 
     /// Whether the learner's cluster (not one a fresh lesson made) was changed since it was
     /// last fresh: what a lesson's fresh start asks about and sets aside.
+    /// Sets the learner's cluster aside (for Undo) when they changed it by hand.
+    pub(super) fn set_aside_if_changed(&mut self) {
+        if self.hand_changed() && self.challenge.is_none() {
+            let state = self.sim.borrow().engine.export_state().to_string();
+            self.set_aside = Some(Rc::new(state));
+        }
+    }
+
     fn hand_changed(&self) -> bool {
         let learners = self.lesson.as_ref().is_none_or(|run| run.own_cluster);
         learners && self.sim.borrow().changed()
@@ -420,6 +440,7 @@ impl AppState {
             .set_default_user(Identity::Admin.user());
         self.identity = Identity::Admin;
         self.cells = Rc::new(BTreeMap::new());
+        self.challenge = None;
         self.lesson = Some(LessonRun {
             lesson,
             step: 0,

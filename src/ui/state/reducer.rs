@@ -27,6 +27,33 @@ impl AppState {
                 }
             }
             Action::Informer(op) => s.informer_op(op),
+            Action::StartChallenge(id) => {
+                if let Some(challenge) = crate::ui::challenge::find(id) {
+                    // The learner's own cluster is set aside, as a lesson's fresh start does.
+                    s.set_aside_if_changed();
+                    s.lesson = None;
+                    s.sim.borrow_mut().reset();
+                    let run = crate::ui::challenge::ChallengeRun::start(
+                        challenge,
+                        &mut s.sim.borrow_mut(),
+                    );
+                    s.challenge = Some(run);
+                    s.tab = Tab::Lessons;
+                    s.draft = Draft {
+                        method: "GET".into(),
+                        path: crate::ui::challenge::PATH.into(),
+                        ..Draft::default()
+                    };
+                }
+            }
+            Action::CheckChallenge => {
+                let sim = s.sim.clone();
+                if let Some(run) = s.challenge.as_mut() {
+                    sim.borrow_mut().poll();
+                    run.check(&sim.borrow());
+                }
+            }
+            Action::ExitChallenge => s.challenge = None,
             Action::SetMethod(m) => s.draft.method = m,
             Action::SetPath(p) => s.draft.path = p,
             Action::SetHeaders(h) => s.draft.headers = h,

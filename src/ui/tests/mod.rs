@@ -5,6 +5,7 @@
 //! the reducer's effects, which a browser test cannot see once they are performed.
 
 mod cascade;
+mod challenge;
 mod conditions;
 mod effects;
 mod forms;

@@ -269,7 +269,7 @@ pub fn app() -> Html {
             }
         })
     };
-    let in_lesson = state.lesson.is_some();
+    let in_lesson = state.lesson.is_some() || state.challenge.is_some();
     html! {
         <ContextProvider<Ctx> context={state}>
           <div class={classes!("app", in_lesson.then_some("in-lesson"))} {onkeydown}>

@@ -21,9 +21,10 @@ pub fn lessons() -> Html {
             focus_without_scrolling("step-run");
         }
     });
-    match &ctx.lesson {
-        Some(run) => stepper(run, &ctx),
-        None => catalogue(&ctx),
+    match (&ctx.lesson, &ctx.challenge) {
+        (Some(run), _) => stepper(run, &ctx),
+        (None, Some(run)) => super::challenges::challenge_view(run, &ctx),
+        (None, None) => catalogue(&ctx),
     }
 }
 
@@ -87,6 +88,7 @@ fn catalogue(ctx: &Ctx) -> Html {
                     }
                 }) }
             </ol>
+            { super::challenges::catalogue(ctx) }
         </div>
     }
 }

@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod builder;
+pub mod challenges;
 pub mod clock;
 pub mod copy_as;
 pub mod identity;
