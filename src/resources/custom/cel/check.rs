@@ -16,7 +16,7 @@ use super::env::declared;
 use super::issues::Issue;
 use super::parse::{Expr, Lit, Pos};
 use crate::resources::custom::structural::Schema;
-use signatures::{arithmetic, result_of};
+use signatures::{arithmetic, member_only, result_of};
 pub use types::{decl, declares_type_and_meta, T};
 use types::{field, general, unify, T::*};
 
@@ -315,7 +315,18 @@ impl<'s> Checker<'s> {
             );
         }
         let text = |t: &T| t.loose() || *t == Str;
+        let strings = |t: &T| match t {
+            List(e) => e.loose() || **e == Str,
+            t => t.loose(),
+        };
         let fits = match (name, &target_type, arg_types.as_slice()) {
+            (name, None, _) if member_only(name) => false,
+            // `list(string).join()` and `.join(string)` only.
+            ("join", Some(t), []) => strings(t),
+            ("join", Some(t), [sep]) => strings(t) && text(sep),
+            ("join", Some(_), _) => false,
+            // A list of lists (or of dyn) flattens; a list of anything else does not.
+            ("flatten", Some(List(e)), _) => e.loose() || matches!(**e, List(_)),
             ("startsWith" | "endsWith" | "contains", Some(t), [a]) => text(t) && text(a),
             ("matches", Some(t), [a]) => text(t) && text(a),
             ("matches", None, [s, re]) => text(s) && text(re),
@@ -325,7 +336,7 @@ impl<'s> Checker<'s> {
             // Methods of lists only, of strings only, of either.
             (
                 "reverse" | "slice" | "flatten" | "sort" | "distinct" | "sum" | "min" | "max"
-                | "isSorted" | "first" | "last" | "join" | "unwrapOpt",
+                | "isSorted" | "first" | "last" | "unwrapOpt",
                 Some(t),
                 _,
             ) => t.loose() || matches!(t, List(_)),

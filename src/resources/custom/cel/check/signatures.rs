@@ -57,6 +57,73 @@ pub(super) fn result_of<'s>(name: &str) -> T<'s> {
     }
 }
 
+/// Functions declared with member overloads only (cel-go's strings, lists, regex, optional,
+/// URL, IP, CIDR, quantity and semver libraries, and the standard `startsWith`, `endsWith`,
+/// `contains`): called as a global, no overload matches whatever the arguments.
+pub(super) fn member_only(name: &str) -> bool {
+    matches!(
+        name,
+        "startsWith"
+            | "endsWith"
+            | "contains"
+            | "lowerAscii"
+            | "upperAscii"
+            | "trim"
+            | "charAt"
+            | "substring"
+            | "split"
+            | "replace"
+            | "indexOf"
+            | "lastIndexOf"
+            | "join"
+            | "format"
+            | "reverse"
+            | "find"
+            | "findAll"
+            | "isSorted"
+            | "sum"
+            | "min"
+            | "max"
+            | "slice"
+            | "flatten"
+            | "sort"
+            | "distinct"
+            | "first"
+            | "last"
+            | "hasValue"
+            | "value"
+            | "orValue"
+            | "getScheme"
+            | "getHost"
+            | "getHostname"
+            | "getPort"
+            | "getEscapedPath"
+            | "getQuery"
+            | "containsIP"
+            | "containsCIDR"
+            | "prefixLength"
+            | "masked"
+            | "family"
+            | "isUnspecified"
+            | "isLoopback"
+            | "isLinkLocalMulticast"
+            | "isLinkLocalUnicast"
+            | "isGlobalUnicast"
+            | "isInteger"
+            | "asInteger"
+            | "asApproximateFloat"
+            | "sign"
+            | "add"
+            | "sub"
+            | "isGreaterThan"
+            | "isLessThan"
+            | "compareTo"
+            | "major"
+            | "minor"
+            | "patch"
+    )
+}
+
 /// The type of `l op r` for `+`, `-`, `*`, `/`, `%`; `None` when no overload takes them.
 pub(super) fn arithmetic<'s>(op: &str, l: &T<'s>, r: &T<'s>) -> Option<T<'s>> {
     let same = |kinds: &[T]| kinds.contains(l) && l == r;

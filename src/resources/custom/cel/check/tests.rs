@@ -76,6 +76,8 @@ fn what_cel_go_accepts_type_checks() {
         "quantity(self.spec.name).add(1).isGreaterThan(quantity('1')) && self.spec.when.getHours() > 1",
         "url(self.spec.name).getHost() != '' && semver(self.spec.name).major() > 1",
         "self.spec.ttl.getHours() < 2 && cidr(self.spec.name).ip().isLoopback()",
+        "self.spec.tags.join() != '' && self.spec.tags.join(',') != '' && [[1], [2]].flatten().size() == 2",
+        "dyn(self.spec.tags).join('') == '' || dyn(self.spec.tags).flatten().size() > 0",
     ] {
         assert_eq!(check(rule, false), None, "{rule}");
     }
@@ -118,6 +120,12 @@ fn what_cel_go_refuses_fails_with_its_texts() {
         ("ip(self.spec.name).prefixLength() > 1", "ERROR: <input>:1:32: found no matching overload for 'prefixLength' applied to 'net.IP.()'"),
         ("self.spec.name.hasValue()", "ERROR: <input>:1:24: found no matching overload for 'hasValue' applied to 'string.()'"),
         ("self.spec.ttl.getFullYear() > 1", "ERROR: <input>:1:26: found no matching overload for 'getFullYear' applied to 'duration.()'"),
+        // Member-only functions called as globals, and member calls on the wrong lists.
+        ("lowerAscii(self.spec.name) == 'a'", "ERROR: <input>:1:11: found no matching overload for 'lowerAscii' applied to '(string)'"),
+        ("startsWith(self.spec.name, 'a')", "ERROR: <input>:1:11: found no matching overload for 'startsWith' applied to '(string, string)'"),
+        ("self.spec.tags.join(1) == ''", "ERROR: <input>:1:20: found no matching overload for 'join' applied to 'list(string).(int)'"),
+        ("[1, 2].join() == ''", "ERROR: <input>:1:12: found no matching overload for 'join' applied to 'list(int).()'"),
+        ("self.spec.tags.flatten().size() > 0", "ERROR: <input>:1:23: found no matching overload for 'flatten' applied to 'list(string).()'"),
     ];
     for (rule, want) in cases {
         let got = first_line(check(rule, false));
