@@ -78,6 +78,23 @@ try {
   };
   const openTab = (id) => page.click(`#tab-${id}`);
 
+  // A fresh page on the playground, once its first answer is in, and a function that sends a
+  // request from its builder and waits for the answer.
+  const senderOn = async (pg) => {
+    await pg.goto(url);
+    await pg.waitForFunction(() => document.querySelector('#status')?.dataset.seq > 0);
+    let seq = Number(await pg.getAttribute('#status', 'data-seq'));
+    return async (method, p, b = '') => {
+      await pg.selectOption('#method', method);
+      await pg.fill('#path', p);
+      await pg.fill('#headers', '');
+      await pg.fill('#body', b);
+      await pg.click('#send');
+      seq++;
+      await pg.waitForFunction((n) => Number(document.querySelector('#status')?.dataset.seq) >= n, seq);
+    };
+  };
+
   async function step(name, fn, { fullPage = true } = {}) {
     const t0 = Date.now();
     try {
@@ -584,18 +601,7 @@ try {
 
   await step('the informer: in sync, a forced 410 and a relist; watching from the wrong rv misses a write', async () => {
     const other = await ctx.newPage();
-    await other.goto(url);
-    await other.waitForFunction(() => document.querySelector('#status')?.dataset.seq > 0);
-    let seq = 1;
-    const sendOn = async (method, p, b = '') => {
-      await other.selectOption('#method', method);
-      await other.fill('#path', p);
-      await other.fill('#headers', '');
-      await other.fill('#body', b);
-      await other.click('#send');
-      seq++;
-      await other.waitForFunction((n) => Number(document.querySelector('#status')?.dataset.seq) >= n, seq);
-    };
+    const sendOn = await senderOn(other);
     const state = (re) => other.waitForFunction((src) => new RegExp(src).test(document.querySelector('#inf-state')?.textContent || ''), re.source);
     await other.click('#tab-store');
     await other.click('#inf-list');
@@ -624,18 +630,7 @@ try {
 
   await step('challenges: a lagging cache graded wrong, then right; a dropped watch resumed from its last event', async () => {
     const other = await ctx.newPage();
-    await other.goto(url);
-    await other.waitForFunction(() => document.querySelector('#status')?.dataset.seq > 0);
-    let seq = Number(await other.getAttribute('#status', 'data-seq'));
-    const sendOn = async (method, p, b = '') => {
-      await other.selectOption('#method', method);
-      await other.fill('#path', p);
-      await other.fill('#headers', '');
-      await other.fill('#body', b);
-      await other.click('#send');
-      seq++;
-      await other.waitForFunction((n) => Number(document.querySelector('#status')?.dataset.seq) >= n, seq);
-    };
+    const sendOn = await senderOn(other);
     const check = async () => {
       await other.click('#challenge-check');
       await other.waitForSelector('#challenge-verdict');
