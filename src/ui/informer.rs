@@ -202,15 +202,27 @@ impl Informer {
         let Some(id) = self.watch else {
             return Restart::No;
         };
-        let (rows, ended) = match sim.watch(id) {
+        let (rows, ended, gone) = match sim.watch(id) {
             Some(w) => (
                 w.rows[self.seen_rows.min(w.rows.len())..].to_vec(),
                 w.state != WatchState::Open,
+                w.previous_cluster,
             ),
-            None => (Vec::new(), true),
+            None => (Vec::new(), true, false),
         };
+        if gone {
+            // The cluster it watched was replaced (Reset, import, a lesson's fresh start):
+            // its resourceVersions mean nothing to the new one. It waits to be listed again.
+            self.watch = None;
+            self.disconnected = true;
+            self.rv = None;
+            self.log
+                .push("the cluster was replaced: List to start again on the new one".into());
+            return Restart::No;
+        }
         self.seen_rows += rows.len();
         let mut expired = false;
+        let mut failed = false;
         for row in rows {
             let name = row.name.rsplit('/').next().unwrap_or("").to_string();
             match row.kind.as_str() {
@@ -223,6 +235,7 @@ impl Informer {
                 "ERROR" => {
                     self.log.push(format!("ERROR {}", row.note));
                     expired = row.note.starts_with("410");
+                    failed = !expired;
                     continue;
                 }
                 _ => {}
@@ -235,6 +248,15 @@ impl Informer {
             return Restart::No;
         }
         self.watch = None;
+        if failed {
+            // Any other failure (a 504 from a cache that lags too far): a reflector backs off
+            // before it tries again; here it waits for Reconnect, rather than retrying on
+            // every heartbeat.
+            self.disconnected = true;
+            self.log
+                .push("the watch failed: Reconnect to try again".into());
+            return Restart::No;
+        }
         // Too old to resume (410): start over from a fresh list.
         Restart::Watch { relist: expired }
     }

@@ -90,3 +90,28 @@ fn started_at_the_wrong_resource_version_it_misses_the_writes_in_between() {
     assert!(diverged[0].text().starts_with("b: in the store at rv "));
     assert!(informer.log.iter().any(|l| l.contains("(wrong)")));
 }
+
+/// An informer whose cluster was replaced stops and says so, instead of watching the new
+/// cluster from revisions it never had.
+#[test]
+fn a_replaced_cluster_stops_the_informer() {
+    let mut state = Rc::new(AppState::new(false));
+    state = create(state, "a");
+    state = state
+        .reduce(Action::Informer(InformerOp::List))
+        .reduce(Action::Informer(InformerOp::Watch(WatchFrom::LastSeen)));
+    state = state.reduce(Action::Reset).reduce(Action::Poll);
+    let watches = state.sim.borrow().watches.len();
+    for _ in 0..3 {
+        state.sim.borrow_mut().engine.advance(1000);
+        state = state.reduce(Action::Poll);
+    }
+    let informer = state.informer.clone().unwrap();
+    assert!(informer.disconnected && informer.watch.is_none());
+    assert!(informer
+        .log
+        .last()
+        .unwrap()
+        .starts_with("the cluster was replaced"));
+    assert_eq!(state.sim.borrow().watches.len(), watches, "no new watches");
+}
