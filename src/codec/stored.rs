@@ -12,7 +12,7 @@
 //! The bytes are exactly `json::write_compact` of the value, and decoding them gives the value
 //! back (checked on every store in debug builds).
 
-use std::sync::Arc;
+use triomphe::{Arc, HeaderSlice};
 
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -20,12 +20,14 @@ use serde_json::Value;
 use super::json;
 
 /// A stored object: immutable once written.
+/// One allocation per version: the header and the JSON after it, in the `Arc`'s own block
+/// (triomphe's `HeaderSlice`). With the JSON in a second allocation, a list of thousands
+/// touched two scattered places per item, the reference count and the bytes.
 #[derive(Clone)]
-pub struct Object(Arc<Stored>);
+pub struct Object(Arc<HeaderSlice<Stored, [u8]>>);
 
+/// What a version keeps beside its compact JSON (the slice after this header).
 struct Stored {
-    /// The compact JSON.
-    bytes: Box<[u8]>,
     /// When the object's first two members are `kind` and `apiVersion` (every typed object the
     /// decoder canonicalizes), the offset of what follows them: a list item is `{` and the
     /// rest. `u32::MAX` when they are not.
@@ -50,11 +52,10 @@ impl Object {
             .and_then(|at| u32::try_from(at).ok())
             .unwrap_or(u32::MAX);
         let lossy = has_integral_float(value).then(|| Box::new(value.clone()));
-        let obj = Object(Arc::new(Stored {
-            bytes: bytes.into_boxed_slice(),
-            rest_at,
-            lossy,
-        }));
+        let obj = Object(Arc::from_header_and_slice(
+            Stored { rest_at, lossy },
+            &bytes,
+        ));
         debug_assert!(
             obj.decode() == *value,
             "a stored value does not survive its JSON: {}",
@@ -66,13 +67,13 @@ impl Object {
     /// The value, decoded from the stored JSON (a new tree each call: hold on to it rather
     /// than decoding twice).
     pub fn decode(&self) -> Value {
-        if let Some(v) = &self.0.lossy {
+        if let Some(v) = &self.0.header.lossy {
             return (**v).clone();
         }
         // serde_json stops at 128 levels; the project's own reader has no limit and reads
         // what the writer wrote just the same.
-        serde_json::from_slice(&self.0.bytes)
-            .unwrap_or_else(|_| json::parse_written(&self.0.bytes).unwrap_or(Value::Null))
+        serde_json::from_slice(&self.0.slice)
+            .unwrap_or_else(|_| json::parse_written(&self.0.slice).unwrap_or(Value::Null))
     }
 
     /// Whether `other` is this very stored version (not an equal copy): what a write prepared
@@ -86,7 +87,7 @@ impl Object {
     /// collector's graph, a namespace's deletion for admission) at a fraction of a full decode.
     pub fn decode_members(&self, names: &[&str]) -> Value {
         let mut out = serde_json::Map::new();
-        if let Some(v) = &self.0.lossy {
+        if let Some(v) = &self.0.header.lossy {
             if let Value::Object(m) = &**v {
                 out.extend(
                     m.iter()
@@ -96,7 +97,7 @@ impl Object {
             }
             return Value::Object(out);
         }
-        json::for_each_member(&self.0.bytes, |key, bytes| {
+        json::for_each_member(&self.0.slice, |key, bytes| {
             if names.contains(&key) {
                 let value = serde_json::from_slice(bytes)
                     .unwrap_or_else(|_| json::parse_written(bytes).unwrap_or(Value::Null));
@@ -114,8 +115,8 @@ impl Object {
             #[serde(borrow, default)]
             metadata: Option<std::collections::BTreeMap<std::borrow::Cow<'a, str>, &'a RawValue>>,
         }
-        if self.0.lossy.is_none() {
-            if let Ok(doc) = serde_json::from_slice::<Doc<'_>>(&self.0.bytes) {
+        if self.0.header.lossy.is_none() {
+            if let Ok(doc) = serde_json::from_slice::<Doc<'_>>(&self.0.slice) {
                 let raw = doc.metadata?.remove(name)?;
                 return serde_json::from_slice(raw.get().as_bytes()).ok();
             }
@@ -134,18 +135,18 @@ impl Object {
 
     /// The compact JSON (no trailing newline).
     pub fn json(&self) -> &[u8] {
-        &self.0.bytes
+        &self.0.slice
     }
 
     /// Appends this object as a typed list's item: compact, without `kind` and `apiVersion`
     /// (Go's list items have an empty TypeMeta), as an encode of the stripped value writes it.
     pub fn write_item(&self, out: &mut Vec<u8>) {
-        match self.0.rest_at {
+        match self.0.header.rest_at {
             u32::MAX => json::write_compact(&without_type_meta(self.decode()), out),
             // `{` and the rest, which is `}` alone when nothing follows `apiVersion`.
             at => {
                 out.push(b'{');
-                out.extend_from_slice(&self.0.bytes[at as usize..]);
+                out.extend_from_slice(&self.0.slice[at as usize..]);
             }
         }
     }
@@ -209,13 +210,13 @@ fn type_meta_end(value: &Value, bytes: &[u8]) -> Option<usize> {
 
 impl PartialEq for Object {
     fn eq(&self, other: &Object) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.bytes == other.0.bytes
+        Arc::ptr_eq(&self.0, &other.0) || self.0.slice == other.0.slice
     }
 }
 
 impl std::fmt::Debug for Object {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&String::from_utf8_lossy(&self.0.bytes))
+        f.write_str(&String::from_utf8_lossy(&self.0.slice))
     }
 }
 
