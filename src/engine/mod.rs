@@ -407,16 +407,22 @@ impl Engine {
     pub fn objects(&self) -> Vec<Value> {
         let mut out = Vec::new();
         for info in self.registry.kinds().iter() {
-            if let Ok(page) = self.store().range(
-                &info.key_prefix(),
-                None,
-                self.store().revision(),
-                None,
-                |_| true,
-            ) {
-                out.extend(page.items.iter().map(crate::codec::Object::decode));
-            }
+            out.extend(
+                self.stored_under(&info.key_prefix())
+                    .iter()
+                    .map(crate::codec::Object::decode),
+            );
         }
         out
+    }
+
+    /// The live objects under a storage key prefix (`/registry/<resource>/<namespace>/`), as
+    /// stored: one collection's, without decoding every other kind's (playground views that
+    /// compare one collection with what a client saw).
+    pub fn stored_under(&self, prefix: &str) -> Vec<crate::codec::Object> {
+        self.store()
+            .range(prefix, None, self.store().revision(), None, |_| true)
+            .map(|page| page.items)
+            .unwrap_or_default()
     }
 }

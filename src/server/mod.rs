@@ -129,7 +129,8 @@ async fn serve_within(
     };
     let mut request = http::Request::from_parts(parts, bytes);
     // A write's body is decoded here, in parallel with other requests, not under the lock.
-    if Predecoder::wants(&request) {
+    let write = Predecoder::wants(&request);
+    if write {
         let predecoder = connection.predecoder(&engine).await;
         predecoder.predecode_against(&mut request, |key| {
             engine
@@ -147,7 +148,11 @@ async fn serve_within(
     let answer = {
         let mut engine = lock_engine(&engine).await;
         let answer = engine.serve_hosted(request);
-        connection.keep(engine.predecoder());
+        // Kept after a write only: a connection that writes writes again, and a read adds
+        // nothing under the lock.
+        if write {
+            connection.keep(engine.predecoder());
+        }
         answer
     };
     drop(made_ahead);

@@ -154,23 +154,20 @@ pub fn run(
 /// How far ahead the future revision is.
 const FUTURE: u64 = 100;
 
-fn draft(path: &str) -> Draft {
-    Draft {
-        method: "GET".into(),
-        path: path.into(),
-        ..Draft::default()
-    }
-}
-
-/// A namespace with a generated name: the scene's writes (namespaces are what the tables'
-/// requests read).
-fn namespace_write() -> Draft {
-    Draft {
+/// One of the scene's writes: a namespace with a generated name (namespaces are what the
+/// tables' requests read).
+fn write_namespace(sim: &mut Sim) -> Result<(), String> {
+    let write = Draft {
         method: "POST".into(),
         path: "/api/v1/namespaces".into(),
         headers: "Content-Type: application/json".into(),
         body: r#"{"apiVersion":"v1","kind":"Namespace","metadata":{"generateName":"scene-"}}"#
             .into(),
+    };
+    let (made, _) = sim.send(&write)?;
+    match made.code {
+        201 => Ok(()),
+        _ => Err(format!("the scene's write answered {}", made.status_line)),
     }
 }
 
@@ -185,27 +182,26 @@ fn run_under(
     applied: bool,
 ) -> Result<(u64, BTreeMap<Cell, CellOutcome>), String> {
     let mut gates = gates.clone();
-    let mut state = state.clone();
-    if applied && condition == Condition::NoCacheSnapshot {
+    let text = if applied && condition == Condition::NoCacheSnapshot {
         gates.set("ListFromCacheSnapshot", false)?;
         // The export carries the gates it was made with; the import would restore them.
+        let mut state = state.clone();
         if let Some(m) = state.get_mut("featureGates").and_then(Value::as_object_mut) {
             m.insert("ListFromCacheSnapshot".into(), Value::Bool(false));
         }
-    }
+        state.to_string()
+    } else {
+        state.to_string()
+    };
     let mut sim = Sim::new(false, gates);
-    let text = serde_json::to_string(&state).map_err(|e| e.to_string())?;
     sim.import(&text)?;
     sim.engine.set_cache_lag(0);
     // A write before `then` too, so that `then` is an event in the cache's window (the
     // revision its snapshot for an Exact list is taken at).
-    let (made, _) = sim.send(&namespace_write())?;
-    if made.code != 201 {
-        return Err(format!("the scene's write answered {}", made.status_line));
-    }
+    write_namespace(&mut sim)?;
     sim.poll();
     let then = sim.engine.store().revision();
-    let (first, _) = sim.send(&draft("/api/v1/namespaces?limit=1"))?;
+    let (first, _) = sim.send(&Draft::get("/api/v1/namespaces?limit=1"))?;
     let token = first
         .json()
         .and_then(|j| j["metadata"]["continue"].as_str().map(str::to_owned))
@@ -213,10 +209,7 @@ fn run_under(
     if let (true, Condition::CacheBehind(s)) = (applied, condition) {
         sim.engine.set_cache_lag(i64::from(s) * 1000);
     }
-    let (made, _) = sim.send(&namespace_write())?;
-    if made.code != 201 {
-        return Err(format!("the scene's write answered {}", made.status_line));
-    }
+    write_namespace(&mut sim)?;
     let newest = sim.engine.store().revision();
     match (applied, condition) {
         (true, Condition::Compacted) => {

@@ -26,6 +26,17 @@ pub struct Draft {
     pub body: String,
 }
 
+impl Draft {
+    /// A GET of `path`, with no headers and no body.
+    pub fn get(path: impl Into<String>) -> Draft {
+        Draft {
+            method: "GET".into(),
+            path: path.into(),
+            ..Draft::default()
+        }
+    }
+}
+
 /// A response, ready for display.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exchange {

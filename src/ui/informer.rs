@@ -15,7 +15,7 @@ use super::exchange::Draft;
 use super::sim::{Sim, WatchState};
 
 /// The collection the informer watches.
-pub const PATH: &str = "/apis/apps/v1/namespaces/default/controllerrevisions";
+pub const PATH: &str = super::templates::CR_COLLECTION;
 
 /// Where a watch starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,14 +77,6 @@ impl Divergence {
     }
 }
 
-fn get(path: String) -> Draft {
-    Draft {
-        method: "GET".into(),
-        path,
-        ..Draft::default()
-    }
-}
-
 /// What a watch's end asks of the informer.
 enum Restart {
     No,
@@ -95,7 +87,7 @@ impl Informer {
     /// Lists the collection: what it believes is replaced by the list's items, at the list's
     /// resourceVersion.
     pub fn list(&mut self, sim: &mut Sim) -> Result<(), String> {
-        let (x, _) = sim.send(&get(PATH.to_string()))?;
+        let (x, _) = sim.send(&Draft::get(PATH))?;
         let body = x
             .json()
             .filter(|_| x.code == 200)
@@ -134,7 +126,7 @@ impl Informer {
             WatchFrom::Current => sim.engine.store().revision(),
         };
         let path = format!("{PATH}?watch=1&allowWatchBookmarks=true&resourceVersion={rv}");
-        let (x, id) = sim.send(&get(path))?;
+        let (x, id) = sim.send(&Draft::get(path))?;
         let id = id.ok_or_else(|| format!("the watch answered {}", x.status_line))?;
         self.watch = Some(id);
         self.seen_rows = 0;
@@ -263,21 +255,7 @@ impl Informer {
 
     /// How what it believes differs from the store's objects in its collection.
     pub fn divergence(&self, sim: &Sim) -> Vec<Divergence> {
-        let stored: BTreeMap<String, String> = sim
-            .engine
-            .objects()
-            .into_iter()
-            .filter(|o| {
-                o["kind"] == "ControllerRevision" && o["metadata"]["namespace"] == "default"
-            })
-            .map(|o| {
-                let m = &o["metadata"];
-                (
-                    m["name"].as_str().unwrap_or("").to_string(),
-                    m["resourceVersion"].as_str().unwrap_or("").to_string(),
-                )
-            })
-            .collect();
+        let stored = sim.versions_in("apps/v1", "ControllerRevision", "default");
         let mut out = Vec::new();
         for (name, rv) in &stored {
             match self.believed.get(name) {

@@ -102,13 +102,16 @@ pub fn links(objects: &[Value]) -> BTreeMap<String, Links> {
 
 /// Why `obj`, an object a response carried, is still there: `None` unless it was being
 /// deleted; else one line per thing that holds it, from its version in the store
-/// (`objects`, every stored object) with the dependents the garbage collector waits for.
-/// The response's copy may be older than the store's: an object that has since gone says so.
-pub fn still_there(obj: &Value, objects: &[Value]) -> Option<Vec<String>> {
+/// (`objects` gives every stored object, asked for only then) with the dependents the
+/// garbage collector waits for. The response's copy may be older than the store's: an object
+/// that has since gone says so.
+pub fn still_there(obj: &Value, objects: impl FnOnce() -> Vec<Value>) -> Option<Vec<String>> {
     let meta = &obj["metadata"];
     if meta["deletionTimestamp"].is_null() {
         return None;
     }
+    let objects = objects();
+    let objects = objects.as_slice();
     let uid = str_at(meta, "uid");
     if !objects.iter().any(|o| str_at(&o["metadata"], "uid") == uid) {
         return Some(vec![
@@ -208,13 +211,11 @@ mod tests {
         );
         let stored = vec![owner.clone(), blocker.clone()];
         assert_eq!(
-            still_there(&owner, &stored).unwrap(),
+            still_there(&owner, || stored.clone()).unwrap(),
             ["foregroundDeletion: waiting for dependents with blockOwnerDeletion: ConfigMap/a"]
         );
-        assert!(
-            still_there(&owner, std::slice::from_ref(&blocker)).unwrap()[0]
-                .starts_with("gone from the store")
-        );
-        assert_eq!(still_there(&blocker, &stored), None);
+        assert!(still_there(&owner, || vec![blocker.clone()]).unwrap()[0]
+            .starts_with("gone from the store"));
+        assert_eq!(still_there(&blocker, || unreachable!()), None);
     }
 }

@@ -351,6 +351,32 @@ impl Sim {
         }
     }
 
+    /// `name` → resourceVersion of each stored `kind` (of `api_version`) in `namespace`, read
+    /// from that collection alone: what the informer and the challenges compare a client's
+    /// view with.
+    pub fn versions_in(
+        &self,
+        api_version: &str,
+        kind: &str,
+        namespace: &str,
+    ) -> std::collections::BTreeMap<String, String> {
+        let Some(info) = self.engine.kinds().by_kind(api_version, kind) else {
+            return Default::default();
+        };
+        self.engine
+            .stored_under(&format!("{}{namespace}/", info.key_prefix()))
+            .iter()
+            .map(|o| {
+                let v = o.decode();
+                let m = &v["metadata"];
+                (
+                    m["name"].as_str().unwrap_or("").to_string(),
+                    m["resourceVersion"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    }
+
     /// The namespace names and the `(prefix, plural, namespace, name)` of every object, for
     /// path completion.
     pub fn object_paths(&self) -> (Vec<String>, Vec<discovery::ObjectRef>) {

@@ -381,18 +381,19 @@ impl AppState {
         self.share(fx);
     }
 
-    /// Whether the learner's cluster (not one a fresh lesson made) was changed since it was
-    /// last fresh: what a lesson's fresh start asks about and sets aside.
     /// Sets the learner's cluster aside (for Undo) when they changed it by hand.
     pub(super) fn set_aside_if_changed(&mut self) {
-        if self.hand_changed() && self.challenge.is_none() {
+        if self.hand_changed() {
             let state = self.sim.borrow().engine.export_state().to_string();
             self.set_aside = Some(Rc::new(state));
         }
     }
 
+    /// Whether the learner's cluster (not one a fresh lesson or a challenge made) was changed
+    /// since it was last fresh: what a lesson's fresh start asks about and sets aside.
     fn hand_changed(&self) -> bool {
-        let learners = self.lesson.as_ref().is_none_or(|run| run.own_cluster);
+        let learners =
+            self.challenge.is_none() && self.lesson.as_ref().is_none_or(|run| run.own_cluster);
         learners && self.sim.borrow().changed()
     }
 
@@ -411,10 +412,7 @@ impl AppState {
         }
         if fresh {
             // What the learner built by hand is set aside, for Undo.
-            if self.hand_changed() {
-                let state = self.sim.borrow().engine.export_state().to_string();
-                self.set_aside = Some(Rc::new(state));
-            }
+            self.set_aside_if_changed();
             self.sim.borrow_mut().restart_with(false, gates);
         } else {
             // The learner's cluster, rebuilt only when the lesson turns a gate on.

@@ -39,11 +39,7 @@ impl AppState {
                     );
                     s.challenge = Some(run);
                     s.tab = Tab::Lessons;
-                    s.draft = Draft {
-                        method: "GET".into(),
-                        path: crate::ui::challenge::PATH.into(),
-                        ..Draft::default()
-                    };
+                    s.draft = Draft::get(crate::ui::challenge::PATH);
                 }
             }
             Action::CheckChallenge => {

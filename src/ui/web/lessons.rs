@@ -18,7 +18,7 @@ pub fn lessons() -> Html {
     // the step's Run button, inside the lesson, rather than falling back to the page.
     use_effect_with(ctx.lesson.as_ref().map(|r| r.lesson.id), |started| {
         if started.is_some() {
-            focus_without_scrolling("step-run");
+            super::response::focus_in_place("step-run");
         }
     });
     match (&ctx.lesson, &ctx.challenge) {
@@ -198,21 +198,6 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
             }
         </div>
     }
-}
-
-/// Moves keyboard focus to the element with `id`, leaving the page where it is.
-fn focus_without_scrolling(id: &str) {
-    use wasm_bindgen::JsCast;
-    let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
-        return;
-    };
-    let options = web_sys::FocusOptions::new();
-    options.set_prevent_scroll(true);
-    let _ = el.focus_with_options(&options);
 }
 
 /// A step's prediction: its choices before the step runs, and after, how the choice compares

@@ -161,7 +161,7 @@ pub fn response_view() -> Html {
     // An object being deleted that is still there: what holds it, so a delete that did not
     // remove anything is never a silent dead end.
     let still_there = parsed.as_ref().and_then(|obj| {
-        let lines = crate::ui::links::still_there(obj, &ctx.sim.borrow().engine.objects())?;
+        let lines = crate::ui::links::still_there(obj, || ctx.sim.borrow().engine.objects())?;
         let d = ctx.dispatcher();
         let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Action::Tab(Tab::Store)));
         Some(html! {
@@ -221,15 +221,28 @@ fn object_path(obj: &serde_json::Value) -> Option<String> {
     })
 }
 
-/// Moves keyboard focus to the element with `id` (and scrolls it into view).
-pub fn focus(id: &str) {
+/// The page's element with `id`, if it is an HTML element.
+fn element(id: &str) -> Option<web_sys::HtmlElement> {
     use wasm_bindgen::JsCast;
-    if let Some(el) = web_sys::window()
+    web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id(id))
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    {
+}
+
+/// Moves keyboard focus to the element with `id` (and scrolls it into view).
+pub fn focus(id: &str) {
+    if let Some(el) = element(id) {
         let _ = el.focus();
         el.scroll_into_view();
+    }
+}
+
+/// Moves keyboard focus to the element with `id`, leaving the page where it is.
+pub fn focus_in_place(id: &str) {
+    if let Some(el) = element(id) {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = el.focus_with_options(&options);
     }
 }

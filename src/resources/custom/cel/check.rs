@@ -325,8 +325,10 @@ impl<'s> Checker<'s> {
             ("join", Some(t), []) => strings(t),
             ("join", Some(t), [sep]) => strings(t) && text(sep),
             ("join", Some(_), _) => false,
-            // A list of lists (or of dyn) flattens; a list of anything else does not.
-            ("flatten", Some(List(e)), _) => e.loose() || matches!(**e, List(_)),
+            // `list(list(T)).flatten()` (a list of dyn too), and `list(dyn).flatten(int)`,
+            // which any list is assignable to.
+            ("flatten", Some(List(e)), []) => e.loose() || matches!(**e, List(_)),
+            ("flatten", Some(List(_)), [depth]) => depth.loose() || *depth == Int,
             ("startsWith" | "endsWith" | "contains", Some(t), [a]) => text(t) && text(a),
             ("matches", Some(t), [a]) => text(t) && text(a),
             ("matches", None, [s, re]) => text(s) && text(re),

@@ -78,6 +78,7 @@ fn what_cel_go_accepts_type_checks() {
         "self.spec.ttl.getHours() < 2 && cidr(self.spec.name).ip().isLoopback()",
         "self.spec.tags.join() != '' && self.spec.tags.join(',') != '' && [[1], [2]].flatten().size() == 2",
         "dyn(self.spec.tags).join('') == '' || dyn(self.spec.tags).flatten().size() > 0",
+        "self.spec.tags.flatten(1).size() > 0",
     ] {
         assert_eq!(check(rule, false), None, "{rule}");
     }
@@ -126,6 +127,7 @@ fn what_cel_go_refuses_fails_with_its_texts() {
         ("self.spec.tags.join(1) == ''", "ERROR: <input>:1:20: found no matching overload for 'join' applied to 'list(string).(int)'"),
         ("[1, 2].join() == ''", "ERROR: <input>:1:12: found no matching overload for 'join' applied to 'list(int).()'"),
         ("self.spec.tags.flatten().size() > 0", "ERROR: <input>:1:23: found no matching overload for 'flatten' applied to 'list(string).()'"),
+        ("self.spec.tags.flatten('a').size() > 0", "ERROR: <input>:1:23: found no matching overload for 'flatten' applied to 'list(string).(string)'"),
     ];
     for (rule, want) in cases {
         let got = first_line(check(rule, false));
