@@ -102,6 +102,7 @@ pub mod features;
 pub mod fieldmanager;
 #[doc(hidden)]
 pub mod fuzz;
+pub mod kubectl;
 pub mod patch;
 pub(crate) mod registry;
 pub mod resource_version;

@@ -3,7 +3,8 @@
 //!
 //! Layers, lowest first: the base (`clock`, `rng`, `features`, `resource_version`, `sort`) → `codec`
 //! → `resources` → `selectors`, `patch`, `fieldmanager` → `store` → `cache` → `registry` → `controllers` →
-//! `api` → `engine` → hosts (`server`, `shim`, `ui`, `cli`) → `cluster` (the test host, whose
+//! `api` → `engine` → hosts (`server`, `shim`, `kubectl`, `cli`) → `ui` (whose terminal runs
+//! `kubectl`), `cluster` (the test host, whose
 //! in-process kube client sends the native server's bodies). Test-only code (files and folders
 //! whose name says `test`, and what follows `#[cfg(test)]` in a file) may reach any layer for
 //! fixtures.
@@ -31,7 +32,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("engine", 9),
     ("server", 10),
     ("shim", 10),
-    ("ui", 10),
+    ("kubectl", 10),
+    ("ui", 11),
     ("cli", 10),
     ("fuzz", 10),
     ("main", 10),

@@ -8,7 +8,7 @@
 
 pub mod cbor;
 pub(crate) mod decode;
-mod goquote;
+pub(crate) mod goquote;
 mod gotypes;
 pub(crate) mod json;
 mod json_parse;

@@ -1,0 +1,278 @@
+//! kubectl's REST client: the requests a command sends, with kubectl's headers, each one
+//! recorded (for the terminal's links into the request builder) and logged as client-go logs
+//! it at `-v=6` (one line per request), `-v=7` (request headers, response status) and `-v=8`
+//! (response headers and bodies, truncated at 1,024 characters as client-go truncates them).
+//! The log lines are klog's: `I1203 13:25:06.683312       1 round_trippers.go:560] ...`,
+//! stamped with the engine's clock.
+
+use bytes::Bytes;
+
+use super::Output;
+use crate::engine::{Body, Engine, WatchStream};
+
+/// What kubectl 1.32 calls itself; kube-apiserver derives a field manager from it.
+pub const USER_AGENT: &str = "kubectl/v1.32.4 (linux/amd64) kubernetes/4cb5f07";
+/// The Accept header of a read printed as a table.
+pub const TABLE_ACCEPT: &str = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+/// The Accept header of aggregated discovery.
+pub const DISCOVERY_ACCEPT: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+
+/// Where kubectl's requests go: the engine in the tab, or any other server.
+pub trait Transport {
+    fn send(&mut self, req: http::Request<Bytes>) -> http::Response<Body>;
+    /// The engine's clock, for the log lines' time stamps (milliseconds since the epoch).
+    fn now_ms(&self) -> i64;
+}
+
+impl Transport for Engine {
+    fn send(&mut self, req: http::Request<Bytes>) -> http::Response<Body> {
+        self.handle(req)
+    }
+    fn now_ms(&self) -> i64 {
+        self.clock().now_ms()
+    }
+}
+
+/// One request a command sent and what came back (what the terminal's link opens).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sent {
+    pub method: String,
+    /// Path and query, as sent.
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+    pub status: u16,
+    pub response_headers: Vec<(String, String)>,
+    /// The response body (empty for a watch).
+    pub response: String,
+    /// The response's `x-kubesim-read` explanation, for the badge beside it.
+    pub read: Option<String>,
+}
+
+/// A response: its status, headers and body.
+pub struct Reply {
+    pub status: u16,
+    pub body: Bytes,
+    pub stream: Option<WatchStream>,
+}
+
+impl Reply {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+/// Where client-go logs a request's `-v=8` body lines from (the function that made it:
+/// `helper.go:113` for a list, `helper.go:202` for a delete, `discovery_client.go:253`, ...).
+pub type Caller = &'static str;
+
+/// One request to send.
+pub struct Call<'a> {
+    pub method: &'a str,
+    pub path: String,
+    pub accept: &'a str,
+    pub content_type: Option<&'a str>,
+    pub body: Vec<u8>,
+    pub caller: Caller,
+}
+
+impl<'a> Call<'a> {
+    pub fn get(path: String, accept: &'a str) -> Call<'a> {
+        Call {
+            method: "GET",
+            path,
+            accept,
+            content_type: None,
+            body: Vec::new(),
+            caller: "helper.go:113",
+        }
+    }
+}
+
+/// The base URL the log lines print (a terminal in the tab has no host; the parity tests
+/// set the native server's).
+pub struct Client<'t> {
+    pub transport: &'t mut dyn Transport,
+    pub server: String,
+    pub verbosity: u8,
+    pub impersonate: Option<String>,
+    pub impersonate_groups: Vec<String>,
+}
+
+fn status_text(code: u16) -> String {
+    let reason = http::StatusCode::from_u16(code)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+        .unwrap_or("");
+    format!("{code} {reason}")
+}
+
+/// client-go's `-v=8` body line: quoted, or klog's multi-line form when the text has a newline.
+fn body_line(what: &str, text: &str) -> String {
+    let (shown, cut) = if text.chars().count() > 1024 {
+        let head: String = text.chars().take(1024).collect();
+        let cut = text.chars().count() - 1024;
+        (head, Some(cut))
+    } else {
+        (text.to_string(), None)
+    };
+    let shown = match cut {
+        Some(n) => format!("{shown} [truncated {n} chars]"),
+        None => shown,
+    };
+    if shown.contains('\n') {
+        let mut out = format!("\"{what}\" body=<\n");
+        for line in shown.trim_end_matches('\n').split('\n') {
+            out.push('\t');
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str(" >");
+        out
+    } else {
+        format!(
+            "\"{what}\" body={}",
+            crate::codec::goquote::go_quote(&shown)
+        )
+    }
+}
+
+impl Client<'_> {
+    /// klog's header for a line logged now from `file:line`.
+    pub fn log(&self, out: &mut Output, at: &str, msg: &str) {
+        let ms = self.transport.now_ms();
+        let secs = ms.div_euclid(1000);
+        let micros = ms.rem_euclid(1000) * 1000;
+        let stamp = crate::codec::rfc3339::format(secs); // 2026-12-03T13:25:06Z
+        let (date, time) = stamp.split_once('T').unwrap_or((&stamp, ""));
+        let month_day: String = date.get(5..).unwrap_or("").replace('-', "");
+        let time = time.trim_end_matches('Z');
+        out.err(&format!(
+            "I{month_day} {time}.{micros:06} {:>7} {at}] {msg}\n",
+            1
+        ));
+    }
+
+    /// Sends `call`, logging and recording it.
+    pub fn send(&mut self, out: &mut Output, call: Call<'_>) -> Reply {
+        let mut headers: Vec<(String, String)> = vec![
+            ("Accept".into(), call.accept.to_string()),
+            ("User-Agent".into(), USER_AGENT.into()),
+        ];
+        if let Some(ct) = call.content_type {
+            headers.insert(0, ("Content-Type".into(), ct.into()));
+        }
+        if let Some(user) = &self.impersonate {
+            headers.push(("Impersonate-User".into(), user.clone()));
+        }
+        for g in &self.impersonate_groups {
+            headers.push(("Impersonate-Group".into(), g.clone()));
+        }
+        let url = format!("{}{}", self.server, call.path);
+        let body_text = String::from_utf8_lossy(&call.body).into_owned();
+        if self.verbosity >= 8 {
+            self.log(out, call.caller, &body_line("Request Body", &body_text));
+        }
+        if self.verbosity >= 7 {
+            self.log(
+                out,
+                "round_trippers.go:470",
+                &format!("{} {url}", call.method),
+            );
+            self.log(out, "round_trippers.go:476", "Request Headers:");
+            for (k, v) in &headers {
+                self.log(out, "round_trippers.go:480", &format!("    {k}: {v}"));
+            }
+        }
+        let mut req = http::Request::builder()
+            .method(call.method)
+            .uri(call.path.as_str());
+        for (k, v) in &headers {
+            req = req.header(k.as_str(), v.as_str());
+        }
+        let req = req
+            .body(Bytes::from(call.body))
+            .expect("kubectl builds valid requests");
+        let resp = self.transport.send(req);
+        let status = resp.status().as_u16();
+        let response_headers: Vec<(String, String)> = resp
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    canonical_header(k.as_str()),
+                    v.to_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect();
+        let read = resp
+            .headers()
+            .get("x-kubesim-read")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let (body, stream) = match resp.into_body() {
+            Body::Full(b) => (b, None),
+            Body::Watch(w) => (Bytes::new(), Some(w)),
+        };
+        let text = String::from_utf8_lossy(&body).into_owned();
+        if self.verbosity == 6 {
+            self.log(
+                out,
+                "round_trippers.go:560",
+                &format!(
+                    "{} {url} {} in 0 milliseconds",
+                    call.method,
+                    status_text(status)
+                ),
+            );
+        }
+        if self.verbosity >= 7 {
+            self.log(
+                out,
+                "round_trippers.go:581",
+                &format!("Response Status: {} in 0 milliseconds", status_text(status)),
+            );
+        }
+        if self.verbosity >= 8 {
+            self.log(out, "round_trippers.go:584", "Response Headers:");
+            for (k, v) in &response_headers {
+                self.log(out, "round_trippers.go:587", &format!("    {k}: {v}"));
+            }
+            if stream.is_none() {
+                self.log(out, call.caller, &body_line("Response Body", &text));
+            }
+        }
+        out.sent.push(Sent {
+            method: call.method.to_string(),
+            path: call.path,
+            headers,
+            body: body_text,
+            status,
+            response_headers,
+            response: text,
+            read,
+        });
+        Reply {
+            status,
+            body,
+            stream,
+        }
+    }
+}
+
+/// Go's canonical MIME header key (`content-type` → `Content-Type`), as client-go prints them.
+fn canonical_header(name: &str) -> String {
+    name.split('-')
+        .map(|part| {
+            let mut c = part.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + &c.as_str().to_ascii_lowercase(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}

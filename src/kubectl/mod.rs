@@ -1,0 +1,403 @@
+//! kubectl, for a terminal in the tab: command lines parsed as kubectl 1.32 parses them, the
+//! same requests sent to the engine (or any [`Transport`]), and what kubectl prints, to the
+//! byte where the tests compare it with the real kubectl against the native server
+//! (`tests/it/kubectl_parity.rs`). Each request a command sends is kept ([`Sent`]) so the
+//! terminal can open it in the request builder, and `-v=6|7|8` logs it as client-go does.
+//!
+//! DOM-free and deterministic: the playground's terminal pane (`ui`) and native tests drive
+//! the same code. Layout: [`words`] (shell words, here-documents), [`flags`] (pflag),
+//! [`client`] (requests and their logs), [`mapper`] (discovery and resource names),
+//! [`tabwriter`], [`printers`], [`jsonpath`], and one module per group of commands: [`get`],
+//! [`write`] (create, delete, label, annotate), [`info`] (api-resources, api-versions,
+//! version).
+
+pub mod client;
+pub mod flags;
+pub mod get;
+pub mod info;
+pub mod jsonpath;
+pub mod mapper;
+pub mod printers;
+pub mod tabwriter;
+pub mod words;
+pub mod write;
+
+pub use client::{Sent, Transport};
+
+use client::Client;
+use mapper::Discovery;
+
+/// Which stream a piece of output went to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    Out,
+    Err,
+}
+
+/// What one command printed and sent.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// Output in the order it was written, each piece on its stream.
+    pub pieces: Vec<(Stream, String)>,
+    /// kubectl's exit status.
+    pub exit: i32,
+    /// The requests sent, in order.
+    pub sent: Vec<Sent>,
+    /// A `get -w` still watching: poll it with [`Kubectl::poll`].
+    pub watching: Option<get::Watching>,
+}
+
+impl Output {
+    pub fn out(&mut self, text: &str) {
+        self.push(Stream::Out, text);
+    }
+    pub fn err(&mut self, text: &str) {
+        self.push(Stream::Err, text);
+    }
+    fn push(&mut self, stream: Stream, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        match self.pieces.last_mut() {
+            Some((s, t)) if *s == stream => t.push_str(text),
+            _ => self.pieces.push((stream, text.to_string())),
+        }
+    }
+    /// Everything written to standard output.
+    pub fn stdout(&self) -> String {
+        self.on(Stream::Out)
+    }
+    /// Everything written to standard error.
+    pub fn stderr(&self) -> String {
+        self.on(Stream::Err)
+    }
+    fn on(&self, stream: Stream) -> String {
+        self.pieces
+            .iter()
+            .filter(|(s, _)| *s == stream)
+            .map(|(_, t)| t.as_str())
+            .collect()
+    }
+    /// Both streams as a terminal shows them.
+    pub fn text(&self) -> String {
+        self.pieces.iter().map(|(_, t)| t.as_str()).collect()
+    }
+    /// kubectl's way of failing: `error: ...` (or cobra's `Error: ...`) and exit status 1.
+    pub fn fail(&mut self, text: &str) {
+        self.err(text);
+        if !text.ends_with('\n') {
+            self.err("\n");
+        }
+        self.exit = 1;
+    }
+}
+
+/// A kubectl session: what persists between commands (the kubeconfig's namespace, the
+/// discovery cache).
+#[derive(Debug)]
+pub struct Kubectl {
+    /// The current context's namespace.
+    pub namespace: String,
+    /// The base URL the log lines print (the native server's in the parity tests).
+    pub server: String,
+    /// The kubeconfig file the `-v` lines name.
+    pub kubeconfig: String,
+    discovery: Option<Discovery>,
+}
+
+impl Default for Kubectl {
+    fn default() -> Self {
+        Kubectl::new()
+    }
+}
+
+/// What a command's handler gets: the parsed flags and the session.
+pub struct Ctx<'a, 't> {
+    pub flags: flags::Parsed,
+    pub client: Client<'t>,
+    pub session: &'a mut Kubectl,
+    pub stdin: Option<String>,
+    /// `-n`, else the context's namespace.
+    pub namespace: String,
+    /// Whether `-n` was given.
+    pub explicit_namespace: bool,
+}
+
+impl Ctx<'_, '_> {
+    /// The builder's `Info.Get`: one object by name; when it is not found in a namespace
+    /// other than `default`, the namespace is asked for too, and its NotFound, if it is
+    /// missing, is the error.
+    pub fn get_named(
+        &mut self,
+        out: &mut Output,
+        resource: &mapper::Resource,
+        name: &str,
+        accept: &'static str,
+    ) -> client::Reply {
+        let ns = resource.namespaced.then(|| self.namespace.clone());
+        let mut call = client::Call::get(
+            format!("{}/{name}", resource.collection(ns.as_deref())),
+            accept,
+        );
+        call.caller = "helper.go:105";
+        let reply = self.client.send(out, call);
+        if let (404, Some(ns)) = (reply.status, ns) {
+            if ns != "default" {
+                let mut call = client::Call::get(format!("/api/v1/namespaces/{ns}"), accept);
+                call.caller = "visitor.go:104";
+                let namespace = self.client.send(out, call);
+                if namespace.status == 404 {
+                    return namespace;
+                }
+            }
+        }
+        reply
+    }
+
+    /// Reports a Status the server answered, as `cmdutil.CheckErr` does: from `-v=4` on, the
+    /// REST client's debug line with the whole Status first.
+    pub fn report(&self, out: &mut Output, status: &serde_json::Value) -> String {
+        if self.client.verbosity >= 4 {
+            let pretty = crate::codec::json::to_pretty_vec(status);
+            self.client.log(
+                out,
+                "helpers.go:246",
+                &format!(
+                    "server response object: %s[{}]",
+                    String::from_utf8_lossy(&pretty)
+                ),
+            );
+        }
+        server_error(status)
+    }
+
+    /// Discovery, fetched on first use and cached for the session.
+    pub fn discovery(&mut self, out: &mut Output) -> &Discovery {
+        if self.session.discovery.is_none() {
+            self.session.discovery = Some(Discovery::fetch(&mut self.client, out));
+        }
+        self.session.discovery.as_ref().expect("just fetched")
+    }
+
+    /// The resource `arg` names; asks discovery again once when the cache does not know it
+    /// (kubectl's "Invalidating discovery information").
+    pub fn resolve(&mut self, arg: &str, out: &mut Output) -> Option<mapper::Resource> {
+        if let Some(r) = self.discovery(out).resolve(arg) {
+            return Some(r.clone());
+        }
+        if self.client.verbosity >= 6 {
+            self.client.log(
+                out,
+                "discovery.go:214",
+                "Invalidating discovery information",
+            );
+        }
+        self.session.discovery = Some(Discovery::fetch(&mut self.client, out));
+        self.discovery(out).resolve(arg).cloned()
+    }
+}
+
+/// A command: its flags and its handler.
+struct Command {
+    name: &'static str,
+    flags: &'static [flags::Spec],
+    run: fn(&mut Ctx<'_, '_>, &mut Output),
+}
+
+const COMMANDS: &[Command] = &[
+    Command {
+        name: "get",
+        flags: get::FLAGS,
+        run: get::run,
+    },
+    Command {
+        name: "create",
+        flags: write::CREATE_FLAGS,
+        run: write::create,
+    },
+    Command {
+        name: "delete",
+        flags: write::DELETE_FLAGS,
+        run: write::delete,
+    },
+    Command {
+        name: "label",
+        flags: write::LABEL_FLAGS,
+        run: write::label,
+    },
+    Command {
+        name: "annotate",
+        flags: write::LABEL_FLAGS,
+        run: write::annotate,
+    },
+    Command {
+        name: "api-resources",
+        flags: info::API_RESOURCES_FLAGS,
+        run: info::api_resources,
+    },
+    Command {
+        name: "api-versions",
+        flags: &[],
+        run: info::api_versions,
+    },
+];
+
+/// The command names, for completion.
+pub fn command_names() -> impl Iterator<Item = &'static str> {
+    COMMANDS.iter().map(|c| c.name)
+}
+
+impl Kubectl {
+    pub fn new() -> Kubectl {
+        Kubectl {
+            namespace: "default".into(),
+            server: "https://kubesim.local".into(),
+            kubeconfig: "/home/learner/.kube/config".into(),
+            discovery: None,
+        }
+    }
+
+    /// The resources discovery found (for completion), if asked yet.
+    pub fn discovered(&self) -> Option<&Discovery> {
+        self.discovery.as_ref()
+    }
+
+    /// Forgets discovery (a new cluster).
+    pub fn forget_discovery(&mut self) {
+        self.discovery = None;
+    }
+
+    /// Runs one command line (`kubectl get cm -n demo`, a here-document after it).
+    pub fn run(&mut self, line: &str, transport: &mut dyn Transport) -> Output {
+        let mut out = Output::default();
+        let parsed = match words::split(line) {
+            Ok(p) => p,
+            Err(e) => {
+                out.err(&format!("bash: {e}\n"));
+                out.exit = 2;
+                return out;
+            }
+        };
+        let mut words = parsed.words.into_iter();
+        match words.next().as_deref() {
+            Some("kubectl" | "k") => {}
+            Some(other) => {
+                out.err(&format!("bash: {other}: command not found\n"));
+                out.exit = 127;
+                return out;
+            }
+            None => return out,
+        }
+        let rest: Vec<String> = words.collect();
+        let Some(at) = rest.iter().position(|w| !w.starts_with('-')) else {
+            out.out(&usage());
+            return out;
+        };
+        let name = rest[at].as_str();
+        let Some(command) = COMMANDS.iter().find(|c| c.name == name) else {
+            out.fail(&format!(
+                "error: unknown command \"{name}\" for \"kubectl\"\n\nRun 'kubectl --help' for usage."
+            ));
+            return out;
+        };
+        let mut args: Vec<String> = rest[..at].to_vec();
+        args.extend(rest[at + 1..].iter().cloned());
+        let flags = match flags::parse(&args, command.flags) {
+            Ok(f) => f,
+            Err(e) => {
+                out.fail(&format!(
+                    "Error: {e}\nSee 'kubectl {} --help' for usage.",
+                    command.name
+                ));
+                return out;
+            }
+        };
+        let verbosity = flags.get("v").and_then(|v| v.parse().ok()).unwrap_or(0);
+        let client = Client {
+            transport,
+            server: self.server.clone(),
+            verbosity,
+            impersonate: flags.get("as").map(str::to_string),
+            impersonate_groups: flags
+                .all("as-group")
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        };
+        if verbosity >= 6 {
+            client.log(
+                &mut out,
+                "loader.go:402",
+                &format!("Config loaded from file:  {}", self.kubeconfig),
+            );
+        }
+        let namespace = flags
+            .get("namespace")
+            .map(str::to_string)
+            .unwrap_or_else(|| self.namespace.clone());
+        let explicit_namespace = flags.has("namespace");
+        let mut ctx = Ctx {
+            flags,
+            client,
+            session: self,
+            stdin: parsed.stdin,
+            namespace,
+            explicit_namespace,
+        };
+        (command.run)(&mut ctx, &mut out);
+        out
+    }
+
+    /// What a running `get -w` printed since it was last polled; `None` once it ended.
+    pub fn poll(&mut self, watching: &mut get::Watching) -> Output {
+        let mut out = Output::default();
+        watching.pull(&mut out);
+        out
+    }
+}
+
+fn usage() -> String {
+    "kubectl controls the Kubernetes cluster manager.\n\n Find more information at: https://kubernetes.io/docs/reference/kubectl/\n".to_string()
+}
+
+/// How kubectl prints a Status it got (`cmdutil.CheckErr`): `Error from server (NotFound):
+/// configmaps "x" not found`; an Invalid one from its details, each cause `field: message`
+/// (one on the line, several as `* ` lines below it).
+pub fn server_error(status: &serde_json::Value) -> String {
+    let message = status["message"].as_str().unwrap_or("");
+    let reason = status["reason"].as_str().unwrap_or("");
+    if reason == "Invalid" {
+        let details = &status["details"];
+        let kind = details["kind"].as_str().unwrap_or("");
+        let name = details["name"].as_str().unwrap_or("");
+        let head = if !kind.is_empty() || !name.is_empty() {
+            format!(
+                "The {kind} {} is invalid",
+                crate::codec::goquote::go_quote(name)
+            )
+        } else {
+            "The request is invalid".to_string()
+        };
+        let causes: Vec<String> = details["causes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| {
+                format!(
+                    "{}: {}",
+                    c["field"].as_str().unwrap_or(""),
+                    c["message"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        return match causes.as_slice() {
+            [] => head,
+            [one] => format!("{head}: {one}"),
+            many => format!("{head}: \n* {}", many.join("\n* ")),
+        };
+    }
+    if reason.is_empty() {
+        return format!("Error from server: {message}");
+    }
+    format!("Error from server ({reason}): {message}")
+}

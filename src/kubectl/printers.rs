@@ -1,0 +1,225 @@
+//! kubectl's printers: the server's `Table` as cli-runtime's `HumanReadablePrinter` prints it
+//! (upper-cased headers, priority columns only with `-o wide`, a `NAMESPACE` column with
+//! `-A`, `LABELS` with `--show-labels`, `kind/name` when several types are printed, headers
+//! once per run of the same columns, cells cut at a line break with `...`); `-o json` (Go's
+//! `json.MarshalIndent` with four spaces over an unstructured object, so keys sorted);
+//! `-o yaml` (sigs.k8s.io/yaml); `-o name`; and managedFields left out unless asked for.
+
+use serde_json::{Map, Value};
+
+use super::tabwriter::TabWriter;
+use crate::codec::goquote::go_sprint;
+
+/// How `get` prints tables.
+#[derive(Debug, Clone, Default)]
+pub struct TableOptions {
+    pub wide: bool,
+    pub with_namespace: bool,
+    pub show_labels: bool,
+    pub no_headers: bool,
+    /// `configmap` or `controllerrevision.apps`, when rows are named `kind/name`.
+    pub kind: Option<String>,
+    /// `Event` column of `--output-watch-events`.
+    pub event: Option<String>,
+}
+
+/// The state `HumanReadablePrinter` keeps between the tables it prints: the last columns and
+/// whether their headers were printed.
+#[derive(Debug, Default)]
+pub struct TablePrinter {
+    last_columns: Option<Value>,
+    printed_headers: bool,
+}
+
+fn cell_text(cell: &Value) -> String {
+    match cell {
+        Value::Null => String::new(),
+        Value::String(s) => match s.find(['\x0c', '\n', '\r']) {
+            Some(at) => format!("{}...", &s[..at]),
+            None => s.clone(),
+        },
+        other => go_sprint(other),
+    }
+}
+
+/// `k=v,k2=v2` sorted by key, or `<none>`, as labels.FormatLabels prints them.
+pub fn format_labels(labels: Option<&Map<String, Value>>) -> String {
+    let Some(labels) = labels.filter(|l| !l.is_empty()) else {
+        return "<none>".into();
+    };
+    let mut pairs: Vec<(&String, &Value)> = labels.iter().collect();
+    crate::sort::sort_by(&mut pairs, |a, b| a.0.cmp(b.0));
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("")))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+impl TablePrinter {
+    /// Writes one server `Table` (a response, or a watch event's object) into `w`.
+    pub fn print(&mut self, table: &Value, options: &TableOptions, w: &mut TabWriter) {
+        let mut no_headers = options.no_headers;
+        let columns_given = table["columnDefinitions"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty());
+        if self.printed_headers
+            && (!columns_given || Some(&table["columnDefinitions"]) == self.last_columns.as_ref())
+        {
+            no_headers = true;
+        }
+        let columns = if !columns_given {
+            self.last_columns.clone().unwrap_or(Value::Array(vec![]))
+        } else {
+            if Some(&table["columnDefinitions"]) != self.last_columns.as_ref() {
+                self.last_columns = Some(table["columnDefinitions"].clone());
+                self.printed_headers = false;
+            }
+            table["columnDefinitions"].clone()
+        };
+        let rows = table["rows"].as_array().cloned().unwrap_or_default();
+        if !rows.is_empty() {
+            self.printed_headers = true;
+        }
+        let columns = columns.as_array().cloned().unwrap_or_default();
+        let name_column = options.kind.as_ref().and_then(|_| {
+            columns
+                .iter()
+                .position(|c| c["format"] == "name" && c["type"] == "string")
+        });
+        let shown: Vec<bool> = columns
+            .iter()
+            .map(|c| options.wide || c["priority"].as_i64().unwrap_or(0) == 0)
+            .collect();
+        let mut header: Vec<String> = Vec::new();
+        if options.event.is_some() {
+            header.push("EVENT".into());
+        }
+        if options.with_namespace {
+            header.push("NAMESPACE".into());
+        }
+        for (c, shown) in columns.iter().zip(&shown) {
+            if *shown {
+                header.push(c["name"].as_str().unwrap_or("").to_uppercase());
+            }
+        }
+        if options.show_labels {
+            header.push("LABELS".into());
+        }
+        if !no_headers && !rows.is_empty() {
+            w.write(&header.join("\t"));
+            w.write("\n");
+        }
+        for row in &rows {
+            let meta = &row["object"]["metadata"];
+            let mut cells: Vec<String> = Vec::new();
+            if let Some(e) = &options.event {
+                cells.push(e.clone());
+            }
+            if options.with_namespace {
+                cells.push(meta["namespace"].as_str().unwrap_or("").to_string());
+            }
+            let given = row["cells"].as_array().cloned().unwrap_or_default();
+            for (i, shown) in shown.iter().enumerate() {
+                if !*shown {
+                    continue;
+                }
+                let mut text = given.get(i).map(cell_text).unwrap_or_default();
+                if Some(i) == name_column {
+                    text = format!("{}/{text}", options.kind.as_deref().unwrap_or(""));
+                }
+                cells.push(text);
+            }
+            if options.show_labels {
+                cells.push(format_labels(meta["labels"].as_object()));
+            }
+            w.write(&cells.join("\t"));
+            w.write("\n");
+        }
+    }
+}
+
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            crate::sort::sort(&mut keys);
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&m[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `-o json`: four-space indentation, keys sorted, a final newline.
+pub fn json(v: &Value) -> String {
+    let pretty = crate::codec::json::to_pretty_vec(&sorted(v));
+    let text = String::from_utf8_lossy(&pretty);
+    let mut out = String::with_capacity(text.len() * 2);
+    for line in text.split('\n') {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        out.extend(std::iter::repeat_n(' ', indent * 2));
+        out.push_str(&line[indent..]);
+        out.push('\n');
+    }
+    out
+}
+
+/// `-o yaml`.
+pub fn yaml(v: &Value) -> String {
+    String::from_utf8_lossy(&crate::codec::yaml::emit::to_vec(v)).into_owned()
+}
+
+/// Drops `metadata.managedFields` (kubectl's default for `-o yaml|json`), in a list's items too.
+pub fn omit_managed_fields(v: &mut Value) {
+    if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.remove("managedFields");
+    }
+    if let Some(items) = v.get_mut("items").and_then(Value::as_array_mut) {
+        for item in items {
+            omit_managed_fields(item);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_is_sorted_with_four_spaces() {
+        assert_eq!(
+            json(&json!({"b": {"y": [1, {}], "x": "<"}, "a": []})),
+            "{\n    \"a\": [],\n    \"b\": {\n        \"x\": \"\\u003c\",\n        \"y\": [\n            1,\n            {}\n        ]\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_table_with_namespace_labels_and_kind() {
+        let table = json!({
+            "columnDefinitions": [
+                {"name": "Name", "type": "string", "format": "name", "priority": 0},
+                {"name": "Data", "type": "integer", "format": "", "priority": 0},
+                {"name": "Hidden", "type": "string", "format": "", "priority": 1}
+            ],
+            "rows": [{"cells": ["app", 1, "h"], "object": {"metadata": {"namespace": "demo", "labels": {"b": "2", "a": "1"}}}}]
+        });
+        let mut w = TabWriter::new();
+        let options = TableOptions {
+            with_namespace: true,
+            show_labels: true,
+            kind: Some("configmap".into()),
+            ..Default::default()
+        };
+        TablePrinter::default().print(&table, &options, &mut w);
+        assert_eq!(
+            w.flush(),
+            "NAMESPACE   NAME            DATA   LABELS\ndemo        configmap/app   1      a=1,b=2\n"
+        );
+    }
+}

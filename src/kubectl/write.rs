@@ -1,0 +1,517 @@
+//! kubectl's writing commands: `create` (`-f` from standard input, `namespace`,
+//! `configmap`), `delete` (with `--cascade`, `--grace-period`, `--dry-run=server`, then one
+//! GET to see it gone), `label` and `annotate` (GET, then the JSON merge patch between the
+//! object before and after, as `jsonpatch.CreateMergePatch` makes it), with kubectl's
+//! messages (`configmap/app created`, `configmap "app" deleted`, `... labeled`).
+
+use serde_json::{json, Map, Value};
+
+use super::client::Call;
+use super::flags::{boolean, value, Spec};
+use super::get::{encode_query, name_of};
+use super::mapper::Resource;
+use super::{Ctx, Output};
+
+pub const CREATE_FLAGS: &[Spec] = &[
+    value("filename", Some('f')),
+    value("from-literal", None),
+    value("dry-run", None),
+    value("output", Some('o')),
+    value("field-manager", None),
+    value("validate", None),
+    boolean("save-config", None),
+];
+
+pub const DELETE_FLAGS: &[Spec] = &[
+    value("filename", Some('f')),
+    value("cascade", None),
+    value("grace-period", None),
+    value("dry-run", None),
+    boolean("wait", None),
+    boolean("ignore-not-found", None),
+    boolean("force", None),
+    boolean("now", None),
+];
+
+pub const LABEL_FLAGS: &[Spec] = &[
+    boolean("overwrite", None),
+    value("dry-run", None),
+    value("field-manager", None),
+    value("resource-version", None),
+    boolean("all", None),
+    value("selector", Some('l')),
+];
+
+fn server_dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<bool> {
+    match ctx.flags.get("dry-run") {
+        None | Some("none") => Some(false),
+        Some("server") => Some(true),
+        Some("client") => {
+            out.fail("error: kubesim's kubectl does not run --dry-run=client");
+            None
+        }
+        Some(other) => {
+            out.fail(&format!(
+                "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+            ));
+            None
+        }
+    }
+}
+
+fn suffix(dry: bool) -> &'static str {
+    if dry {
+        " (server dry run)"
+    } else {
+        ""
+    }
+}
+
+/// POSTs `obj` to `resource`'s collection; kubectl's line for it, or its error.
+fn post(
+    ctx: &mut Ctx<'_, '_>,
+    out: &mut Output,
+    resource: &Resource,
+    obj: &Value,
+    dry: bool,
+    source: Option<&str>,
+) -> bool {
+    let ns = obj["metadata"]["namespace"]
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| ctx.namespace.clone());
+    let mut params = vec![
+        (
+            "fieldManager",
+            ctx.flags
+                .get("field-manager")
+                .unwrap_or("kubectl-create")
+                .to_string(),
+        ),
+        ("fieldValidation", "Strict".to_string()),
+    ];
+    if dry {
+        params.push(("dryRun", "All".to_string()));
+    }
+    let path = format!(
+        "{}?{}",
+        resource.collection(Some(&ns)),
+        encode_query(params)
+    );
+    let call = Call {
+        method: "POST",
+        path,
+        accept: "application/json",
+        content_type: Some("application/json"),
+        body: crate::codec::json::to_vec(obj),
+        caller: "helper.go:178",
+    };
+    let reply = ctx.client.send(out, call);
+    let body = reply.json();
+    if !reply.ok() {
+        let text = ctx.report(out, &body);
+        let text = match source {
+            Some(src) => text.replacen("): ", &format!("): error when creating \"{src}\": "), 1),
+            None => text,
+        };
+        out.err(&format!("{text}\n"));
+        out.exit = 1;
+        return false;
+    }
+    out.out(&format!("{} created{}\n", name_of(&body), suffix(dry)));
+    true
+}
+
+pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let Some(dry) = server_dry_run(ctx, out) else {
+        return;
+    };
+    let args = ctx.flags.args.clone();
+    if ctx.flags.has("filename") {
+        return create_from_files(ctx, out, dry);
+    }
+    let Some(what) = args.first().map(String::as_str) else {
+        return out.fail("error: must specify one of -f and -k");
+    };
+    let sub = match what {
+        "namespace" | "ns" => "namespace",
+        "configmap" | "cm" => "configmap",
+        other => {
+            return out.fail(&format!(
+                "error: unknown command \"{other}\" for \"kubectl create\"\nSee 'kubectl create -h' for help and examples"
+            ))
+        }
+    };
+    if args.len() != 2 {
+        return out.fail(&format!(
+            "error: exactly one NAME is required, got {}\nSee 'kubectl create {sub} -h' for help and examples",
+            args.len() - 1
+        ));
+    }
+    let name = &args[1];
+    let (resource, obj) = if sub == "namespace" {
+        (
+            "namespaces",
+            json!({"kind": "Namespace", "apiVersion": "v1",
+                "metadata": {"name": name, "creationTimestamp": null}, "spec": {}, "status": {}}),
+        )
+    } else {
+        let mut data = Map::new();
+        for literal in ctx.flags.all("from-literal") {
+            let Some((k, v)) = literal.split_once('=') else {
+                return out.fail(&format!(
+                    "error: invalid literal source {literal}, expected key=value"
+                ));
+            };
+            data.insert(k.to_string(), Value::String(v.to_string()));
+        }
+        let mut obj = json!({"kind": "ConfigMap", "apiVersion": "v1",
+            "metadata": {"name": name, "namespace": ctx.namespace, "creationTimestamp": null}});
+        if !data.is_empty() {
+            obj["data"] = Value::Object(data);
+        }
+        ("configmaps", obj)
+    };
+    let Some(r) = ctx.resolve(resource, out) else {
+        return out.fail(&format!(
+            "error: the server doesn't have a resource type \"{resource}\""
+        ));
+    };
+    post(ctx, out, &r, &obj, dry, None);
+}
+
+/// The objects of `-f -` (standard input: a here-document or the editor pane's manifest).
+fn manifests(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<Vec<Value>> {
+    let files = ctx.flags.all("filename");
+    if files.iter().any(|f| *f != "-") {
+        let f = files.iter().find(|f| **f != "-").unwrap_or(&"");
+        out.fail(&format!(
+            "error: the path \"{f}\" does not exist (in the tab, use -f - with a here-document)"
+        ));
+        return None;
+    }
+    let text = ctx.stdin.clone().unwrap_or_default();
+    let docs = match crate::engine::documents(&text) {
+        Ok(d) => d,
+        Err(e) => {
+            out.fail(&format!("error: error parsing STDIN: {e}"));
+            return None;
+        }
+    };
+    let mut objects = Vec::new();
+    for doc in docs {
+        if doc
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim().starts_with('#'))
+        {
+            continue;
+        }
+        let converted = match crate::codec::yaml::parse::to_json(doc.as_bytes()) {
+            Ok(c) => c,
+            Err(e) => {
+                out.fail(&format!(
+                    "error: error parsing STDIN: error converting YAML to JSON: {e}"
+                ));
+                return None;
+            }
+        };
+        match serde_json::from_slice::<Value>(&converted.json) {
+            Ok(Value::Null) => {}
+            Ok(Value::Object(m)) if m.get("kind").and_then(Value::as_str) == Some("List") => {
+                objects.extend(m["items"].as_array().cloned().unwrap_or_default())
+            }
+            Ok(v) => objects.push(v),
+            Err(e) => {
+                out.fail(&format!("error: error parsing STDIN: {e}"));
+                return None;
+            }
+        }
+    }
+    if objects.is_empty() {
+        out.fail("error: no objects passed to create");
+        return None;
+    }
+    Some(objects)
+}
+
+/// The served resource of an object's apiVersion and kind.
+fn resource_of(ctx: &mut Ctx<'_, '_>, out: &mut Output, obj: &Value) -> Option<Resource> {
+    let api = obj["apiVersion"].as_str().unwrap_or("");
+    let kind = obj["kind"].as_str().unwrap_or("");
+    let (group, version) = api.split_once('/').unwrap_or(("", api));
+    let find = |d: &super::mapper::Discovery| {
+        d.resources
+            .iter()
+            .find(|r| r.group == group && r.version == version && r.kind == kind)
+            .cloned()
+    };
+    if let Some(r) = find(ctx.discovery(out)) {
+        return Some(r);
+    }
+    ctx.session.forget_discovery();
+    let found = find(ctx.discovery(out));
+    if found.is_none() {
+        out.err(&format!(
+            "error: resource mapping not found for name: {:?} namespace: {:?} from \"STDIN\": no matches for kind {kind:?} in version {api:?}\nensure CRDs are installed first\n",
+            obj["metadata"]["name"].as_str().unwrap_or(""),
+            obj["metadata"]["namespace"].as_str().unwrap_or(""),
+        ));
+        out.exit = 1;
+    }
+    found
+}
+
+fn create_from_files(ctx: &mut Ctx<'_, '_>, out: &mut Output, dry: bool) {
+    let Some(objects) = manifests(ctx, out) else {
+        return;
+    };
+    for obj in objects {
+        if let Some(r) = resource_of(ctx, out, &obj) {
+            post(ctx, out, &r, &obj, dry, Some("STDIN"));
+        }
+    }
+}
+
+/// The objects `TYPE NAME...` or `TYPE/NAME...` name.
+fn named(ctx: &mut Ctx<'_, '_>, out: &mut Output, verb: &str) -> Option<Vec<(Resource, String)>> {
+    let args = ctx.flags.args.clone();
+    let mut found = Vec::new();
+    if args.iter().any(|a| a.contains('/')) {
+        for a in &args {
+            let (ty, name) = a.split_once('/')?;
+            let r = ctx.resolve(ty, out).or_else(|| {
+                out.fail(&format!(
+                    "error: the server doesn't have a resource type \"{ty}\""
+                ));
+                None
+            })?;
+            found.push((r, name.to_string()));
+        }
+        return Some(found);
+    }
+    let Some(ty) = args.first() else {
+        out.fail(&format!(
+            "error: you must specify the type of resource to {verb}"
+        ));
+        return None;
+    };
+    let Some(r) = ctx.resolve(ty, out) else {
+        out.fail(&format!(
+            "error: the server doesn't have a resource type \"{ty}\""
+        ));
+        return None;
+    };
+    let names = &args[1..];
+    if names.is_empty() && verb == "delete" {
+        out.fail("error: resource(s) were provided, but no name was specified");
+        return None;
+    }
+    Some(names.iter().map(|n| (r.clone(), n.clone())).collect())
+}
+
+pub fn delete(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let Some(dry) = server_dry_run(ctx, out) else {
+        return;
+    };
+    let policy = match ctx.flags.get("cascade").unwrap_or("background") {
+        "background" | "true" => "Background",
+        "foreground" => "Foreground",
+        "orphan" | "false" => "Orphan",
+        other => {
+            return out.fail(&format!(
+                "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\"."
+            ))
+        }
+    };
+    let grace: Option<i64> = match ctx.flags.get("grace-period") {
+        None => None,
+        Some(g) => match g.parse::<i64>() {
+            Ok(n) if n >= 0 => Some(n),
+            Ok(_) => None,
+            Err(_) => {
+                return out.fail(&format!(
+                    "Error: invalid argument \"{g}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{g}\": invalid syntax\nSee 'kubectl delete --help' for usage."
+                ))
+            }
+        },
+    };
+    let Some(targets) = named(ctx, out, "delete") else {
+        return;
+    };
+    for (r, name) in targets {
+        let mut options = Map::new();
+        if let Some(g) = grace {
+            options.insert("gracePeriodSeconds".into(), json!(g));
+        }
+        options.insert("propagationPolicy".into(), json!(policy));
+        if dry {
+            options.insert("dryRun".into(), json!(["All"]));
+        }
+        let mut body = crate::codec::json::to_vec(&Value::Object(options));
+        if body.last() != Some(&b'\n') {
+            body.push(b'\n');
+        }
+        let path = format!("{}/{name}", r.collection(Some(&ctx.namespace)));
+        let call = Call {
+            method: "DELETE",
+            path: path.clone(),
+            accept: "application/json",
+            content_type: Some("application/json"),
+            body,
+            caller: "helper.go:202",
+        };
+        let reply = ctx.client.send(out, call);
+        if !reply.ok() {
+            if reply.status == 404 && ctx.flags.on("ignore-not-found") {
+                continue;
+            }
+            {
+                let text = ctx.report(out, &reply.json());
+                out.err(&format!("{text}\n"));
+            }
+            out.exit = 1;
+            continue;
+        }
+        out.out(&format!(
+            "{} \"{name}\" deleted{}\n",
+            r.kind.to_lowercase() + if r.group.is_empty() { "" } else { "." } + &r.group,
+            suffix(dry)
+        ));
+        if !dry && ctx.flags.get("wait") != Some("false") {
+            let mut wait = Call::get(path, "application/json");
+            wait.caller = "simple.go:247";
+            ctx.client.send(out, wait);
+        }
+    }
+}
+
+pub fn label(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    change_metadata(ctx, out, "labels")
+}
+
+pub fn annotate(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    change_metadata(ctx, out, "annotations")
+}
+
+/// `label` / `annotate`: `KEY=VALUE` sets, `KEY-` removes.
+fn change_metadata(ctx: &mut Ctx<'_, '_>, out: &mut Output, field: &str) {
+    let labels = field == "labels";
+    let (verb, done, undone) = if labels {
+        ("label", "labeled", "unlabeled")
+    } else {
+        ("annotate", "annotated", "annotated")
+    };
+    let mut args = Vec::new();
+    let mut set: Vec<(String, String)> = Vec::new();
+    let mut remove: Vec<String> = Vec::new();
+    for a in ctx.flags.args.clone() {
+        if let Some((k, v)) = a.split_once('=') {
+            set.push((k.to_string(), v.to_string()));
+        } else if let Some(k) = a.strip_suffix('-').filter(|_| !args.is_empty()) {
+            remove.push(k.to_string());
+        } else {
+            args.push(a);
+        }
+    }
+    if set.is_empty() && remove.is_empty() {
+        let what = if labels { "label" } else { "annotation" };
+        return out.fail(&format!("error: at least one {what} update is required"));
+    }
+    ctx.flags.args = args;
+    let Some(targets) = named(ctx, out, verb) else {
+        return;
+    };
+    let overwrite = ctx.flags.on("overwrite");
+    for (r, name) in targets {
+        let path = format!("{}/{name}", r.collection(Some(&ctx.namespace)));
+        let reply = ctx.get_named(out, &r, &name, "application/json");
+        let obj = reply.json();
+        if !reply.ok() {
+            {
+                let text = ctx.report(out, &obj);
+                out.fail(&text);
+            }
+            continue;
+        }
+        let current = obj["metadata"][field]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        if !overwrite {
+            let clashes: Vec<String> = set
+                .iter()
+                .filter_map(|(k, v)| {
+                    current
+                        .get(k)
+                        .and_then(Value::as_str)
+                        .filter(|c| c != v)
+                        .map(|c| format!("'{k}' already has a value ({c})"))
+                })
+                .collect();
+            if !clashes.is_empty() {
+                let text = if labels {
+                    format!("error: {}, and --overwrite is false", clashes.join(", "))
+                } else {
+                    format!(
+                        "error: --overwrite is false but found the following declared annotation(s): {}",
+                        clashes.join("; ")
+                    )
+                };
+                out.fail(&text);
+                continue;
+            }
+        }
+        let mut patch = Map::new();
+        for k in &remove {
+            if labels && !current.contains_key(k) {
+                out.out(&format!("label {k:?} not found.\n"));
+            }
+            if current.contains_key(k) {
+                patch.insert(k.clone(), Value::Null);
+            }
+        }
+        for (k, v) in &set {
+            if current.get(k).and_then(Value::as_str) != Some(v) {
+                patch.insert(k.clone(), Value::String(v.clone()));
+            }
+        }
+        let removed_only = patch.values().all(Value::is_null) && !patch.is_empty();
+        let msg = if patch.is_empty() {
+            if labels {
+                "not labeled"
+            } else {
+                done
+            }
+        } else if removed_only && !overwrite {
+            undone
+        } else {
+            done
+        };
+        let mut sorted: Vec<(String, Value)> = patch.into_iter().collect();
+        crate::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
+        let body = json!({"metadata": {field: Value::Object(sorted.into_iter().collect())}});
+        let manager = ctx
+            .flags
+            .get("field-manager")
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("kubectl-{verb}"));
+        let call = Call {
+            method: "PATCH",
+            path: format!("{path}?{}", encode_query(vec![("fieldManager", manager)])),
+            accept: "application/json",
+            content_type: Some("application/merge-patch+json"),
+            body: crate::codec::json::to_compact_string(&body).into_bytes(),
+            caller: "helper.go:269",
+        };
+        let reply = ctx.client.send(out, call);
+        let result = reply.json();
+        if !reply.ok() {
+            {
+                let text = ctx.report(out, &result);
+                out.fail(&text);
+            }
+            continue;
+        }
+        out.out(&format!("{} {msg}\n", name_of(&result)));
+    }
+}

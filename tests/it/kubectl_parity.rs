@@ -1,0 +1,152 @@
+//! The playground's kubectl (`kubesim::kubectl`) against the real kubectl v1.32: the same
+//! command lines, in the same order, each run by the real kubectl against `kubesim serve`
+//! (manual clock) and by the emulator against an engine built the same way, so both clusters
+//! go through the same states. Standard output, standard error and the exit status must
+//! agree; the `-v=6` lines too, once klog's time stamp and process id, the duration and the
+//! header lines (printed in Go map order) left out. The two cannot drift apart unnoticed.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use kubesim::kubectl::Kubectl;
+use kubesim::{Config, Engine};
+
+use crate::common::server::Server;
+
+/// What the real kubectl printed: (stdout, stderr, exit status).
+fn real(s: &Server, words: &[String], stdin: Option<&str>) -> (String, String, i32) {
+    let mut child = Command::new("kubectl")
+        .args(words)
+        .env("KUBECONFIG", &s.kubeconfig)
+        .env("HOME", s.dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kubectl v1.32 is needed for this test (preinstalled on every machine here)");
+    {
+        let mut input = child.stdin.take().expect("stdin");
+        input
+            .write_all(stdin.unwrap_or("").as_bytes())
+            .expect("write stdin");
+    }
+    let out = child.wait_with_output().expect("kubectl ran");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// klog lines without what differs run to run: time, process id, durations, the token.
+fn normalize(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        // Go prints headers in map order, which changes run to run; the server's own
+        // headers (Date, Audit-Id) are not the engine's to match. The header lines go.
+        if line.contains("]     ") {
+            continue;
+        }
+        let line = match line.find("] ") {
+            Some(at) if line.starts_with('I') && line.as_bytes().get(5) == Some(&b' ') => {
+                let file = line[..at].rsplit(' ').next().unwrap_or("").to_string();
+                format!("I {file}{}", &line[at..])
+            }
+            _ => line.to_string(),
+        };
+        let line = match (line.find(" in "), line.ends_with(" milliseconds")) {
+            (Some(at), true) => format!("{} in N milliseconds", &line[..at]),
+            _ => line,
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The command lines, in order; `<<EOF` lines carry a manifest on standard input.
+const SESSION: &[&str] = &[
+    "kubectl get ns",
+    "kubectl get cm",
+    "kubectl create namespace demo",
+    "kubectl create configmap app --from-literal=a=1 --from-literal=b=two -n demo",
+    "kubectl get cm -n demo",
+    "kubectl get configmaps -A",
+    "kubectl get cm -n demo -o wide",
+    "kubectl get cm app -n demo -o yaml",
+    "kubectl get cm -n demo -o json",
+    "kubectl get cm -n demo -o name",
+    "kubectl get ns -o name",
+    "kubectl get cm,ns -n demo",
+    "kubectl get cm/app ns/demo -n demo",
+    "kubectl get cm -n demo -o jsonpath={.items[*].metadata.name}",
+    "kubectl get cm -n demo -o custom-columns=NAME:.metadata.name,A:.data.a,MISSING:.data.zz",
+    "kubectl get cm -n demo --show-labels",
+    "kubectl label cm app -n demo tier=web",
+    "kubectl label cm app -n demo tier=db",
+    "kubectl label cm app -n demo tier=db --overwrite",
+    "kubectl get cm -n demo -l tier=db",
+    "kubectl get cm -n demo -l tier=web",
+    "kubectl get cm -n demo --field-selector metadata.name=app --show-labels",
+    "kubectl annotate cm app -n demo note=hi",
+    "kubectl label cm app -n demo tier-",
+    "kubectl get cm -n demo --chunk-size=1 -v=6",
+    "kubectl get ns kube-system -v=6",
+    "kubectl get controllerrevisions -A",
+    "kubectl get nosuch",
+    "kubectl get cm nope -n demo",
+    "kubectl get",
+    "kubectl get cm --foo",
+    "kubectl get cm -x",
+    "kubectl get cm -o bogus",
+    "kubectl delete cm nope -n demo",
+    "kubectl create -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n  namespace: demo\ndata:\n  k: v\n---\napiVersion: apps/v1\nkind: ControllerRevision\nmetadata:\n  name: rev-1\n  namespace: demo\nrevision: 1\nEOF",
+    "kubectl create -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n  namespace: demo\nEOF",
+    "kubectl get cm,controllerrevisions -n demo",
+    "kubectl get controllerrevision rev-1 -n demo -o name",
+    "kubectl delete cm from-stdin -n demo",
+    "kubectl delete cm app -n demo --dry-run=server",
+    "kubectl get cm -n demo",
+    "kubectl delete configmap/app -n demo",
+    "kubectl get cm -n demo",
+    "kubectl get cm -n demo -v=8",
+    "kubectl get cm nope -n demo -v=8",
+    "kubectl label cm app -n demo tier=web -v=8",
+    "kubectl api-versions",
+    "kubectl api-resources",
+];
+
+#[test]
+fn the_terminals_kubectl_prints_what_kubectl_prints() {
+    let s = Server::start(&["--clock", "manual"]);
+    let mut engine = Engine::new(Config {
+        server_address: s.url.trim_start_matches("https://").to_string(),
+        ..Config::default()
+    });
+    let mut k = Kubectl::new();
+    k.server = s.url.clone();
+    k.kubeconfig = s.kubeconfig.to_string_lossy().into_owned();
+    let mut failures = Vec::new();
+    for line in SESSION {
+        engine.tick();
+        let ours = k.run(line, &mut engine);
+        let parsed = kubesim::kubectl::words::split(line).expect("a line");
+        let (out, err, code) = real(&s, &parsed.words[1..], parsed.stdin.as_deref());
+        let (our_out, our_err) = (ours.stdout(), ours.stderr());
+        if our_out != out || normalize(&our_err) != normalize(&err) || ours.exit != code {
+            failures.push(format!(
+                "$ {line}\n--- kubectl (exit {code}):\n{out}{}\n--- ours (exit {}):\n{our_out}{}",
+                normalize(&err),
+                ours.exit,
+                normalize(&our_err)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} lines differ:\n\n{}",
+        failures.len(),
+        SESSION.len(),
+        failures.join("\n\n")
+    );
+}
