@@ -660,6 +660,47 @@ try {
     await other.close();
   });
 
+  await step('the terminal: kubectl output, get -w live, Ctrl+C, history, Tab, a -v=8 request opened in the builder', async () => {
+    await openTab('terminal');
+    const run = async (line) => {
+      const before = await page.$$eval('.term-entry', (els) => els.length);
+      await page.fill('#term-input', line);
+      await page.press('#term-input', 'Enter');
+      await page.waitForFunction((n) => document.querySelectorAll('.term-entry').length > n, before);
+      return page.$eval('.term-entry:last-child .term-out', (e) => e.textContent);
+    };
+    const ns = await run('kubectl get ns');
+    assert(/^NAME\s+STATUS\s+AGE\n/.test(ns) && ns.includes('kube-system'), `get ns: ${ns}`);
+    await run('kubectl get cm -n default -w');
+    assert(await page.isVisible('#term-stop'), 'a running watch can be stopped');
+    await send('POST', '/api/v1/namespaces/default/configmaps',
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'term-live' }, data: { a: '1' } }));
+    // The watch cache may lag here (an earlier step set a lag): time moves it along.
+    await page.click('#advance-10s');
+    await page.click('#advance-10s');
+    await page.waitForFunction(() => document.querySelector('.term-entry:last-child .term-out').textContent.includes('term-live'));
+    const live = await page.$eval('.term-entry:last-child .term-out', (e) => e.textContent);
+    assert(/term-live\s+1\s+\d+s/.test(live), `the -w row: ${live}`);
+    await page.focus('#term-input');
+    await page.keyboard.press('Control+c');
+    await page.waitForFunction(() => document.querySelector('.term-entry:last-child .term-out').textContent.endsWith('^C\n'));
+    await page.fill('#term-input', '');
+    await page.press('#term-input', 'ArrowUp');
+    assert((await page.inputValue('#term-input')) === 'kubectl get cm -n default -w', 'ArrowUp gives the last command');
+    await page.fill('#term-input', 'kubectl get configm');
+    await page.press('#term-input', 'Tab');
+    assert((await page.inputValue('#term-input')) === 'kubectl get configmaps ', `Tab: ${await page.inputValue('#term-input')}`);
+    const missing = await run('kubectl get cm nope');
+    assert(missing.includes('Error from server (NotFound): configmaps "nope" not found'), missing);
+    await run('kubectl get cm term-live -v=8');
+    const links = await page.$$('.term-entry:last-child .term-req');
+    assert(links.length >= 1, 'request lines are links');
+    assert(await page.isVisible('.term-entry:last-child .term-badge'), 'the read badge beside the response');
+    await links[links.length - 1].click();
+    assert((await page.inputValue('#path')) === '/api/v1/namespaces/default/configmaps/term-live', `builder path: ${await page.inputValue('#path')}`);
+    assert((await page.inputValue('#headers')).includes('as=Table'), 'the Accept header came along');
+  });
+
   await step('dark theme', async () => {
     await openTab('lessons');
     for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'dark'; i++) await page.click('#theme');

@@ -43,3 +43,5 @@ mod ownership;
 mod reducer;
 #[path = "../src/ui/tests/sim.rs"]
 mod sim;
+#[path = "../src/ui/tests/terminal.rs"]
+mod terminal;

@@ -44,6 +44,7 @@ pub mod share;
 pub mod sim;
 pub mod state;
 pub mod templates;
+pub mod terminal;
 pub mod watchlog;
 
 #[cfg(target_arch = "wasm32")]

@@ -28,6 +28,7 @@ use crate::features::FeatureGates;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
     Lessons,
+    Terminal,
     Semantics,
     Store,
     Chaos,
@@ -35,8 +36,9 @@ pub enum Tab {
 }
 
 impl Tab {
-    pub const ALL: [Tab; 5] = [
+    pub const ALL: [Tab; 6] = [
         Tab::Lessons,
+        Tab::Terminal,
         Tab::Semantics,
         Tab::Store,
         Tab::Chaos,
@@ -47,6 +49,7 @@ impl Tab {
     pub fn label(self) -> &'static str {
         match self {
             Tab::Lessons => "Lessons",
+            Tab::Terminal => "Terminal",
             Tab::Semantics => "Read semantics",
             Tab::Store => "Store",
             Tab::Chaos => "Time & chaos",
@@ -57,6 +60,7 @@ impl Tab {
     pub fn id(self) -> &'static str {
         match self {
             Tab::Lessons => "lessons",
+            Tab::Terminal => "terminal",
             Tab::Semantics => "semantics",
             Tab::Store => "store",
             Tab::Chaos => "chaos",
@@ -162,6 +166,12 @@ pub enum Action {
     Notice(Option<String>),
     /// Who requests without credentials act as.
     SetIdentity(Identity),
+    /// Runs a command line in the terminal.
+    TermRun(String),
+    /// Ctrl+C in the terminal: ends a running `get -w`.
+    TermInterrupt,
+    /// Opens request `index` of terminal entry `id` in the builder.
+    TermOpen(u32, usize),
 }
 
 /// The simulated informer's controls.
@@ -237,6 +247,8 @@ pub struct AppState {
     pub informer_error: Option<String>,
     /// The challenge in progress.
     pub challenge: Option<super::challenge::ChallengeRun>,
+    /// The terminal pane (kubectl against this cluster).
+    pub terminal: Rc<RefCell<super::terminal::Terminal>>,
 }
 
 impl PartialEq for AppState {
@@ -278,6 +290,7 @@ impl AppState {
             informer: None,
             informer_error: None,
             challenge: None,
+            terminal: Rc::new(RefCell::new(super::terminal::Terminal::new())),
         }
     }
 

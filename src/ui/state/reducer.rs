@@ -11,7 +11,8 @@ impl AppState {
         if let Action::Poll = action {
             // The heartbeat re-renders only when something visible changed.
             let changed = self.sim.borrow_mut().poll();
-            if !changed {
+            let printed = self.terminal.borrow_mut().poll();
+            if !changed && !printed {
                 return (self, fx);
             }
         }
@@ -111,6 +112,22 @@ impl AppState {
                 });
             }
             Action::Tab(t) => s.tab = t,
+            Action::TermRun(line) => {
+                let sim = s.sim.clone();
+                s.terminal
+                    .borrow_mut()
+                    .run(&line, &mut sim.borrow_mut().engine);
+            }
+            Action::TermInterrupt => {
+                s.terminal.borrow_mut().interrupt();
+            }
+            Action::TermOpen(id, index) => {
+                let draft = s.terminal.borrow().draft(id, index);
+                if let Some(d) = draft {
+                    s.draft = d;
+                    s.share(&mut fx);
+                }
+            }
             Action::StartLesson(id) => {
                 if s.hand_changed() {
                     s.confirm_lesson = Some(id);

@@ -15,5 +15,6 @@ mod ownership;
 mod reducer;
 mod sim;
 mod support;
+mod terminal;
 
 use support::{draft, Reduce, CR};

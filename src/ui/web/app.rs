@@ -173,6 +173,7 @@ fn side_tabs() -> Html {
     });
     let body = match current {
         Tab::Lessons => html! { <Lessons /> },
+        Tab::Terminal => html! { <super::terminal::TerminalPane /> },
         Tab::Semantics => html! { <SemanticsTable /> },
         Tab::Store => html! { <Inspector /> },
         Tab::Chaos => html! { <ClockPanel /> },

@@ -21,6 +21,7 @@ pub mod params;
 pub mod recent;
 pub mod response;
 pub mod semantics_table;
+pub mod terminal;
 pub mod timeline;
 pub mod watches;
 

@@ -1,0 +1,136 @@
+//! The terminal pane through the reducer: a command's output and requests, `-v=6` request
+//! lines opened in the builder, a `get -w` printing a row when the builder writes and ending
+//! with Ctrl+C, the history under the arrow keys, and Tab completion.
+
+// In the browser suite these are wasm-bindgen tests.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use std::rc::Rc;
+
+use super::{draft, Reduce};
+use crate::ui::state::{Action, AppState};
+
+fn last_text(state: &AppState) -> String {
+    state
+        .terminal
+        .borrow()
+        .entries
+        .last()
+        .map(|e| e.text())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_command_prints_what_kubectl_prints_and_its_requests_open_in_the_builder() {
+    let state = Rc::new(AppState::new(false));
+    let state = state.reduce(Action::TermRun("kubectl get ns -v=6".into()));
+    let text = last_text(&state);
+    assert!(
+        text.contains("NAME          STATUS   AGE\ndefault       Active   0s\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "round_trippers.go:560] GET https://kubesim.local/api/v1/namespaces?limit=500 200 OK"
+        ),
+        "{text}"
+    );
+    let (id, sent) = {
+        let t = state.terminal.borrow();
+        let e = t.entries.last().unwrap();
+        (e.id, e.sent.len())
+    };
+    // Discovery (/api, /apis) and the list.
+    assert_eq!(sent, 3);
+    let state = state.reduce(Action::TermOpen(id, 2));
+    assert_eq!(state.draft.method, "GET");
+    assert_eq!(state.draft.path, "/api/v1/namespaces?limit=500");
+    assert!(state
+        .draft
+        .headers
+        .contains("Accept: application/json;as=Table;v=v1;g=meta.k8s.io"));
+    let state = state.reduce(Action::TermRun("kubectl get nosuch".into()));
+    assert_eq!(
+        last_text(&state),
+        "error: the server doesn't have a resource type \"nosuch\"\n"
+    );
+}
+
+#[test]
+fn get_w_prints_a_row_for_a_write_and_ctrl_c_ends_it() {
+    let state = Rc::new(AppState::new(false));
+    let state = state.reduce(Action::TermRun("kubectl get cm -w".into()));
+    assert!(state.terminal.borrow().watching());
+    let body =
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"live"},"data":{"a":"1"}}"#;
+    let state = state
+        .reduce(Action::LoadAndSend(draft(
+            "POST",
+            "/api/v1/namespaces/default/configmaps",
+            "",
+            body,
+        )))
+        .reduce(Action::Poll)
+        .reduce(Action::Poll);
+    let text = last_text(&state);
+    assert!(
+        text.contains("NAME   DATA   AGE\nlive   1      0s\n"),
+        "{text}"
+    );
+    let state = state.reduce(Action::TermInterrupt);
+    assert!(!state.terminal.borrow().watching());
+    assert!(last_text(&state).ends_with("^C\n"));
+}
+
+#[test]
+fn history_and_completion() {
+    let state = Rc::new(AppState::new(false));
+    let state = state
+        .reduce(Action::TermRun("kubectl get ns".into()))
+        .reduce(Action::TermRun("kubectl api-versions".into()));
+    {
+        let mut t = state.terminal.borrow_mut();
+        assert_eq!(t.history_up("kub").as_deref(), Some("kubectl api-versions"));
+        assert_eq!(t.history_up("").as_deref(), Some("kubectl get ns"));
+        assert_eq!(t.history_up("").as_deref(), Some("kubectl get ns"));
+        assert_eq!(t.history_down().as_deref(), Some("kubectl api-versions"));
+        assert_eq!(t.history_down().as_deref(), Some("kub"));
+    }
+    let resources = state.sim.borrow().resources.clone();
+    let sim = state.sim.clone();
+    let t = state.terminal.borrow();
+    let names = |r: &crate::ui::discovery::ApiResource| {
+        crate::ui::terminal::object_names(&mut sim.borrow_mut().engine, r, "default")
+    };
+    assert_eq!(
+        t.complete("kubectl ge", &resources, names).line,
+        "kubectl get "
+    );
+    assert_eq!(
+        t.complete("kubectl get configm", &resources, names).line,
+        "kubectl get configmaps "
+    );
+    let namespaces = resources.iter().find(|r| r.name == "namespaces").unwrap();
+    let kube: Vec<String> =
+        crate::ui::terminal::object_names(&mut sim.borrow_mut().engine, namespaces, "")
+            .into_iter()
+            .filter(|n| n.starts_with("kube-"))
+            .collect();
+    assert!(kube.len() >= 2, "{kube:?}");
+    let done = t.complete("kubectl get namespaces kube-", &resources, names);
+    assert_eq!(done.line, "kubectl get namespaces kube-");
+    assert_eq!(done.choices, kube);
+    assert_eq!(
+        t.complete("kubectl get cm --show-l", &resources, names)
+            .line,
+        "kubectl get cm --show-labels "
+    );
+    assert!(crate::ui::terminal::complete_line("kubectl get ns"));
+    assert!(!crate::ui::terminal::complete_line(
+        "kubectl apply -f - <<EOF\nkind: X"
+    ));
+    assert!(crate::ui::terminal::complete_line(
+        "kubectl apply -f - <<EOF\nkind: X\nEOF"
+    ));
+}
