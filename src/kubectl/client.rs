@@ -80,6 +80,24 @@ pub struct Call<'a> {
 }
 
 impl<'a> Call<'a> {
+    /// A request with a body, answered in JSON.
+    pub fn with_body(
+        method: &'a str,
+        path: String,
+        content_type: &'a str,
+        body: Vec<u8>,
+        caller: Caller,
+    ) -> Call<'a> {
+        Call {
+            method,
+            path,
+            accept: "application/json",
+            content_type: Some(content_type),
+            body,
+            caller,
+        }
+    }
+
     pub fn get(path: String, accept: &'a str) -> Call<'a> {
         Call {
             method: "GET",

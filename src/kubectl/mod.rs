@@ -8,9 +8,12 @@
 //! the same code. Layout: [`words`] (shell words, here-documents), [`flags`] (pflag),
 //! [`client`] (requests and their logs), [`mapper`] (discovery and resource names),
 //! [`tabwriter`], [`printers`], [`jsonpath`], and one module per group of commands: [`get`],
-//! [`write`] (create, delete, label, annotate), [`info`] (api-resources, api-versions,
+//! [`write`] (create, delete, label, annotate), [`apply`] (apply, patch, replace), [`auth`]
+//! (whoami, can-i), [`info`] (api-resources, api-versions,
 //! version).
 
+pub mod apply;
+pub mod auth;
 pub mod client;
 pub mod flags;
 pub mod get;
@@ -121,6 +124,8 @@ pub struct Ctx<'a, 't> {
     pub namespace: String,
     /// Whether `-n` was given.
     pub explicit_namespace: bool,
+    /// The OpenAPI v3 root document and the group versions fetched by this command.
+    pub openapi: Option<(serde_json::Value, Vec<String>)>,
 }
 
 impl Ctx<'_, '_> {
@@ -229,6 +234,26 @@ const COMMANDS: &[Command] = &[
         name: "annotate",
         flags: write::LABEL_FLAGS,
         run: write::annotate,
+    },
+    Command {
+        name: "apply",
+        flags: apply::APPLY_FLAGS,
+        run: apply::apply,
+    },
+    Command {
+        name: "patch",
+        flags: apply::PATCH_FLAGS,
+        run: apply::patch,
+    },
+    Command {
+        name: "replace",
+        flags: apply::REPLACE_FLAGS,
+        run: apply::replace,
+    },
+    Command {
+        name: "auth",
+        flags: auth::AUTH_FLAGS,
+        run: auth::auth,
     },
     Command {
         name: "api-resources",
@@ -343,6 +368,7 @@ impl Kubectl {
             stdin: parsed.stdin,
             namespace,
             explicit_namespace,
+            openapi: None,
         };
         (command.run)(&mut ctx, &mut out);
         out

@@ -181,7 +181,7 @@ pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
 }
 
 /// The objects of `-f -` (standard input: a here-document or the editor pane's manifest).
-fn manifests(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<Vec<Value>> {
+pub(super) fn manifests(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<Vec<Value>> {
     let files = ctx.flags.all("filename");
     if files.iter().any(|f| *f != "-") {
         let f = files.iter().find(|f| **f != "-").unwrap_or(&"");
@@ -235,7 +235,11 @@ fn manifests(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<Vec<Value>> {
 }
 
 /// The served resource of an object's apiVersion and kind.
-fn resource_of(ctx: &mut Ctx<'_, '_>, out: &mut Output, obj: &Value) -> Option<Resource> {
+pub(super) fn resource_of(
+    ctx: &mut Ctx<'_, '_>,
+    out: &mut Output,
+    obj: &Value,
+) -> Option<Resource> {
     let api = obj["apiVersion"].as_str().unwrap_or("");
     let kind = obj["kind"].as_str().unwrap_or("");
     let (group, version) = api.split_once('/').unwrap_or(("", api));
@@ -267,13 +271,18 @@ fn create_from_files(ctx: &mut Ctx<'_, '_>, out: &mut Output, dry: bool) {
     };
     for obj in objects {
         if let Some(r) = resource_of(ctx, out, &obj) {
+            super::apply::openapi_for(ctx, out, &r);
             post(ctx, out, &r, &obj, dry, Some("STDIN"));
         }
     }
 }
 
 /// The objects `TYPE NAME...` or `TYPE/NAME...` name.
-fn named(ctx: &mut Ctx<'_, '_>, out: &mut Output, verb: &str) -> Option<Vec<(Resource, String)>> {
+pub(super) fn named(
+    ctx: &mut Ctx<'_, '_>,
+    out: &mut Output,
+    verb: &str,
+) -> Option<Vec<(Resource, String)>> {
     let args = ctx.flags.args.clone();
     let mut found = Vec::new();
     if args.iter().any(|a| a.contains('/')) {

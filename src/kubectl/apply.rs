@@ -1,0 +1,392 @@
+//! `kubectl apply` (client-side: the last-applied annotation and a three-way patch; and
+//! `--server-side`, with `--force-conflicts`), `kubectl patch` and `kubectl replace`, with
+//! the OpenAPI v3 requests kubectl makes first to validate what it sends (the root document,
+//! then the group version's, fetched once per command).
+
+use serde_json::{json, Map, Value};
+
+use super::client::Call;
+use super::flags::{boolean, value, Spec};
+use super::get::{encode_query, name_of};
+use super::mapper::Resource;
+use super::write::{manifests, resource_of};
+use super::{Ctx, Output};
+
+pub const APPLY_FLAGS: &[Spec] = &[
+    value("filename", Some('f')),
+    boolean("server-side", None),
+    boolean("force-conflicts", None),
+    value("field-manager", None),
+    value("dry-run", None),
+    value("validate", None),
+];
+
+pub const PATCH_FLAGS: &[Spec] = &[
+    value("patch", Some('p')),
+    value("type", None),
+    value("dry-run", None),
+    value("field-manager", None),
+];
+
+pub const REPLACE_FLAGS: &[Spec] = &[
+    value("filename", Some('f')),
+    value("field-manager", None),
+    value("validate", None),
+];
+
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// kubectl's client-side validation looks the group version's OpenAPI document up first.
+pub fn openapi_for(ctx: &mut Ctx<'_, '_>, out: &mut Output, resource: &Resource) {
+    if ctx.openapi.is_none() {
+        let mut call = Call::get("/openapi/v3?timeout=32s".into(), "application/json");
+        call.caller = "client.go:46";
+        ctx.openapi = Some((ctx.client.send(out, call).json(), Vec::new()));
+    }
+    let key = if resource.group.is_empty() {
+        format!("api/{}", resource.version)
+    } else {
+        format!("apis/{}/{}", resource.group, resource.version)
+    };
+    let Some((root, fetched)) = ctx.openapi.as_mut() else {
+        return;
+    };
+    if fetched.contains(&key) {
+        return;
+    }
+    fetched.push(key.clone());
+    let Some(url) = root["paths"][&key]["serverRelativeURL"].as_str() else {
+        return;
+    };
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let mut call = Call::get(format!("{url}{sep}timeout=32s"), "application/json");
+    call.caller = "groupversion.go:75";
+    ctx.client.send(out, call);
+}
+
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            crate::sort::sort(&mut keys);
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&m[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The three-way patch from `current` to `modified`, deleting what `original` (the last
+/// applied configuration) had and `modified` no longer has. Lists are replaced whole.
+fn three_way(original: &Value, modified: &Value, current: &Value) -> Map<String, Value> {
+    let mut patch = Map::new();
+    let empty = Map::new();
+    let m = modified.as_object().unwrap_or(&empty);
+    let c = current.as_object().unwrap_or(&empty);
+    let o = original.as_object().unwrap_or(&empty);
+    for (k, mv) in m {
+        match (mv, c.get(k)) {
+            (Value::Object(_), Some(cv @ Value::Object(_))) => {
+                let sub = three_way(o.get(k).unwrap_or(&Value::Null), mv, cv);
+                if !sub.is_empty() {
+                    patch.insert(k.clone(), Value::Object(sub));
+                }
+            }
+            (_, Some(cv)) if cv == mv => {}
+            _ => {
+                patch.insert(k.clone(), mv.clone());
+            }
+        }
+    }
+    for k in o.keys() {
+        if !m.contains_key(k) && c.contains_key(k) {
+            patch.insert(k.clone(), Value::Null);
+        }
+    }
+    patch
+}
+
+/// Whether kube-apiserver serves the group's kinds itself (strategic merge patch) rather
+/// than from a CustomResourceDefinition (JSON merge patch).
+fn built_in(group: &str) -> bool {
+    matches!(
+        group,
+        "" | "apps"
+            | "rbac.authorization.k8s.io"
+            | "authorization.k8s.io"
+            | "authentication.k8s.io"
+            | "apiextensions.k8s.io"
+    )
+}
+
+fn with_namespace(ctx: &Ctx<'_, '_>, r: &Resource, mut obj: Value) -> Value {
+    if r.namespaced && obj["metadata"]["namespace"].is_null() {
+        obj["metadata"]["namespace"] = json!(ctx.namespace);
+    }
+    obj
+}
+
+pub fn apply(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    if !ctx.flags.has("filename") {
+        return out.fail("error: must specify one of -f and -k");
+    }
+    let Some(objects) = manifests(ctx, out) else {
+        return;
+    };
+    for obj in objects {
+        let Some(r) = resource_of(ctx, out, &obj) else {
+            continue;
+        };
+        openapi_for(ctx, out, &r);
+        let obj = with_namespace(ctx, &r, obj);
+        if ctx.flags.on("server-side") {
+            server_side(ctx, out, &r, &obj);
+        } else {
+            client_side(ctx, out, &r, obj);
+        }
+    }
+    if ctx.client.verbosity >= 4 && out.exit == 0 {
+        ctx.client
+            .log(out, "apply.go:548", "Running apply post-processor function");
+    }
+}
+
+fn object_path(ctx: &Ctx<'_, '_>, r: &Resource, obj: &Value) -> String {
+    let ns = obj["metadata"]["namespace"]
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| ctx.namespace.clone());
+    format!(
+        "{}/{}",
+        r.collection(Some(&ns)),
+        obj["metadata"]["name"].as_str().unwrap_or("")
+    )
+}
+
+fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Value) {
+    let manager = ctx
+        .flags
+        .get("field-manager")
+        .unwrap_or("kubectl")
+        .to_string();
+    let force = ctx.flags.on("force-conflicts").to_string();
+    let query = encode_query(vec![
+        ("fieldManager", manager),
+        ("fieldValidation", "Strict".into()),
+        ("force", force),
+    ]);
+    let call = Call::with_body(
+        "PATCH",
+        format!("{}?{query}", object_path(ctx, r, obj)),
+        "application/apply-patch+yaml",
+        crate::codec::json::to_vec(&sorted(obj)),
+        "helper.go:269",
+    );
+    let reply = ctx.client.send(out, call);
+    let body = reply.json();
+    if reply.status == 409 {
+        let message = body["message"].as_str().unwrap_or("");
+        return out.fail(&format!(
+            "error: {message}\nPlease review the fields above--they currently have other managers. Here\nare the ways you can resolve this warning:\n* If you intend to manage all of these fields, please re-run the apply\n  command with the `--force-conflicts` flag.\n* If you do not intend to manage all of the fields, please edit your\n  manifest to remove references to the fields that should keep their\n  current managers.\n* You may co-own fields by updating your manifest to match the existing\n  value; in this case, you'll become the manager if the other manager(s)\n  stop managing the field (remove it from their configuration).\nSee https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts"
+        ));
+    }
+    if !reply.ok() {
+        let text = ctx.report(out, &body);
+        return out.fail(&text);
+    }
+    out.out(&format!("{} serverside-applied\n", name_of(&body)));
+}
+
+fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value) {
+    // The last-applied configuration: the object as given, its annotation left out (the
+    // annotations map stays, empty when that was all), keys sorted, with a final newline.
+    let mut bare = obj.clone();
+    if let Some(meta) = bare["metadata"].as_object_mut() {
+        let annotations = meta.entry("annotations").or_insert_with(|| json!({}));
+        if let Some(a) = annotations.as_object_mut() {
+            a.remove(LAST_APPLIED);
+        }
+    }
+    let last = format!(
+        "{}\n",
+        crate::codec::json::to_compact_string(&sorted(&bare))
+    );
+    let mut modified = bare;
+    modified["metadata"]["annotations"][LAST_APPLIED] = json!(last);
+    let name = obj["metadata"]["name"].as_str().unwrap_or("").to_string();
+    let current = ctx.get_named(out, r, &name, "application/json");
+    if current.status == 404 {
+        let manager = "kubectl-client-side-apply";
+        let query = encode_query(vec![
+            ("fieldManager", manager.to_string()),
+            ("fieldValidation", "Strict".into()),
+        ]);
+        let path = format!(
+            "{}?{query}",
+            r.collection(modified["metadata"]["namespace"].as_str())
+        );
+        let call = Call::with_body(
+            "POST",
+            path,
+            "application/json",
+            crate::codec::json::to_vec(&modified),
+            "helper.go:178",
+        );
+        let reply = ctx.client.send(out, call);
+        let body = reply.json();
+        if !reply.ok() {
+            let text = ctx.report(out, &body);
+            return out.fail(&text);
+        }
+        return out.out(&format!("{} created\n", name_of(&body)));
+    }
+    let current = current.json();
+    let original: Value = current["metadata"]["annotations"][LAST_APPLIED]
+        .as_str()
+        .and_then(|s| serde_json::from_str(s).ok())
+        .unwrap_or(Value::Null);
+    let patch = three_way(&original, &modified, &current);
+    if patch.is_empty() {
+        return out.out(&format!("{} unchanged\n", name_of(&current)));
+    }
+    let content_type = if built_in(&r.group) {
+        "application/strategic-merge-patch+json"
+    } else {
+        "application/merge-patch+json"
+    };
+    let query = encode_query(vec![
+        ("fieldManager", "kubectl-client-side-apply".into()),
+        ("fieldValidation", "Strict".into()),
+    ]);
+    let call = Call::with_body(
+        "PATCH",
+        format!("{}?{query}", object_path(ctx, r, &modified)),
+        content_type,
+        crate::codec::json::to_compact_string(&sorted(&Value::Object(patch))).into_bytes(),
+        "helper.go:269",
+    );
+    let reply = ctx.client.send(out, call);
+    let body = reply.json();
+    if !reply.ok() {
+        let text = ctx.report(out, &body);
+        return out.fail(&text);
+    }
+    out.out(&format!("{} configured\n", name_of(&body)));
+}
+
+pub fn patch(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let Some(text) = ctx.flags.get("patch").map(str::to_string) else {
+        return out.fail("error: must specify -p to patch");
+    };
+    let content_type = match ctx.flags.get("type").unwrap_or("strategic") {
+        "strategic" => "application/strategic-merge-patch+json",
+        "merge" => "application/merge-patch+json",
+        "json" => "application/json-patch+json",
+        other => {
+            return out.fail(&format!(
+                "error: --type must be one of [json merge strategic], not {other:?}"
+            ))
+        }
+    };
+    let Some(targets) = super::write::named(ctx, out, "patch") else {
+        return;
+    };
+    let body = match crate::codec::yaml::parse::to_json(text.as_bytes()) {
+        Ok(c) => c.json,
+        Err(e) => return out.fail(&format!("error: unable to parse {text:?}: {e}")),
+    };
+    let body = serde_json::from_slice::<Value>(&body)
+        .map(|v| crate::codec::json::to_compact_string(&sorted(&v)).into_bytes())
+        .unwrap_or(body);
+    for (r, name) in targets {
+        let before = ctx.get_named(out, &r, &name, "application/json");
+        if !before.ok() {
+            let text = ctx.report(out, &before.json());
+            out.fail(&text);
+            continue;
+        }
+        let before = before.json();
+        let manager = ctx
+            .flags
+            .get("field-manager")
+            .unwrap_or("kubectl-patch")
+            .to_string();
+        let call = Call::with_body(
+            "PATCH",
+            format!(
+                "{}/{name}?{}",
+                r.collection(Some(&ctx.namespace)),
+                encode_query(vec![("fieldManager", manager)])
+            ),
+            content_type,
+            body.clone(),
+            "helper.go:269",
+        );
+        let reply = ctx.client.send(out, call);
+        let after = reply.json();
+        if !reply.ok() {
+            let text = ctx.report(out, &after);
+            out.fail(&text);
+            continue;
+        }
+        let note = if after == before { " (no change)" } else { "" };
+        out.out(&format!("{} patched{note}\n", name_of(&after)));
+    }
+}
+
+pub fn replace(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    if !ctx.flags.has("filename") {
+        return out.fail("error: must specify --filename to replace");
+    }
+    let Some(objects) = manifests(ctx, out) else {
+        return;
+    };
+    for obj in objects {
+        let Some(r) = resource_of(ctx, out, &obj) else {
+            continue;
+        };
+        openapi_for(ctx, out, &r);
+        let mut obj = with_namespace(ctx, &r, obj);
+        let name = obj["metadata"]["name"].as_str().unwrap_or("").to_string();
+        if obj["metadata"]["resourceVersion"].is_null() {
+            // helper.Replace fills in the resourceVersion from a GET when none is given.
+            let current = ctx.get_named(out, &r, &name, "application/json");
+            if !current.ok() {
+                let text = ctx.report(out, &current.json());
+                out.fail(&text);
+                continue;
+            }
+            obj["metadata"]["resourceVersion"] =
+                current.json()["metadata"]["resourceVersion"].clone();
+        }
+        let query = encode_query(vec![
+            (
+                "fieldManager",
+                ctx.flags
+                    .get("field-manager")
+                    .unwrap_or("kubectl-replace")
+                    .to_string(),
+            ),
+            ("fieldValidation", "Strict".into()),
+        ]);
+        let call = Call::with_body(
+            "PUT",
+            format!("{}?{query}", object_path(ctx, &r, &obj)),
+            "application/json",
+            crate::codec::json::to_vec(&obj),
+            "helper.go:240",
+        );
+        let reply = ctx.client.send(out, call);
+        let body = reply.json();
+        if !reply.ok() {
+            let text = ctx.report(out, &body);
+            out.fail(&text);
+            continue;
+        }
+        out.out(&format!("{} replaced\n", name_of(&body)));
+    }
+}
