@@ -422,6 +422,14 @@ pub fn name_of(o: &Value) -> String {
     }
 }
 
+/// The EVENT cell: cli-runtime pads the known types to eight characters.
+fn event_column(kind: &str) -> String {
+    match kind {
+        "ADDED" | "DELETED" | "ERROR" => format!("{kind:<8}"),
+        other => other.to_string(),
+    }
+}
+
 /// A `get -w` still running: its stream, and how it prints rows.
 pub struct Watching {
     stream: Option<WatchStream>,
@@ -477,7 +485,7 @@ impl Watching {
             }
             let mut options = self.options.clone();
             if options.event.is_some() {
-                options.event = event["type"].as_str().map(str::to_string);
+                options.event = event["type"].as_str().map(event_column);
             }
             self.printer
                 .print(&event["object"], &options, &mut self.writer);
@@ -537,7 +545,7 @@ fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>, fmt: Forma
         event: ctx
             .flags
             .on("output-watch-events")
-            .then(|| "ADDED".to_string()),
+            .then(|| event_column("ADDED")),
     };
     let mut printer = TablePrinter::default();
     let mut writer = TabWriter::new();

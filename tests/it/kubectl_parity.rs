@@ -170,3 +170,81 @@ fn the_terminals_kubectl_prints_what_kubectl_prints() {
         failures.join("\n\n")
     );
 }
+
+/// `get -w`: the list, then a row per event, widths remembered; the real kubectl's output
+/// read until the write's row arrives, then stopped as Ctrl+C stops it.
+#[test]
+fn get_w_prints_the_rows_kubectl_prints() {
+    use std::io::{BufRead, BufReader};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let s = Server::start(&["--clock", "manual"]);
+    let mut engine = Engine::new(Config {
+        server_address: s.url.trim_start_matches("https://").to_string(),
+        ..Config::default()
+    });
+    let mut k = Kubectl::new();
+    let setup = [
+        "kubectl create namespace demo",
+        "kubectl create configmap a-first-one --from-literal=a=1 -n demo",
+    ];
+    for line in setup {
+        let words = kubesim::kubectl::words::split(line).unwrap().words;
+        let (_, err, code) = real(&s, &words[1..], None);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(k.run(line, &mut engine).exit, 0);
+    }
+    let watch = ["get", "cm", "-n", "demo", "-w", "--output-watch-events"];
+    for with_events in [false, true] {
+        let args = if with_events { &watch[..] } else { &watch[..5] };
+        let mut child = Command::new("kubectl")
+            .args(args)
+            .env("KUBECONFIG", &s.kubeconfig)
+            .env("HOME", s.dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("kubectl");
+        let (tx, rx) = mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap_or_default()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut lines = Vec::new();
+        let mut wait_for = |what: &str, lines: &mut Vec<String>| {
+            while !lines.iter().any(|l| l.contains(what)) {
+                let l = rx
+                    .recv_timeout(Duration::from_secs(20))
+                    .unwrap_or_else(|_| panic!("no {what:?} in {lines:?}"));
+                lines.push(l);
+            }
+        };
+        wait_for("a-first-one", &mut lines);
+        let name = if with_events {
+            "live-with-a-longer-name"
+        } else {
+            "live"
+        };
+        let create = format!("kubectl create configmap {name} --from-literal=b=2 -n demo");
+        let words = kubesim::kubectl::words::split(&create).unwrap().words;
+        real(&s, &words[1..], None);
+        wait_for(name, &mut lines);
+        let _ = child.kill();
+        let _ = child.wait();
+        let theirs = lines.join("\n") + "\n";
+
+        let line = format!("kubectl {}", args.join(" "));
+        let mut first = k.run(&line, &mut engine);
+        let mut watching = first.watching.take().expect("watching");
+        assert_eq!(k.run(&create, &mut engine).exit, 0);
+        engine.tick();
+        let more = k.poll(&mut watching);
+        let ours = first.stdout() + &more.stdout();
+        assert_eq!(ours, theirs, "{line}");
+    }
+}
