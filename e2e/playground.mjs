@@ -701,6 +701,22 @@ try {
     assert((await page.inputValue('#headers')).includes('as=Table'), 'the Accept header came along');
   });
 
+  await step('the kubectl lesson: a terminal step runs in the terminal and shows what it printed', async () => {
+    await openTab('lessons');
+    await page.click('#lesson-kubectl');
+    if (await page.isVisible('#lesson-confirm')) await page.click('#lesson-fresh');
+    await page.waitForSelector('#step-command');
+    await page.click('#step-run');
+    await page.waitForSelector('#step-result.ok');
+    const printed = await page.textContent('#step-terminal');
+    assert(printed.includes('configmap/app-3 created'), `step output: ${printed}`);
+    await page.click('#step-next');
+    await page.click('#step-run');
+    await page.waitForSelector('#step-result.ok');
+    assert((await page.textContent('#step-terminal')).includes('continue='), 'the chunked list shows its continue requests');
+    await page.click('#lesson-exit');
+  });
+
   await step('dark theme', async () => {
     await openTab('lessons');
     for (let i = 0; i < 3 && (await page.getAttribute('html', 'data-theme')) !== 'dark'; i++) await page.click('#theme');

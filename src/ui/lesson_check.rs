@@ -44,11 +44,19 @@ pub fn expected_rv(expect: &str) -> Option<u64> {
 /// `exact`: the lesson runs on its own fresh cluster, so its resourceVersions and events are
 /// as written (on the learner's cluster only the status is checked).
 pub fn verdict(step: &Step, got: &StepOutcome, exact: bool) -> (bool, String) {
-    let mut saw = vec![got.code.to_string()];
+    let mut saw = vec![if step.kubectl.is_empty() {
+        got.code.to_string()
+    } else {
+        format!("exit status {}", got.code)
+    }];
     let mut wanted = Vec::new();
     let mut ok = got.code == step.status;
     if !ok {
-        wanted.push(step.status.to_string());
+        wanted.push(if step.kubectl.is_empty() {
+            step.status.to_string()
+        } else {
+            format!("exit status {}", step.status)
+        });
     }
     if let Some(events) = got
         .events

@@ -1,4 +1,5 @@
-//! The lessons: guided scenarios through the spec's read semantics, each step one request.
+//! The lessons: guided scenarios through the spec's read semantics, each step one request
+//! (or, in a terminal step, one kubectl command).
 //!
 //! Every step is an ordinary request (time and chaos go through `/kubesim/v1/`), so a step
 //! can be loaded into the builder, edited, copied as curl, and linked to. Each lesson starts
@@ -28,6 +29,9 @@ pub struct Step {
     pub events: &'static [&'static str],
     /// The outcome the learner is asked to predict before the step runs.
     pub predict: Option<&'static Predict>,
+    /// A terminal step: the kubectl command line it runs (here-document included) instead of
+    /// the builder's request; `status` is then the exit status it expects.
+    pub kubectl: &'static str,
 }
 
 /// A guided scenario.
@@ -49,6 +53,7 @@ mod apply;
 mod cascade;
 mod corrupt;
 mod crd;
+mod kubectl;
 mod predictions;
 mod rbac;
 
@@ -64,6 +69,7 @@ const S: Step = Step {
     save: &[],
     events: &[],
     predict: None,
+    kubectl: "",
 };
 
 macro_rules! crs {
@@ -569,6 +575,7 @@ pub const LESSONS: &[Lesson] = &[
     cascade::CASCADE,
     corrupt::CORRUPT,
     crd::CRD_LESSON,
+    kubectl::KUBECTL_LESSON,
 ];
 
 /// The lesson with `id`.

@@ -354,6 +354,38 @@ impl AppState {
         self.share(fx);
     }
 
+    /// The current lesson step's kubectl command line, when it is a terminal step.
+    fn lesson_command(&self) -> Option<String> {
+        let run = self.lesson.as_ref()?;
+        let step = &run.lesson.steps[run.step];
+        (!step.kubectl.is_empty()).then(|| step.kubectl.to_string())
+    }
+
+    /// Runs a terminal step in the terminal and records its exit status as the step's answer.
+    fn run_lesson_command(&mut self, line: &str) {
+        let sim = self.sim.clone();
+        let id = self
+            .terminal
+            .borrow_mut()
+            .run(line, &mut sim.borrow_mut().engine);
+        self.seq += 1;
+        let exit = self
+            .terminal
+            .borrow()
+            .entries
+            .iter()
+            .find(|e| e.id == id)
+            .map_or(0, |e| e.exit);
+        if let Some(run) = self.lesson.as_mut() {
+            run.results[run.step] = Some(super::lesson_check::StepOutcome {
+                code: u16::try_from(exit).unwrap_or(u16::MAX),
+                events: None,
+                rv: None,
+                stale: None,
+            });
+        }
+    }
+
     /// Writes the current request or lesson step into the URL (without a history entry or
     /// a `hashchange` event).
     fn share(&self, fx: &mut Vec<Effect>) {
@@ -378,6 +410,11 @@ impl AppState {
         let step = &run.lesson.steps[run.step];
         let fill = |t: &str| script::fill(t, &run.vars);
         run.error = None;
+        if !step.kubectl.is_empty() {
+            // A terminal step leaves the builder as it is: its command runs in the terminal.
+            self.share(fx);
+            return;
+        }
         let (path, body) = match (fill(step.path), fill(step.body)) {
             (Ok(p), Ok(b)) => (p, b),
             (Err(e), _) | (_, Err(e)) => {

@@ -216,7 +216,7 @@ fn get_w_prints_the_rows_kubectl_prints() {
             }
         });
         let mut lines = Vec::new();
-        let mut wait_for = |what: &str, lines: &mut Vec<String>| {
+        let wait_for = |what: &str, lines: &mut Vec<String>| {
             while !lines.iter().any(|l| l.contains(what)) {
                 let l = rx
                     .recv_timeout(Duration::from_secs(20))

@@ -56,7 +56,10 @@ impl AppState {
             Action::SetHeaders(h) => s.draft.headers = h,
             Action::SetBody(b) => s.draft.body = b,
             Action::Load(d) => s.draft = d,
-            Action::Send => s.send(true, &mut fx),
+            Action::Send => match s.lesson_command() {
+                Some(line) => s.run_lesson_command(&line),
+                None => s.send(true, &mut fx),
+            },
             Action::LoadAndSend(d) => {
                 s.draft = d;
                 s.send(true, &mut fx);

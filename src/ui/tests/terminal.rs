@@ -134,3 +134,45 @@ fn history_and_completion() {
         "kubectl apply -f - <<EOF\nkind: X\nEOF"
     ));
 }
+
+#[test]
+fn the_kubectl_lesson_shows_what_its_steps_say() {
+    let lesson = crate::ui::lesson_data::find("kubectl").expect("the lesson");
+    let mut state = Rc::new(AppState::new(false)).reduce(Action::StartLesson("kubectl"));
+    let mut printed = Vec::new();
+    for i in 0..lesson.steps.len() {
+        state = state.reduce(Action::Send).reduce(Action::Poll);
+        printed.push(last_text(&state));
+        if i + 1 < lesson.steps.len() {
+            state = state.reduce(Action::LessonGoto(i + 1));
+        }
+    }
+    assert_eq!(
+        printed[0],
+        "configmap/app-1 created\nconfigmap/app-2 created\nconfigmap/app-3 created\n"
+    );
+    let chunked = &printed[1];
+    assert_eq!(
+        chunked.matches("configmaps?limit=1 200 OK").count(),
+        1,
+        "{chunked}"
+    );
+    assert_eq!(
+        chunked.matches("configmaps?continue=").count(),
+        2,
+        "{chunked}"
+    );
+    assert_eq!(chunked.matches("NAME").count(), 1, "{chunked}");
+    assert!(!chunked.contains("watch=true"));
+    // The watch of step 4 printed app-4's row when step 5 created it (step 5 is a builder
+    // step, so the terminal's last entry is still the watch).
+    let watched = &printed[4];
+    assert!(watched.contains("&watch=true 200 OK"), "{watched}");
+    assert!(watched.contains("\napp-4 "), "{watched}");
+    assert!(
+        printed[5].contains("kubectl-client-side-apply"),
+        "{}",
+        printed[5]
+    );
+    assert!(printed[6].contains("PATCH https://kubesim.local/api/v1/namespaces/default/configmaps/app-6?fieldManager=kubectl&fieldValidation=Strict&force=false 201 Created"), "{}", printed[6]);
+}

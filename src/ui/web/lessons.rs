@@ -93,6 +93,17 @@ fn catalogue(ctx: &Ctx) -> Html {
     }
 }
 
+/// What the terminal printed for the last run of `command` (a terminal step's output).
+fn terminal_text(ctx: &Ctx, command: &str) -> String {
+    let term = ctx.terminal.borrow();
+    term.entries
+        .iter()
+        .rev()
+        .find(|e| e.command == command.trim_end())
+        .map(|e| e.text())
+        .unwrap_or_default()
+}
+
 fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
     let lesson = run.lesson;
     let step = &lesson.steps[run.step];
@@ -156,7 +167,14 @@ fn stepper(run: &LessonRun, ctx: &Ctx) -> Html {
             </ol>
             <article class="step" id="lesson-step" aria-live="polite">
                 <h4>{ format!("Step {} of {n}: {}", run.step + 1, step.title) }</h4>
-                <p class="req"><code>{ format!("{} {}", step.method, step.path) }</code></p>
+                if step.kubectl.is_empty() {
+                    <p class="req"><code>{ format!("{} {}", step.method, step.path) }</code></p>
+                } else {
+                    <pre class="req" id="step-command">{ format!("$ {}", step.kubectl) }</pre>
+                    if result.is_some() {
+                        <pre id="step-terminal" class="term-out" aria-label="What the command printed">{ terminal_text(ctx, step.kubectl) }</pre>
+                    }
+                }
                 if let Some(e) = &run.error {
                     <p class="verdict error">{ e.clone() }</p>
                 }
