@@ -440,6 +440,8 @@ pub struct Watching {
     /// printed.
     skip: usize,
     partial: String,
+    /// `delete`'s wait: nothing printed, and the watch ends at the object's DELETED.
+    until_deleted: bool,
 }
 
 impl std::fmt::Debug for Watching {
@@ -449,6 +451,20 @@ impl std::fmt::Debug for Watching {
 }
 
 impl Watching {
+    /// `kubectl delete` waiting for an object that is still there (finalizers, a
+    /// foreground or orphan cascade, a terminating namespace) to be gone.
+    pub fn until_deleted(stream: Option<WatchStream>) -> Watching {
+        Watching {
+            stream,
+            printer: TablePrinter::default(),
+            writer: TabWriter::new(),
+            options: TableOptions::default(),
+            skip: 0,
+            partial: String::new(),
+            until_deleted: true,
+        }
+    }
+
     /// Whether the watch still streams.
     pub fn open(&self) -> bool {
         self.stream.is_some()
@@ -477,6 +493,13 @@ impl Watching {
                 continue;
             }
             if event["type"] == "BOOKMARK" {
+                continue;
+            }
+            if self.until_deleted {
+                if event["type"] == "DELETED" {
+                    self.stream = None;
+                    return;
+                }
                 continue;
             }
             if self.skip > 0 {
@@ -583,6 +606,7 @@ fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>, fmt: Forma
         options,
         skip: usize::from(single),
         partial: String::new(),
+        until_deleted: false,
     };
     watching.pull(out);
     out.watching = Some(watching);

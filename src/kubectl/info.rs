@@ -87,3 +87,59 @@ pub fn api_versions(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         out.out(&format!("{v}\n"));
     }
 }
+
+pub const VERSION_FLAGS: &[Spec] = &[value("output", Some('o')), boolean("client", None)];
+
+/// The version this kubectl reports (the one its User-Agent names).
+const CLIENT: &str = "v1.32.4";
+const KUSTOMIZE: &str = "v5.5.0";
+
+/// `kubectl version`: the client's, then the server's (`GET /version`), and the skew
+/// warning kubectl prints when they are more than one minor version apart.
+pub fn version(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    out.out(&format!(
+        "Client Version: {CLIENT}\nKustomize Version: {KUSTOMIZE}\n"
+    ));
+    if ctx.flags.on("client") {
+        return;
+    }
+    let mut call = super::client::Call::get("/version?timeout=32s".into(), "application/json, */*");
+    call.caller = "discovery_client.go:1008";
+    let reply = ctx.client.send(out, call);
+    let v = reply.json();
+    let Some(server) = v["gitVersion"].as_str() else {
+        return out.fail("error: couldn't get version/kind; json parse error");
+    };
+    out.out(&format!("Server Version: {server}\n"));
+    let minor = |s: &str| -> Option<i64> {
+        s.trim_start_matches('v')
+            .split('.')
+            .nth(1)
+            .and_then(|m| m.trim_end_matches('+').parse().ok())
+    };
+    if let (Some(c), Some(s)) = (minor(CLIENT), minor(server)) {
+        if (c - s).abs() > 1 {
+            out.err(&format!(
+                "WARNING: version difference between client (1.{c}) and server (1.{s}) exceeds the supported minor version skew of +/-1\n"
+            ));
+        }
+    }
+}
+
+/// `kubectl config view`: the session's kubeconfig as kubectl prints it, secrets redacted.
+pub fn config(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    match ctx.flags.args.first().map(String::as_str) {
+        Some("view") => {}
+        Some("current-context") => return out.out("kubesim\n"),
+        Some(other) => {
+            return out.fail(&format!(
+                "error: unknown command \"{other}\" for \"kubectl config\"\nSee 'kubectl config -h' for help and examples"
+            ))
+        }
+        None => return out.fail("error: kubesim's kubectl knows config view and config current-context"),
+    }
+    out.out(&format!(
+        "apiVersion: v1\nclusters:\n- cluster:\n    certificate-authority-data: DATA+OMITTED\n    server: {}\n  name: kubesim\ncontexts:\n- context:\n    cluster: kubesim\n    namespace: {}\n    user: kubesim\n  name: kubesim\ncurrent-context: kubesim\nkind: Config\npreferences: {{}}\nusers:\n- name: kubesim\n  user:\n    token: REDACTED\n",
+        ctx.session.server, ctx.session.namespace
+    ));
+}

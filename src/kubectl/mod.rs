@@ -21,6 +21,7 @@ pub mod info;
 pub mod jsonpath;
 pub mod mapper;
 pub mod printers;
+pub mod rbac;
 pub mod tabwriter;
 pub mod words;
 pub mod write;
@@ -259,6 +260,16 @@ const COMMANDS: &[Command] = &[
         name: "api-resources",
         flags: info::API_RESOURCES_FLAGS,
         run: info::api_resources,
+    },
+    Command {
+        name: "version",
+        flags: info::VERSION_FLAGS,
+        run: info::version,
+    },
+    Command {
+        name: "config",
+        flags: &[],
+        run: info::config,
     },
     Command {
         name: "api-versions",

@@ -20,6 +20,15 @@ pub const CREATE_FLAGS: &[Spec] = &[
     value("field-manager", None),
     value("validate", None),
     boolean("save-config", None),
+    // create role, clusterrole, rolebinding, clusterrolebinding
+    value("verb", None),
+    value("resource", None),
+    value("resource-name", None),
+    value("role", None),
+    value("clusterrole", None),
+    value("user", None),
+    value("group", None),
+    value("serviceaccount", None),
 ];
 
 pub const DELETE_FLAGS: &[Spec] = &[
@@ -136,6 +145,10 @@ pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
     let sub = match what {
         "namespace" | "ns" => "namespace",
         "configmap" | "cm" => "configmap",
+        "role" => "role",
+        "clusterrole" => "clusterrole",
+        "rolebinding" => "rolebinding",
+        "clusterrolebinding" => "clusterrolebinding",
         other => {
             return out.fail(&format!(
                 "error: unknown command \"{other}\" for \"kubectl create\"\nSee 'kubectl create -h' for help and examples"
@@ -148,7 +161,37 @@ pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             args.len() - 1
         ));
     }
-    let name = &args[1];
+    let name = args[1].clone();
+    let name = &name;
+    let rbac = match sub {
+        "role" => Some((
+            "roles.rbac.authorization.k8s.io",
+            super::rbac::role(ctx, out, "Role", name),
+        )),
+        "clusterrole" => Some((
+            "clusterroles.rbac.authorization.k8s.io",
+            super::rbac::role(ctx, out, "ClusterRole", name),
+        )),
+        "rolebinding" => Some((
+            "rolebindings.rbac.authorization.k8s.io",
+            super::rbac::binding(ctx, out, "RoleBinding", name),
+        )),
+        "clusterrolebinding" => Some((
+            "clusterrolebindings.rbac.authorization.k8s.io",
+            super::rbac::binding(ctx, out, "ClusterRoleBinding", name),
+        )),
+        _ => None,
+    };
+    if let Some((resource, obj)) = rbac {
+        let Some(obj) = obj else { return };
+        let Some(r) = ctx.resolve(resource, out) else {
+            return out.fail(&format!(
+                "error: the server doesn't have a resource type \"{resource}\""
+            ));
+        };
+        post(ctx, out, &r, &obj, dry, None);
+        return;
+    }
     let (resource, obj) = if sub == "namespace" {
         (
             "namespaces",
@@ -328,7 +371,7 @@ pub fn delete(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         "orphan" | "false" => "Orphan",
         other => {
             return out.fail(&format!(
-                "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\"."
+                "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\""
             ))
         }
     };
@@ -386,11 +429,63 @@ pub fn delete(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             r.kind.to_lowercase() + if r.group.is_empty() { "" } else { "." } + &r.group,
             suffix(dry)
         ));
-        if !dry && ctx.flags.get("wait") != Some("false") {
-            let mut wait = Call::get(path, "application/json");
-            wait.caller = "simple.go:247";
-            ctx.client.send(out, wait);
+        if !dry && ctx.flags.get("wait") != Some("false") && out.watching.is_none() {
+            wait_until_gone(ctx, out, &r, &name, path);
         }
+    }
+}
+
+/// `delete --wait` (the default): a GET; when the object is still there, a list of it by
+/// name and a watch from that list until its DELETED, which the terminal runs as a `-w`.
+fn wait_until_gone(
+    ctx: &mut Ctx<'_, '_>,
+    out: &mut Output,
+    r: &Resource,
+    name: &str,
+    path: String,
+) {
+    let mut get = Call::get(path, "application/json");
+    get.caller = "simple.go:247";
+    if !ctx.client.send(out, get).ok() {
+        return;
+    }
+    let coll = r.collection(Some(&ctx.namespace));
+    let field = format!("metadata.name={name}");
+    let list = format!(
+        "{coll}?{}",
+        encode_query(vec![
+            ("fieldSelector", field.clone()),
+            ("limit", "500".into()),
+            ("resourceVersion", "0".into()),
+        ])
+    );
+    let mut call = Call::get(list, "application/json");
+    call.caller = "simple.go:280";
+    let listed = ctx.client.send(out, call).json();
+    if listed["items"].as_array().is_none_or(|i| i.is_empty()) {
+        return;
+    }
+    let rv = listed["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap_or("0")
+        .to_string();
+    let watch = format!(
+        "{coll}?{}",
+        encode_query(vec![
+            ("allowWatchBookmarks", "true".into()),
+            ("fieldSelector", field),
+            ("resourceVersion", rv),
+            ("timeoutSeconds", "549".into()),
+            ("watch", "true".into()),
+        ])
+    );
+    let mut call = Call::get(watch, "application/json");
+    call.caller = "request.go:736";
+    let reply = ctx.client.send(out, call);
+    let mut waiting = super::get::Watching::until_deleted(reply.stream);
+    waiting.pull(out);
+    if waiting.open() {
+        out.watching = Some(waiting);
     }
 }
 

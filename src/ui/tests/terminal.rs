@@ -176,3 +176,21 @@ fn the_kubectl_lesson_shows_what_its_steps_say() {
     );
     assert!(printed[6].contains("PATCH https://kubesim.local/api/v1/namespaces/default/configmaps/app-6?fieldManager=kubectl&fieldValidation=Strict&force=false 201 Created"), "{}", printed[6]);
 }
+
+#[test]
+fn delete_waits_for_a_terminating_namespace_to_be_gone() {
+    let state = Rc::new(AppState::new(false))
+        .reduce(Action::TermRun("kubectl create namespace gone".into()))
+        .reduce(Action::TermRun("kubectl delete namespace gone".into()));
+    assert_eq!(last_text(&state), "namespace \"gone\" deleted\n");
+    // kubectl blocks until the namespace controller has finalized it.
+    assert!(state.terminal.borrow().watching());
+    let mut state = state;
+    for _ in 0..4 {
+        state = state.reduce(Action::Advance(10_000)).reduce(Action::Poll);
+    }
+    assert!(!state.terminal.borrow().watching(), "{}", last_text(&state));
+    let entry = state.terminal.borrow().entries.last().cloned().unwrap();
+    assert!(!entry.running);
+    assert_eq!(entry.exit, 0);
+}
