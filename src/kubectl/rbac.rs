@@ -87,7 +87,7 @@ pub fn binding(ctx: &mut Ctx<'_, '_>, out: &mut Output, kind: &str, name: &str) 
     }
     for sa in list(ctx, "serviceaccount") {
         let Some((ns, n)) = sa.split_once(':') else {
-            out.fail(&format!("error: serviceaccount must be <namespace>:<name>"));
+            out.fail("error: serviceaccount must be <namespace>:<name>");
             return None;
         };
         subjects.push(json!({"kind": "ServiceAccount", "name": n, "namespace": ns}));
