@@ -39,6 +39,24 @@ pub fn to_vec(v: &Value) -> Vec<u8> {
     out
 }
 
+/// `v` with every map's keys sorted, as Go marshals a `map[string]interface{}` (an
+/// unstructured object): kubectl's output, its patches and last-applied annotations.
+pub fn sorted_keys(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            crate::sort::sort(&mut keys);
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted_keys(&m[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.iter().map(sorted_keys).collect()),
+        other => other.clone(),
+    }
+}
+
 /// The bytes `json.MarshalIndent(v, "", "  ")` returns: two-space indentation, `": "` after
 /// keys, `{}` and `[]` written inline when empty, and no trailing newline (kube-apiserver writes
 /// these bytes as they are when `pretty` is on).

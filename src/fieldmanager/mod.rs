@@ -504,25 +504,11 @@ fn update_last_applied(obj: &mut Map<String, Value>, config: &Value) {
     {
         a.shift_remove(LAST_APPLIED);
     }
-    let text = String::from_utf8(crate::codec::json::to_vec(&sorted(&applied))).unwrap_or_default();
+    let text = String::from_utf8(crate::codec::json::to_vec(
+        &crate::codec::json::sorted_keys(&applied),
+    ))
+    .unwrap_or_default();
     annotations.insert(LAST_APPLIED.into(), Value::String(text));
-}
-
-/// A value with every map's keys sorted, as Go marshals `map[string]interface{}`.
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            crate::sort::sort(&mut keys);
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&m[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
 }
 
 #[cfg(test)]

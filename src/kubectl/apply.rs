@@ -64,22 +64,6 @@ pub fn openapi_for(ctx: &mut Ctx<'_, '_>, out: &mut Output, resource: &Resource)
     ctx.client.send(out, call);
 }
 
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            crate::sort::sort(&mut keys);
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&m[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
-
 /// The three-way patch from `current` to `modified`, deleting what `original` (the last
 /// applied configuration) had and `modified` no longer has. Lists are replaced whole.
 fn three_way(original: &Value, modified: &Value, current: &Value) -> Map<String, Value> {
@@ -130,19 +114,33 @@ fn with_namespace(ctx: &Ctx<'_, '_>, r: &Resource, mut obj: Value) -> Value {
     obj
 }
 
-pub fn apply(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+/// The objects of `-f -`, each with its resource, after kubectl's OpenAPI look-ups, in the
+/// command's namespace unless they name one; kubectl's error when there is no `-f`.
+fn from_files(
+    ctx: &mut Ctx<'_, '_>,
+    out: &mut Output,
+    missing: &str,
+) -> Option<Vec<(Resource, Value)>> {
     if !ctx.flags.has("filename") {
-        return out.fail("error: must specify one of -f and -k");
+        out.fail(missing);
+        return None;
     }
-    let Some(objects) = manifests(ctx, out) else {
+    let mut found = Vec::new();
+    for obj in manifests(ctx, out)? {
+        if let Some(r) = resource_of(ctx, out, &obj) {
+            openapi_for(ctx, out, &r);
+            let obj = with_namespace(ctx, &r, obj);
+            found.push((r, obj));
+        }
+    }
+    Some(found)
+}
+
+pub fn apply(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let Some(objects) = from_files(ctx, out, "error: must specify one of -f and -k") else {
         return;
     };
-    for obj in objects {
-        let Some(r) = resource_of(ctx, out, &obj) else {
-            continue;
-        };
-        openapi_for(ctx, out, &r);
-        let obj = with_namespace(ctx, &r, obj);
+    for (r, obj) in objects {
         if ctx.flags.on("server-side") {
             server_side(ctx, out, &r, &obj);
         } else {
@@ -183,7 +181,7 @@ fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Valu
         "PATCH",
         format!("{}?{query}", object_path(ctx, r, obj)),
         "application/apply-patch+yaml",
-        crate::codec::json::to_vec(&sorted(obj)),
+        crate::codec::json::to_vec(&crate::codec::json::sorted_keys(obj)),
         "helper.go:269",
     );
     let reply = ctx.client.send(out, call);
@@ -213,7 +211,7 @@ fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value
     }
     let last = format!(
         "{}\n",
-        crate::codec::json::to_compact_string(&sorted(&bare))
+        crate::codec::json::to_compact_string(&crate::codec::json::sorted_keys(&bare))
     );
     let mut modified = bare;
     modified["metadata"]["annotations"][LAST_APPLIED] = json!(last);
@@ -266,7 +264,10 @@ fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value
         "PATCH",
         format!("{}?{query}", object_path(ctx, r, &modified)),
         content_type,
-        crate::codec::json::to_compact_string(&sorted(&Value::Object(patch))).into_bytes(),
+        crate::codec::json::to_compact_string(&crate::codec::json::sorted_keys(&Value::Object(
+            patch,
+        )))
+        .into_bytes(),
         "helper.go:269",
     );
     let reply = ctx.client.send(out, call);
@@ -300,7 +301,9 @@ pub fn patch(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         Err(e) => return out.fail(&format!("error: unable to parse {text:?}: {e}")),
     };
     let body = serde_json::from_slice::<Value>(&body)
-        .map(|v| crate::codec::json::to_compact_string(&sorted(&v)).into_bytes())
+        .map(|v| {
+            crate::codec::json::to_compact_string(&crate::codec::json::sorted_keys(&v)).into_bytes()
+        })
         .unwrap_or(body);
     for (r, name) in targets {
         let before = ctx.get_named(out, &r, &name, "application/json");
@@ -339,18 +342,10 @@ pub fn patch(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
 }
 
 pub fn replace(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
-    if !ctx.flags.has("filename") {
-        return out.fail("error: must specify --filename to replace");
-    }
-    let Some(objects) = manifests(ctx, out) else {
+    let Some(objects) = from_files(ctx, out, "error: must specify --filename to replace") else {
         return;
     };
-    for obj in objects {
-        let Some(r) = resource_of(ctx, out, &obj) else {
-            continue;
-        };
-        openapi_for(ctx, out, &r);
-        let mut obj = with_namespace(ctx, &r, obj);
+    for (r, mut obj) in objects {
         let name = obj["metadata"]["name"].as_str().unwrap_or("").to_string();
         if obj["metadata"]["resourceVersion"].is_null() {
             // helper.Replace fills in the resourceVersion from a GET when none is given.

@@ -49,22 +49,41 @@ pub fn auth(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
     }
 }
 
-fn whoami(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
-    let body = json!({"kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1",
-        "metadata": {"creationTimestamp": null}, "status": {"userInfo": {}}});
+/// POSTs a review (`GROUP/VERSION/RESOURCE`); the answered review, or kubectl's error.
+fn create_review(
+    ctx: &mut Ctx<'_, '_>,
+    out: &mut Output,
+    path: &str,
+    body: &Value,
+) -> Option<Value> {
     let call = Call::with_body(
         "POST",
-        "/apis/authentication.k8s.io/v1/selfsubjectreviews".into(),
+        format!("/apis/{path}"),
         "application/json",
-        crate::codec::json::to_vec(&body),
+        crate::codec::json::to_vec(body),
         "type.go:252",
     );
     let reply = ctx.client.send(out, call);
     let review = reply.json();
     if !reply.ok() {
         let text = ctx.report(out, &review);
-        return out.fail(&text);
+        out.fail(&text);
+        return None;
     }
+    Some(review)
+}
+
+fn whoami(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let body = json!({"kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1",
+        "metadata": {"creationTimestamp": null}, "status": {"userInfo": {}}});
+    let Some(review) = create_review(
+        ctx,
+        out,
+        "authentication.k8s.io/v1/selfsubjectreviews",
+        &body,
+    ) else {
+        return;
+    };
     match ctx.flags.get("output") {
         Some("json") => return out.out(&super::printers::json(&review)),
         Some("yaml") => return out.out(&super::printers::yaml(&review)),
@@ -155,19 +174,14 @@ fn can_i(ctx: &mut Ctx<'_, '_>, out: &mut Output, args: &[String]) {
     let body = json!({"kind": "SelfSubjectAccessReview", "apiVersion": "authorization.k8s.io/v1",
         "metadata": {"creationTimestamp": null},
         "spec": {"resourceAttributes": Value::Object(attrs)}, "status": {"allowed": false}});
-    let call = Call::with_body(
-        "POST",
-        "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews".into(),
-        "application/json",
-        crate::codec::json::to_vec(&body),
-        "type.go:252",
-    );
-    let reply = ctx.client.send(out, call);
-    let review = reply.json();
-    if !reply.ok() {
-        let text = ctx.report(out, &review);
-        return out.fail(&text);
-    }
+    let Some(review) = create_review(
+        ctx,
+        out,
+        "authorization.k8s.io/v1/selfsubjectaccessreviews",
+        &body,
+    ) else {
+        return;
+    };
     let status = &review["status"];
     let quiet = ctx.flags.on("quiet");
     if status["allowed"] == true {

@@ -9,12 +9,12 @@ use serde_json::{json, Value};
 
 use super::client::{Call, TABLE_ACCEPT};
 use super::flags::{boolean, value, Spec};
-use super::jsonpath::Template;
 use super::mapper::Resource;
 use super::printers::{self, TableOptions, TablePrinter};
 use super::tabwriter::TabWriter;
 use super::{server_error, Ctx, Output};
 use crate::engine::WatchStream;
+use crate::resources::jsonpath::Template;
 
 pub const FLAGS: &[Spec] = &[
     value("output", Some('o')),

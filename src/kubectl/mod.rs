@@ -7,8 +7,8 @@
 //! DOM-free and deterministic: the playground's terminal pane (`ui`) and native tests drive
 //! the same code. Layout: [`words`] (shell words, here-documents), [`flags`] (pflag),
 //! [`client`] (requests and their logs), [`mapper`] (discovery and resource names),
-//! [`tabwriter`], [`printers`], [`jsonpath`], and one module per group of commands: [`get`],
-//! [`write`] (create, delete, label, annotate), [`apply`] (apply, patch, replace), [`auth`]
+//! [`tabwriter`], [`printers`] (with `resources::jsonpath`), and one module per group of commands: [`get`],
+//! [`mod@write`] (create, delete, label, annotate), [`apply`] (apply, patch, replace), [`auth`]
 //! (whoami, can-i), [`info`] (api-resources, api-versions,
 //! version).
 
@@ -18,7 +18,6 @@ pub mod client;
 pub mod flags;
 pub mod get;
 pub mod info;
-pub mod jsonpath;
 pub mod mapper;
 pub mod printers;
 pub mod rbac;

@@ -139,25 +139,9 @@ impl TablePrinter {
     }
 }
 
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            crate::sort::sort(&mut keys);
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&m[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
-
 /// `-o json`: four-space indentation, keys sorted, a final newline.
 pub fn json(v: &Value) -> String {
-    let pretty = crate::codec::json::to_pretty_vec(&sorted(v));
+    let pretty = crate::codec::json::to_pretty_vec(&crate::codec::json::sorted_keys(v));
     let text = String::from_utf8_lossy(&pretty);
     let mut out = String::with_capacity(text.len() * 2);
     for line in text.split('\n') {

@@ -11,6 +11,7 @@ pub mod custom;
 pub(crate) mod duration;
 pub(crate) mod event;
 pub mod field;
+pub mod jsonpath;
 pub(crate) mod legacy_scheme;
 pub(crate) mod meta;
 pub(crate) mod namespace;

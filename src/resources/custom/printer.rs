@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use super::{leak, leak_str, PrinterColumn};
+use crate::resources::jsonpath;
 use crate::resources::schema::CREATION_TIMESTAMP_DOC;
 use crate::resources::{Column, Printer};
 
@@ -13,7 +14,7 @@ use crate::resources::{Column, Printer};
 #[derive(Debug)]
 pub struct CustomPrinter {
     columns: Vec<PrinterColumn>,
-    paths: Vec<Option<jsonpath::Path>>,
+    paths: Vec<Option<jsonpath::Template>>,
     defs: &'static [Column],
 }
 
@@ -55,7 +56,7 @@ pub fn printer(columns: &[PrinterColumn]) -> &'static CustomPrinter {
         .collect();
     let paths = columns
         .iter()
-        .map(|c| jsonpath::Path::parse(&c.json_path).ok())
+        .map(|c| jsonpath::Template::parse(&c.json_path).ok())
         .collect();
     leak(CustomPrinter {
         columns,
@@ -109,157 +110,5 @@ fn cell(ty: &str, value: &Value, now_ms: i64) -> Value {
             Err(_) => Value::String("<invalid>".into()),
         },
         _ => Value::Null,
-    }
-}
-
-pub mod jsonpath {
-    //! The simple JSONPath printer columns and selectable fields use (client-go's
-    //! `util/jsonpath` over one object): `.a.b`, `['a']`, `[0]`, `[*]`, `..` is not
-    //! supported, and `[?(@.k == "v")]` filters.
-
-    use serde_json::Value;
-
-    #[derive(Debug, Clone, PartialEq)]
-    enum Step {
-        Field(String),
-        Index(i64),
-        All,
-        Filter(Vec<String>, bool, Value),
-    }
-
-    /// A parsed path.
-    #[derive(Debug, Clone, PartialEq)]
-    pub struct Path(Vec<Step>);
-
-    impl Path {
-        /// Parses `.spec.replicas` (optionally within `{}`).
-        pub fn parse(text: &str) -> Result<Path, String> {
-            let t = text.trim();
-            let t = t
-                .strip_prefix('{')
-                .and_then(|t| t.strip_suffix('}'))
-                .unwrap_or(t);
-            let b = t.as_bytes();
-            let mut i = 0;
-            let mut steps = Vec::new();
-            while i < b.len() {
-                match b[i] {
-                    b'.' => {
-                        i += 1;
-                        let start = i;
-                        while i < b.len() && b[i] != b'.' && b[i] != b'[' {
-                            i += 1;
-                        }
-                        if i > start {
-                            steps.push(Step::Field(t[start..i].to_string()));
-                        }
-                    }
-                    b'[' => {
-                        let end = t[i..].find(']').ok_or("unterminated [")? + i;
-                        let inner = t[i + 1..end].trim();
-                        i = end + 1;
-                        steps.push(bracket(inner)?);
-                    }
-                    b'@' | b'$' => i += 1,
-                    _ => {
-                        let start = i;
-                        while i < b.len() && b[i] != b'.' && b[i] != b'[' {
-                            i += 1;
-                        }
-                        steps.push(Step::Field(t[start..i].to_string()));
-                    }
-                }
-            }
-            Ok(Path(steps))
-        }
-
-        /// The first value the path finds in `obj`.
-        pub fn first<'a>(&self, obj: &'a Value) -> Option<&'a Value> {
-            let mut current = vec![obj];
-            for step in &self.0 {
-                let mut next = Vec::new();
-                for v in current {
-                    match step {
-                        Step::Field(f) => next.extend(v.get(f.as_str())),
-                        Step::Index(n) => {
-                            if let Some(a) = v.as_array() {
-                                let at = if *n < 0 { a.len() as i64 + n } else { *n };
-                                next.extend(usize::try_from(at).ok().and_then(|i| a.get(i)));
-                            }
-                        }
-                        Step::All => match v {
-                            Value::Array(a) => next.extend(a.iter()),
-                            Value::Object(m) => next.extend(m.values()),
-                            _ => {}
-                        },
-                        Step::Filter(path, equal, want) => {
-                            for item in v.as_array().into_iter().flatten() {
-                                let mut at = Some(item);
-                                for p in path {
-                                    at = at.and_then(|x| x.get(p.as_str()));
-                                }
-                                if at.is_some_and(|got| (got == want) == *equal) {
-                                    next.push(item);
-                                }
-                            }
-                        }
-                    }
-                }
-                current = next;
-            }
-            current.into_iter().next()
-        }
-    }
-
-    fn bracket(inner: &str) -> Result<Step, String> {
-        if inner == "*" {
-            return Ok(Step::All);
-        }
-        if let Some(f) = inner
-            .strip_prefix('\'')
-            .and_then(|s| s.strip_suffix('\''))
-            .or_else(|| inner.strip_prefix('"').and_then(|s| s.strip_suffix('"')))
-        {
-            return Ok(Step::Field(f.to_string()));
-        }
-        if let Some(expr) = inner.strip_prefix("?(").and_then(|s| s.strip_suffix(')')) {
-            let (lhs, equal, rhs) = if let Some((l, r)) = expr.split_once("==") {
-                (l, true, r)
-            } else if let Some((l, r)) = expr.split_once("!=") {
-                (l, false, r)
-            } else {
-                return Err(format!("unsupported filter {expr}"));
-            };
-            let path = lhs
-                .trim()
-                .trim_start_matches('@')
-                .split('.')
-                .filter(|p| !p.is_empty())
-                .map(str::to_string)
-                .collect();
-            let rhs = rhs.trim();
-            let want = if let Some(s) = rhs
-                .strip_prefix('\'')
-                .and_then(|s| s.strip_suffix('\''))
-                .or_else(|| rhs.strip_prefix('"').and_then(|s| s.strip_suffix('"')))
-            {
-                Value::String(s.to_string())
-            } else {
-                serde_json::from_slice(rhs.as_bytes()).map_err(|e| e.to_string())?
-            };
-            return Ok(Step::Filter(path, equal, want));
-        }
-        inner
-            .parse::<i64>()
-            .map(Step::Index)
-            .map_err(|_| format!("unsupported bracket [{inner}]"))
-    }
-
-    /// How JSONPath prints a result: strings as they are, other values as JSON.
-    pub fn text(v: &Value) -> String {
-        match v {
-            Value::String(s) => s.clone(),
-            other => crate::codec::json::to_compact_string(other),
-        }
     }
 }

@@ -1,4 +1,5 @@
-//! kubectl's JSONPath templates (`-o jsonpath=...`, `custom-columns`): text outside braces
+//! client-go's `util/jsonpath`, as printer columns, selectable fields (a path, its first
+//! match) and kubectl's templates (`-o jsonpath=...`, `custom-columns`) use it: text outside braces
 //! printed as it is, `{.path}` printing every match separated by spaces, `{"\n"}` literals,
 //! `{range .items[*]}...{end}`; paths with `.field`, `['field']`, `[n]`, `[*]`, `.*` and
 //! `[?(@.a.b == "x")]` filters. Strings print raw, other values as JSON (client-go's
@@ -174,6 +175,14 @@ impl Template {
         out
     }
 
+    /// The first value a single-path template finds (a printer column's cell).
+    pub fn first<'a>(&self, obj: &'a Value) -> Option<&'a Value> {
+        match self.0.as_slice() {
+            [Part::Path(p)] => find(p, obj).into_iter().next(),
+            _ => None,
+        }
+    }
+
     /// The values of a template that is a single path (a custom column), each as printed.
     pub fn values(&self, obj: &Value) -> Vec<String> {
         match self.0.as_slice() {
@@ -266,5 +275,13 @@ mod tests {
             assert_eq!(Template::parse(t).unwrap().execute(&list), want, "{t}");
         }
         assert!(Template::parse("{range .items[*]}").is_err());
+        let first = Template::parse("{.items[*].metadata.name}").unwrap();
+        assert_eq!(first.first(&list), Some(&json!("a")));
+        assert_eq!(
+            Template::parse(".items[1].metadata.name")
+                .unwrap()
+                .first(&list),
+            Some(&json!("b"))
+        );
     }
 }
