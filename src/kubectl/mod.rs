@@ -15,6 +15,7 @@
 pub mod apply;
 pub mod auth;
 pub mod client;
+pub mod describe;
 pub mod flags;
 pub mod get;
 pub mod info;
@@ -214,6 +215,11 @@ const COMMANDS: &[Command] = &[
         name: "get",
         flags: get::FLAGS,
         run: get::run,
+    },
+    Command {
+        name: "describe",
+        flags: &[],
+        run: describe::describe,
     },
     Command {
         name: "create",

@@ -19,11 +19,22 @@ pub struct TabWriter {
     /// Column widths of earlier flushes, used as minimums (`RememberWidths`), so the columns
     /// of a watch's rows, flushed one event at a time, never shrink.
     remembered: Vec<usize>,
+    /// Minimum cell width and padding: kubectl's printers' (6, 3, widths remembered) unless
+    /// set otherwise (then nothing is remembered).
+    shape: Option<(usize, usize)>,
 }
 
 impl TabWriter {
     pub fn new() -> TabWriter {
         TabWriter::default()
+    }
+
+    /// A writer with another minimum width and padding (`kubectl describe` uses 0 and 2).
+    pub fn with(min_width: usize, padding: usize) -> TabWriter {
+        TabWriter {
+            shape: Some((min_width, padding)),
+            ..TabWriter::default()
+        }
     }
 
     /// Appends text; `\t` ends a cell, `\n` a line.
@@ -82,9 +93,15 @@ impl TabWriter {
             // A block of lines with a cell in this column starts here.
             write_lines(lines, line0, this, widths, out);
             line0 = this;
-            let mut width = MIN_WIDTH.max(self.remembered.get(column).copied().unwrap_or(0));
+            let (min_width, padding) = self.shape.unwrap_or((MIN_WIDTH, PADDING));
+            // Only kubectl's printers' writer remembers widths (describe's is Go's plain one).
+            let remembered = match self.shape {
+                None => self.remembered.get(column).copied().unwrap_or(0),
+                Some(_) => 0,
+            };
+            let mut width = min_width.max(remembered);
             while this < line1 && column + 1 < lines[this].len() {
-                width = width.max(lines[this][column].chars().count() + PADDING);
+                width = width.max(lines[this][column].chars().count() + padding);
                 this += 1;
             }
             if self.remembered.len() <= column {

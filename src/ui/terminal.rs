@@ -260,7 +260,10 @@ fn push(pieces: &mut Vec<(Stream, String)>, stream: Stream, text: &str) {
 }
 
 fn takes_resource(command: &str) -> bool {
-    matches!(command, "get" | "delete" | "label" | "annotate")
+    matches!(
+        command,
+        "get" | "delete" | "label" | "annotate" | "describe" | "patch"
+    )
 }
 
 fn flags_of(command: Option<&str>) -> Vec<String> {

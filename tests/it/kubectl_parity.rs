@@ -148,6 +148,13 @@ const SESSION: &[&str] = &[
     "kubectl delete role reader -n demo --grace-period=5",
     "kubectl delete clusterrole viewer --cascade=sideways",
     "kubectl delete cm nope -n demo --ignore-not-found",
+    "kubectl create configmap described --from-literal=only=one -n demo",
+    "kubectl label cm described -n demo x=1 y=2",
+    "kubectl annotate cm described -n demo note=hi",
+    // Not at -v=6: kubectl orders the events' field selector as a Go map iterates.
+    "kubectl describe cm described -n demo",
+    "kubectl describe configmap ap -n demo",
+    "kubectl describe cm nope -n demo",
     "kubectl version",
     "kubectl config view",
     "kubectl api-versions",
