@@ -5,10 +5,11 @@
 
 use serde_json::{json, Map, Value};
 
+use super::client::encode_query;
 use super::client::Call;
 use super::flags::{boolean, value, Spec};
-use super::get::{encode_query, name_of};
 use super::mapper::Resource;
+use super::printers::name_of;
 use super::write::{manifests, resource_of};
 use super::{Ctx, Output};
 

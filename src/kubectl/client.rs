@@ -294,3 +294,37 @@ fn canonical_header(name: &str) -> String {
         .collect::<Vec<_>>()
         .join("-")
 }
+
+/// Go's `url.QueryEscape`.
+pub fn query_escape(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// `url.Values.Encode`: keys sorted.
+pub fn encode_query(mut params: Vec<(&str, String)>) -> String {
+    crate::sort::sort_by(&mut params, |a, b| a.0.cmp(b.0));
+    params
+        .iter()
+        .map(|(k, v)| format!("{k}={}", query_escape(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// `path?query`, or `path` with no parameters.
+pub fn with_query(path: String, params: Vec<(&str, String)>) -> String {
+    if params.is_empty() {
+        path
+    } else {
+        format!("{path}?{}", encode_query(params))
+    }
+}

@@ -7,8 +7,8 @@
 
 use serde_json::Value;
 
+use super::client::encode_query;
 use super::client::Call;
-use super::get::encode_query;
 use super::printers::format_labels;
 use super::tabwriter::TabWriter;
 use super::{Ctx, Output};

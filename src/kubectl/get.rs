@@ -2,18 +2,16 @@
 //! `continue`, or one GET per name; the Table Accept header for human output, plain JSON for
 //! `-o json|yaml|name|jsonpath|custom-columns`), `get.go`'s printing (one table per type,
 //! separated by a blank line; "No resources found in X namespace." on standard error), its
-//! generic path (several objects gathered into a `kind: List`), and `-w` (the list, then a
-//! watch from its resourceVersion whose events print as rows, widths remembered).
+//! generic path (several objects gathered into a `kind: List`); `-w` is [`super::watch`].
 
 use serde_json::{json, Value};
 
-use super::client::{Call, TABLE_ACCEPT};
+use super::client::{with_query, Call, TABLE_ACCEPT};
 use super::flags::{boolean, value, Spec};
 use super::mapper::Resource;
-use super::printers::{self, TableOptions, TablePrinter};
+use super::printers::{self, name_of, TableOptions, TablePrinter};
 use super::tabwriter::TabWriter;
-use super::{server_error, Ctx, Output};
-use crate::engine::WatchStream;
+use super::{Ctx, Output};
 use crate::resources::jsonpath::Template;
 
 pub const FLAGS: &[Spec] = &[
@@ -34,42 +32,9 @@ pub const FLAGS: &[Spec] = &[
 
 const FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml";
 
-/// Go's `url.QueryEscape`.
-pub fn query_escape(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            b' ' => out.push('+'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-/// `url.Values.Encode`: keys sorted.
-pub fn encode_query(mut params: Vec<(&str, String)>) -> String {
-    crate::sort::sort_by(&mut params, |a, b| a.0.cmp(b.0));
-    params
-        .iter()
-        .map(|(k, v)| format!("{k}={}", query_escape(v)))
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-fn with_query(path: String, params: Vec<(&str, String)>) -> String {
-    if params.is_empty() {
-        path
-    } else {
-        format!("{path}?{}", encode_query(params))
-    }
-}
-
 /// How the objects are to be printed.
 #[derive(Debug, Clone)]
-enum Format {
+pub(super) enum Format {
     Table { wide: bool },
     Json,
     Yaml,
@@ -115,9 +80,9 @@ fn format(flag: Option<&str>) -> Result<Format, String> {
 }
 
 /// The requests of one resource type: a list, or its names.
-struct Request {
-    resource: Resource,
-    names: Vec<String>,
+pub(super) struct Request {
+    pub(super) resource: Resource,
+    pub(super) names: Vec<String>,
 }
 
 /// Splits `TYPE NAME...`, `TYPE/NAME...` and `TYPE1,TYPE2` into per-type requests.
@@ -179,7 +144,7 @@ pub fn run(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         return;
     };
     if ctx.flags.on("watch") || ctx.flags.on("watch-only") {
-        return watch(ctx, out, reqs, fmt);
+        return super::watch::watch(ctx, out, reqs, fmt);
     }
     let human = matches!(fmt, Format::Table { .. });
     let accept = if human {
@@ -325,14 +290,13 @@ fn print_tables(
 
 /// A list response's items as objects, each with the list's apiVersion and kind (as
 /// client-go's unstructured list decoding sets them).
-fn items(resource: &Resource, list: &Value) -> Vec<Value> {
-    let Some(items) = list["items"].as_array() else {
-        return vec![list.clone()];
+fn items(resource: &Resource, mut list: Value) -> Vec<Value> {
+    let Some(Value::Array(items)) = list.get_mut("items").map(Value::take) else {
+        return vec![list];
     };
     items
-        .iter()
-        .map(|item| {
-            let mut item = item.clone();
+        .into_iter()
+        .map(|mut item| {
             if let Some(m) = item.as_object_mut() {
                 m.entry("apiVersion")
                     .or_insert_with(|| json!(resource.group_version()));
@@ -350,15 +314,14 @@ fn print_generic(
     single: bool,
     fmt: &Format,
 ) {
+    // A single name asked for prints as the object; anything else as a `List`.
+    let listed = objects.iter().any(|(_, v)| v.get("items").is_some());
     let mut all: Vec<Value> = Vec::new();
-    for (r, v) in &objects {
-        all.extend(items(r, v));
+    for (r, v) in objects {
+        all.extend(items(&r, v));
     }
     let show_managed = ctx.flags.on("show-managed-fields");
-    let mut obj = if single
-        && all.len() == 1
-        && objects.iter().all(|(_, v)| v.get("items").is_none())
-    {
+    let mut obj = if single && all.len() == 1 && !listed {
         all.pop().expect("one")
     } else {
         json!({"apiVersion": "v1", "items": all, "kind": "List", "metadata": {"resourceVersion": ""}})
@@ -409,205 +372,4 @@ fn print_generic(
         }
         Format::Table { .. } => {}
     }
-}
-
-/// `configmap/app`, `controllerrevision.apps/rev`: the name printer.
-pub fn name_of(o: &Value) -> String {
-    let kind = o["kind"].as_str().unwrap_or("").to_lowercase();
-    let api = o["apiVersion"].as_str().unwrap_or("");
-    let name = o["metadata"]["name"].as_str().unwrap_or("");
-    match api.split_once('/') {
-        Some((group, _)) => format!("{kind}.{group}/{name}"),
-        None => format!("{kind}/{name}"),
-    }
-}
-
-/// The EVENT cell: cli-runtime pads the known types to eight characters.
-fn event_column(kind: &str) -> String {
-    match kind {
-        "ADDED" | "DELETED" | "ERROR" => format!("{kind:<8}"),
-        other => other.to_string(),
-    }
-}
-
-/// A `get -w` still running: its stream, and how it prints rows.
-pub struct Watching {
-    stream: Option<WatchStream>,
-    printer: TablePrinter,
-    writer: TabWriter,
-    options: TableOptions,
-    /// Events to skip: a watch of one object starts with a synthetic ADDED of what was just
-    /// printed.
-    skip: usize,
-    partial: String,
-    /// `delete`'s wait: nothing printed, and the watch ends at the object's DELETED.
-    until_deleted: bool,
-}
-
-impl std::fmt::Debug for Watching {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Watching").finish_non_exhaustive()
-    }
-}
-
-impl Watching {
-    /// `kubectl delete` waiting for an object that is still there (finalizers, a
-    /// foreground or orphan cascade, a terminating namespace) to be gone.
-    pub fn until_deleted(stream: Option<WatchStream>) -> Watching {
-        Watching {
-            stream,
-            printer: TablePrinter::default(),
-            writer: TabWriter::new(),
-            options: TableOptions::default(),
-            skip: 0,
-            partial: String::new(),
-            until_deleted: true,
-        }
-    }
-
-    /// Whether the watch still streams.
-    pub fn open(&self) -> bool {
-        self.stream.is_some()
-    }
-
-    /// Ends it (Ctrl+C).
-    pub fn stop(&mut self) {
-        self.stream = None;
-    }
-
-    pub(super) fn pull(&mut self, out: &mut Output) {
-        let Some(stream) = self.stream.as_mut() else {
-            return;
-        };
-        let (frames, ended) = stream.drain();
-        for f in frames {
-            self.partial.push_str(&String::from_utf8_lossy(&f));
-        }
-        while let Some(at) = self.partial.find('\n') {
-            let line: String = self.partial.drain(..=at).collect();
-            let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
-                continue;
-            };
-            if event["type"] == "ERROR" {
-                out.err(&format!("{}\n", server_error(&event["object"])));
-                continue;
-            }
-            if event["type"] == "BOOKMARK" {
-                continue;
-            }
-            if self.until_deleted {
-                if event["type"] == "DELETED" {
-                    self.stream = None;
-                    return;
-                }
-                continue;
-            }
-            if self.skip > 0 {
-                self.skip -= 1;
-                continue;
-            }
-            let mut options = self.options.clone();
-            if options.event.is_some() {
-                options.event = event["type"].as_str().map(event_column);
-            }
-            self.printer
-                .print(&event["object"], &options, &mut self.writer);
-            out.out(&self.writer.flush());
-        }
-        if ended {
-            self.stream = None;
-        }
-    }
-}
-
-fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>, fmt: Format) {
-    if reqs.len() != 1 {
-        return out.fail("error: watch is only supported on individual resources and resource collections - more than 1 resource was found");
-    }
-    let Format::Table { wide } = fmt else {
-        return out.fail("error: kubesim's kubectl prints -w only as tables");
-    };
-    let q = &reqs[0];
-    let all = ctx.flags.on("all-namespaces");
-    let coll = q
-        .resource
-        .collection((!all).then_some(ctx.namespace.as_str()));
-    let mut params = Vec::new();
-    if let Some(l) = ctx.flags.get("selector") {
-        params.push(("labelSelector", l.to_string()));
-    }
-    let mut field = ctx.flags.get("field-selector").map(str::to_string);
-    let (path, single) = match q.names.as_slice() {
-        [] => (coll.clone(), false),
-        [name] => (format!("{coll}/{name}"), true),
-        _ => return out.fail("error: watch is only supported on individual resources and resource collections - more than 1 resource was found"),
-    };
-    let mut first = params.clone();
-    if !single {
-        if let Some(f) = &field {
-            first.push(("fieldSelector", f.clone()));
-        }
-        first.push(("limit", "500".to_string()));
-    }
-    let reply = ctx
-        .client
-        .send(out, Call::get(with_query(path, first), TABLE_ACCEPT));
-    let body = reply.json();
-    if !reply.ok() {
-        {
-            let text = ctx.report(out, &body);
-            return out.fail(&text);
-        }
-    }
-    let options = TableOptions {
-        wide,
-        with_namespace: all && q.resource.namespaced,
-        show_labels: ctx.flags.on("show-labels"),
-        no_headers: ctx.flags.on("no-headers"),
-        kind: None,
-        event: ctx
-            .flags
-            .on("output-watch-events")
-            .then(|| event_column("ADDED")),
-    };
-    let mut printer = TablePrinter::default();
-    let mut writer = TabWriter::new();
-    if !ctx.flags.on("watch-only") {
-        printer.print(&body, &options, &mut writer);
-        out.out(&writer.flush());
-    }
-    let rv = if single {
-        field = Some(format!("metadata.name={}", q.names[0]));
-        "0".to_string()
-    } else {
-        body["metadata"]["resourceVersion"]
-            .as_str()
-            .unwrap_or("0")
-            .to_string()
-    };
-    if let Some(f) = field {
-        params.push(("fieldSelector", f));
-    }
-    params.push(("resourceVersion", rv));
-    params.push(("watch", "true".to_string()));
-    let reply = ctx
-        .client
-        .send(out, Call::get(with_query(coll, params), TABLE_ACCEPT));
-    if !reply.ok() {
-        {
-            let text = ctx.report(out, &reply.json());
-            return out.fail(&text);
-        }
-    }
-    let mut watching = Watching {
-        stream: reply.stream,
-        printer,
-        writer,
-        options,
-        skip: usize::from(single),
-        partial: String::new(),
-        until_deleted: false,
-    };
-    watching.pull(out);
-    out.watching = Some(watching);
 }

@@ -7,8 +7,8 @@
 //! DOM-free and deterministic: the playground's terminal pane (`ui`) and native tests drive
 //! the same code. Layout: [`words`] (shell words, here-documents), [`flags`] (pflag),
 //! [`client`] (requests and their logs), [`mapper`] (discovery and resource names),
-//! [`tabwriter`], [`printers`] (with `resources::jsonpath`), and one module per group of commands: [`get`],
-//! [`mod@write`] (create, delete, label, annotate), [`apply`] (apply, patch, replace), [`auth`]
+//! [`tabwriter`], [`printers`] (with `resources::jsonpath`), and one module per group of commands: [`get`] ([`watch`]: `-w`),
+//! [`mod@write`] (create, delete), [`label`] (label, annotate), [`apply`] (apply, patch, replace), [`auth`]
 //! (whoami, can-i), [`info`] (api-resources, api-versions,
 //! version).
 
@@ -19,10 +19,12 @@ pub mod describe;
 pub mod flags;
 pub mod get;
 pub mod info;
+pub mod label;
 pub mod mapper;
 pub mod printers;
 pub mod rbac;
 pub mod tabwriter;
+pub mod watch;
 pub mod words;
 pub mod write;
 
@@ -48,7 +50,7 @@ pub struct Output {
     /// The requests sent, in order.
     pub sent: Vec<Sent>,
     /// A `get -w` still watching: poll it with [`Kubectl::poll`].
-    pub watching: Option<get::Watching>,
+    pub watching: Option<watch::Watching>,
 }
 
 impl Output {
@@ -123,8 +125,6 @@ pub struct Ctx<'a, 't> {
     pub stdin: Option<String>,
     /// `-n`, else the context's namespace.
     pub namespace: String,
-    /// Whether `-n` was given.
-    pub explicit_namespace: bool,
     /// The OpenAPI v3 root document and the group versions fetched by this command.
     pub openapi: Option<(serde_json::Value, Vec<String>)>,
 }
@@ -233,13 +233,13 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "label",
-        flags: write::LABEL_FLAGS,
-        run: write::label,
+        flags: label::LABEL_FLAGS,
+        run: label::label,
     },
     Command {
         name: "annotate",
-        flags: write::LABEL_FLAGS,
-        run: write::annotate,
+        flags: label::LABEL_FLAGS,
+        run: label::annotate,
     },
     Command {
         name: "apply",
@@ -376,14 +376,12 @@ impl Kubectl {
             .get("namespace")
             .map(str::to_string)
             .unwrap_or_else(|| self.namespace.clone());
-        let explicit_namespace = flags.has("namespace");
         let mut ctx = Ctx {
             flags,
             client,
             session: self,
             stdin: parsed.stdin,
             namespace,
-            explicit_namespace,
             openapi: None,
         };
         (command.run)(&mut ctx, &mut out);
@@ -391,7 +389,7 @@ impl Kubectl {
     }
 
     /// What a running `get -w` printed since it was last polled; `None` once it ended.
-    pub fn poll(&mut self, watching: &mut get::Watching) -> Output {
+    pub fn poll(&mut self, watching: &mut watch::Watching) -> Output {
         let mut out = Output::default();
         watching.pull(&mut out);
         out

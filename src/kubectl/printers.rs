@@ -68,20 +68,22 @@ impl TablePrinter {
         {
             no_headers = true;
         }
-        let columns = if !columns_given {
-            self.last_columns.clone().unwrap_or(Value::Array(vec![]))
-        } else {
-            if Some(&table["columnDefinitions"]) != self.last_columns.as_ref() {
-                self.last_columns = Some(table["columnDefinitions"].clone());
-                self.printed_headers = false;
-            }
-            table["columnDefinitions"].clone()
-        };
-        let rows = table["rows"].as_array().cloned().unwrap_or_default();
+        if columns_given && Some(&table["columnDefinitions"]) != self.last_columns.as_ref() {
+            self.last_columns = Some(table["columnDefinitions"].clone());
+            self.printed_headers = false;
+        }
+        let empty = Vec::new();
+        let rows = table["rows"].as_array().unwrap_or(&empty);
         if !rows.is_empty() {
             self.printed_headers = true;
         }
-        let columns = columns.as_array().cloned().unwrap_or_default();
+        // A table without column definitions (a watch event after the first) is laid out
+        // with the last ones printed.
+        let columns = self
+            .last_columns
+            .as_ref()
+            .and_then(Value::as_array)
+            .unwrap_or(&empty);
         let name_column = options.kind.as_ref().and_then(|_| {
             columns
                 .iter()
@@ -110,7 +112,7 @@ impl TablePrinter {
             w.write(&header.join("\t"));
             w.write("\n");
         }
-        for row in &rows {
+        for row in rows {
             let meta = &row["object"]["metadata"];
             let mut cells: Vec<String> = Vec::new();
             if let Some(e) = &options.event {
@@ -167,6 +169,17 @@ pub fn omit_managed_fields(v: &mut Value) {
         for item in items {
             omit_managed_fields(item);
         }
+    }
+}
+
+/// `configmap/app`, `controllerrevision.apps/rev`: the name printer.
+pub fn name_of(o: &Value) -> String {
+    let kind = o["kind"].as_str().unwrap_or("").to_lowercase();
+    let api = o["apiVersion"].as_str().unwrap_or("");
+    let name = o["metadata"]["name"].as_str().unwrap_or("");
+    match api.split_once('/') {
+        Some((group, _)) => format!("{kind}.{group}/{name}"),
+        None => format!("{kind}/{name}"),
     }
 }
 

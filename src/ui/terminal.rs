@@ -4,7 +4,7 @@
 //! of commands, resource types (from discovery), object names and flags.
 
 use crate::engine::Engine;
-use crate::kubectl::get::Watching;
+use crate::kubectl::watch::Watching;
 use crate::kubectl::{self, Kubectl, Sent, Stream};
 
 use super::discovery::ApiResource;
@@ -271,7 +271,7 @@ fn flags_of(command: Option<&str>) -> Vec<String> {
         Some("get") => kubectl::get::FLAGS,
         Some("create") => kubectl::write::CREATE_FLAGS,
         Some("delete") => kubectl::write::DELETE_FLAGS,
-        Some("label" | "annotate") => kubectl::write::LABEL_FLAGS,
+        Some("label" | "annotate") => kubectl::label::LABEL_FLAGS,
         _ => &[],
     };
     specs
@@ -343,9 +343,6 @@ pub fn namespace_of(line: &str, default: &str) -> String {
 
 /// Whether Enter should end the line: not while a here-document is still open.
 pub fn complete_line(text: &str) -> bool {
-    let Ok(parsed) = crate::kubectl::words::split(text.lines().next().unwrap_or("")) else {
-        return true;
-    };
     let Some(marker) = text
         .lines()
         .next()
@@ -353,7 +350,6 @@ pub fn complete_line(text: &str) -> bool {
     else {
         return true;
     };
-    let _ = parsed;
     let delimiter = marker
         .trim_start_matches("<<")
         .trim_start_matches('-')
