@@ -55,18 +55,26 @@ pub fn format(unix_seconds: i64) -> String {
 /// `Format(time.RFC1123)` writes a UTC time: `Mon, 02 Jan 2006 15:04:05 UTC` (kube-openapi's
 /// `Expires` on a document asked for by hash).
 pub fn format_rfc1123_next_year(unix_seconds: i64) -> String {
+    let secs = unix_seconds.rem_euclid(SECONDS_PER_DAY);
+    let (year, month, day) = civil_from_days(unix_seconds.div_euclid(SECONDS_PER_DAY));
+    let days = days_from_civil(year + 1, month, 1) + day - 1;
+    format_rfc1123(days * SECONDS_PER_DAY + secs, "UTC")
+}
+
+/// A UTC time as `Format(time.RFC1123)` (`zone` "UTC") or `Format(time.RFC1123Z)` (`zone`
+/// "+0000") writes it: `Mon, 02 Jan 2006 15:04:05 UTC`.
+pub fn format_rfc1123(unix_seconds: i64, zone: &str) -> String {
     const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
     let secs = unix_seconds.rem_euclid(SECONDS_PER_DAY);
-    let (year, month, day) = civil_from_days(unix_seconds.div_euclid(SECONDS_PER_DAY));
-    let days = days_from_civil(year + 1, month, 1) + day - 1;
+    let days = unix_seconds.div_euclid(SECONDS_PER_DAY);
     let (year, month, day) = civil_from_days(days);
     let weekday = DAYS[(days + 4).rem_euclid(7) as usize];
     let (h, m, s) = (secs / 3600, (secs % 3600) / 60, secs % 60);
     format!(
-        "{weekday}, {day:02} {} {year:04} {h:02}:{m:02}:{s:02} UTC",
+        "{weekday}, {day:02} {} {year:04} {h:02}:{m:02}:{s:02} {zone}",
         MONTHS[(month - 1) as usize]
     )
 }

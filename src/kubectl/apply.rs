@@ -37,34 +37,6 @@ pub const REPLACE_FLAGS: &[Spec] = &[
 
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
-/// kubectl's client-side validation looks the group version's OpenAPI document up first.
-pub fn openapi_for(ctx: &mut Ctx<'_, '_>, out: &mut Output, resource: &Resource) {
-    if ctx.openapi.is_none() {
-        let mut call = Call::get("/openapi/v3?timeout=32s".into(), "application/json");
-        call.caller = "client.go:46";
-        ctx.openapi = Some((ctx.client.send(out, call).json(), Vec::new()));
-    }
-    let key = if resource.group.is_empty() {
-        format!("api/{}", resource.version)
-    } else {
-        format!("apis/{}/{}", resource.group, resource.version)
-    };
-    let Some((root, fetched)) = ctx.openapi.as_mut() else {
-        return;
-    };
-    if fetched.contains(&key) {
-        return;
-    }
-    fetched.push(key.clone());
-    let Some(url) = root["paths"][&key]["serverRelativeURL"].as_str() else {
-        return;
-    };
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let mut call = Call::get(format!("{url}{sep}timeout=32s"), "application/json");
-    call.caller = "groupversion.go:75";
-    ctx.client.send(out, call);
-}
-
 /// The three-way patch from `current` to `modified`, deleting what `original` (the last
 /// applied configuration) had and `modified` no longer has. Lists are replaced whole.
 fn three_way(original: &Value, modified: &Value, current: &Value) -> Map<String, Value> {
@@ -129,7 +101,7 @@ fn from_files(
     let mut found = Vec::new();
     for obj in manifests(ctx, out)? {
         if let Some(r) = resource_of(ctx, out, &obj) {
-            openapi_for(ctx, out, &r);
+            super::openapi::fetch_for(ctx, out, &r);
             let obj = with_namespace(ctx, &r, obj);
             found.push((r, obj));
         }

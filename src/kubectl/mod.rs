@@ -7,20 +7,23 @@
 //! DOM-free and deterministic: the playground's terminal pane (`ui`) and native tests drive
 //! the same code. Layout: [`words`] (shell words, here-documents), [`flags`] (pflag),
 //! [`client`] (requests and their logs), [`mapper`] (discovery and resource names),
-//! [`tabwriter`], [`printers`] (with `resources::jsonpath`), and one module per group of commands: [`get`] ([`watch`]: `-w`),
-//! [`mod@write`] (create, delete), [`label`] (label, annotate), [`apply`] (apply, patch, replace), [`auth`]
-//! (whoami, can-i), [`info`] (api-resources, api-versions,
-//! version).
+//! [`openapi`] (the OpenAPI v3 documents), [`tabwriter`], [`printers`] (with
+//! `resources::jsonpath`), and one module per group of commands: [`get`] ([`watch`]: `-w`),
+//! [`mod@write`] (create, delete), [`label`] (label, annotate), [`apply`] (apply, patch,
+//! replace), [`describe`], [`explain`], [`auth`] (whoami, can-i), [`info`] (api-resources,
+//! api-versions, version, config).
 
 pub mod apply;
 pub mod auth;
 pub mod client;
 pub mod describe;
+pub mod explain;
 pub mod flags;
 pub mod get;
 pub mod info;
 pub mod label;
 pub mod mapper;
+pub mod openapi;
 pub mod printers;
 pub mod rbac;
 pub mod tabwriter;
@@ -126,7 +129,7 @@ pub struct Ctx<'a, 't> {
     /// `-n`, else the context's namespace.
     pub namespace: String,
     /// The OpenAPI v3 root document and the group versions fetched by this command.
-    pub openapi: Option<(serde_json::Value, Vec<String>)>,
+    pub openapi: Option<(serde_json::Value, Vec<(String, serde_json::Value)>)>,
 }
 
 impl Ctx<'_, '_> {
@@ -218,8 +221,13 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "describe",
-        flags: &[],
+        flags: describe::DESCRIBE_FLAGS,
         run: describe::describe,
+    },
+    Command {
+        name: "explain",
+        flags: explain::EXPLAIN_FLAGS,
+        run: explain::explain,
     },
     Command {
         name: "create",
@@ -286,6 +294,14 @@ const COMMANDS: &[Command] = &[
 /// The command names, for completion.
 pub fn command_names() -> impl Iterator<Item = &'static str> {
     COMMANDS.iter().map(|c| c.name)
+}
+
+/// The flags `command` takes besides the global ones (none for an unknown command).
+pub fn command_flags(command: &str) -> &'static [flags::Spec] {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == command)
+        .map_or(&[], |c| c.flags)
 }
 
 impl Kubectl {

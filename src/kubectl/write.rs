@@ -306,7 +306,7 @@ fn create_from_files(ctx: &mut Ctx<'_, '_>, out: &mut Output, dry: bool) {
     };
     for obj in objects {
         if let Some(r) = resource_of(ctx, out, &obj) {
-            super::apply::openapi_for(ctx, out, &r);
+            super::openapi::fetch_for(ctx, out, &r);
             post(ctx, out, &r, &obj, dry, Some("STDIN"));
         }
     }

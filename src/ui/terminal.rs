@@ -212,7 +212,7 @@ impl Terminal {
             (0, _) => vec!["kubectl".to_string()],
             (_, c) if c.starts_with('-') => flags_of(positional.get(1).copied()),
             (1, _) => kubectl::command_names().map(str::to_string).collect(),
-            (2, _) if takes_resource(positional[1]) => {
+            (2, _) if takes_resource(positional[1]) || positional[1] == "explain" => {
                 let mut r: Vec<String> = resources
                     .iter()
                     .filter(|r| !r.name.contains('/'))
@@ -262,18 +262,12 @@ fn push(pieces: &mut Vec<(Stream, String)>, stream: Stream, text: &str) {
 fn takes_resource(command: &str) -> bool {
     matches!(
         command,
-        "get" | "delete" | "label" | "annotate" | "describe" | "patch"
+        "get" | "delete" | "label" | "annotate" | "describe" | "patch" | "edit"
     )
 }
 
 fn flags_of(command: Option<&str>) -> Vec<String> {
-    let specs = match command {
-        Some("get") => kubectl::get::FLAGS,
-        Some("create") => kubectl::write::CREATE_FLAGS,
-        Some("delete") => kubectl::write::DELETE_FLAGS,
-        Some("label" | "annotate") => kubectl::label::LABEL_FLAGS,
-        _ => &[],
-    };
+    let specs = command.map_or(&[][..], kubectl::command_flags);
     specs
         .iter()
         .chain(kubectl::flags::GLOBAL)

@@ -12,7 +12,7 @@
 //!   go-yaml v2's YAML 1.1 typing (`resolve`) and strict duplicate-key findings.
 
 pub mod emit;
-mod float;
+pub(crate) mod float;
 pub mod parse;
 mod resolve;
 mod sort;
