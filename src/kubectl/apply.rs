@@ -67,9 +67,15 @@ fn three_way(original: &Value, modified: &Value, current: &Value) -> Map<String,
     patch
 }
 
+/// The two-way patch from `original` to `modified` (`CreateTwoWayMergePatch`, lists
+/// replaced whole): what changed, and `null` for what is gone.
+pub(super) fn two_way(original: &Value, modified: &Value) -> Map<String, Value> {
+    three_way(original, modified, original)
+}
+
 /// Whether kube-apiserver serves the group's kinds itself (strategic merge patch) rather
 /// than from a CustomResourceDefinition (JSON merge patch).
-fn built_in(group: &str) -> bool {
+pub(super) fn built_in(group: &str) -> bool {
     matches!(
         group,
         "" | "apps"

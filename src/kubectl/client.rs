@@ -168,8 +168,10 @@ impl Client<'_> {
         let (date, time) = stamp.split_once('T').unwrap_or((&stamp, ""));
         let month_day: String = date.get(5..).unwrap_or("").replace('-', "");
         let time = time.trim_end_matches('Z');
+        // klog ends a line with a newline unless the message has its own.
+        let end = if msg.ends_with('\n') { "" } else { "\n" };
         out.err(&format!(
-            "I{month_day} {time}.{micros:06} {:>7} {at}] {msg}\n",
+            "I{month_day} {time}.{micros:06} {:>7} {at}] {msg}{end}",
             1
         ));
     }

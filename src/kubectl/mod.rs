@@ -17,6 +17,7 @@ pub mod apply;
 pub mod auth;
 pub mod client;
 pub mod describe;
+pub mod edit;
 pub mod explain;
 pub mod flags;
 pub mod get;
@@ -54,6 +55,8 @@ pub struct Output {
     pub sent: Vec<Sent>,
     /// A `get -w` still watching: poll it with [`Kubectl::poll`].
     pub watching: Option<watch::Watching>,
+    /// An `edit` waiting for its editor: hand the saved text to [`Kubectl::finish_edit`].
+    pub editing: Option<edit::Editing>,
 }
 
 impl Output {
@@ -112,6 +115,8 @@ pub struct Kubectl {
     /// The kubeconfig file the `-v` lines name.
     pub kubeconfig: String,
     discovery: Option<Discovery>,
+    /// Edits opened so far (each one's file is named after the count).
+    edits: u32,
 }
 
 impl Default for Kubectl {
@@ -161,6 +166,63 @@ impl Ctx<'_, '_> {
             }
         }
         reply
+    }
+
+    /// The builder's list of a type: in this namespace unless `-A`, `-l` as the label
+    /// selector, in chunks of `--chunk-size` (500) followed to the end when `chunked`; each
+    /// item with the list's apiVersion and kind, as the unstructured list decoder sets them.
+    pub fn list_all(
+        &mut self,
+        out: &mut Output,
+        r: &mapper::Resource,
+        chunked: bool,
+    ) -> Result<Vec<serde_json::Value>, serde_json::Value> {
+        let ns = (!self.flags.on("all-namespaces")).then(|| self.namespace.clone());
+        let chunk = match chunked {
+            true => self.flags.get("chunk-size").unwrap_or("500").to_string(),
+            false => "0".to_string(),
+        };
+        let selector = self.flags.get("selector").map(str::to_string);
+        let mut found = Vec::new();
+        let mut next: Option<String> = None;
+        loop {
+            let mut query = Vec::new();
+            if let Some(l) = &selector {
+                query.push(("labelSelector", l.clone()));
+            }
+            if let Some(c) = next.take() {
+                query.push(("continue", c));
+            }
+            if chunk != "0" {
+                query.push(("limit", chunk.clone()));
+            }
+            let path = client::with_query(r.collection(ns.as_deref()), query);
+            let mut call = client::Call::get(path, "application/json");
+            call.caller = "helper.go:105";
+            let reply = self.client.send(out, call);
+            let mut page = reply.json();
+            if !reply.ok() {
+                return Err(page);
+            }
+            let api_version = page["apiVersion"].clone();
+            let kind = page["kind"].as_str().and_then(|k| k.strip_suffix("List"));
+            let kind = serde_json::Value::from(kind.unwrap_or(""));
+            for mut item in page["items"]
+                .as_array_mut()
+                .map(std::mem::take)
+                .unwrap_or_default()
+            {
+                if let Some(m) = item.as_object_mut() {
+                    m.entry("apiVersion").or_insert_with(|| api_version.clone());
+                    m.entry("kind").or_insert_with(|| kind.clone());
+                }
+                found.push(item);
+            }
+            match page["metadata"]["continue"].as_str() {
+                Some(c) if !c.is_empty() => next = Some(c.to_string()),
+                _ => return Ok(found),
+            }
+        }
     }
 
     /// Reports a Status the server answered, as `cmdutil.CheckErr` does: from `-v=4` on, the
@@ -228,6 +290,11 @@ const COMMANDS: &[Command] = &[
         name: "explain",
         flags: explain::EXPLAIN_FLAGS,
         run: explain::explain,
+    },
+    Command {
+        name: "edit",
+        flags: edit::EDIT_FLAGS,
+        run: edit::edit,
     },
     Command {
         name: "create",
@@ -311,6 +378,7 @@ impl Kubectl {
             server: "https://kubesim.local".into(),
             kubeconfig: "/home/learner/.kube/config".into(),
             discovery: None,
+            edits: 0,
         }
     }
 
@@ -369,6 +437,23 @@ impl Kubectl {
                 return out;
             }
         };
+        let mut ctx = self.context(flags, parsed.stdin, transport);
+        if ctx.client.verbosity >= 6 {
+            let line = format!("Config loaded from file:  {}", ctx.session.kubeconfig);
+            ctx.client.log(&mut out, "loader.go:402", &line);
+        }
+        (command.run)(&mut ctx, &mut out);
+        out
+    }
+
+    /// A command's context: its flags, a client sending as they say (`-v`, `--as`), the
+    /// namespace.
+    fn context<'a, 't>(
+        &'a mut self,
+        flags: flags::Parsed,
+        stdin: Option<String>,
+        transport: &'t mut dyn Transport,
+    ) -> Ctx<'a, 't> {
         let verbosity = flags.get("v").and_then(|v| v.parse().ok()).unwrap_or(0);
         let client = Client {
             transport,
@@ -381,26 +466,32 @@ impl Kubectl {
                 .map(|s| s.to_string())
                 .collect(),
         };
-        if verbosity >= 6 {
-            client.log(
-                &mut out,
-                "loader.go:402",
-                &format!("Config loaded from file:  {}", self.kubeconfig),
-            );
-        }
         let namespace = flags
             .get("namespace")
             .map(str::to_string)
             .unwrap_or_else(|| self.namespace.clone());
-        let mut ctx = Ctx {
+        Ctx {
             flags,
             client,
             session: self,
-            stdin: parsed.stdin,
+            stdin,
             namespace,
             openapi: None,
-        };
-        (command.run)(&mut ctx, &mut out);
+        }
+    }
+
+    /// The editor of an `edit` closed with `saved` in its file (the text it was given, for
+    /// quitting without saving): the rest of the command.
+    pub fn finish_edit(
+        &mut self,
+        editing: edit::Editing,
+        saved: &str,
+        transport: &mut dyn Transport,
+    ) -> Output {
+        let mut out = Output::default();
+        let mut ctx = self.context(editing.flags.clone(), None, transport);
+        ctx.namespace = editing.namespace.clone();
+        edit::finish(&mut ctx, &mut out, editing, saved);
         out
     }
 

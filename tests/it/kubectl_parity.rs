@@ -39,7 +39,7 @@ fn real(s: &Server, words: &[String], stdin: Option<&str>) -> (String, String, i
 }
 
 /// klog lines without what differs run to run: time, process id, durations, the token.
-fn normalize(text: &str) -> String {
+pub(crate) fn normalize(text: &str) -> String {
     let mut out = String::new();
     for line in text.lines() {
         // Go prints headers in map order, which changes run to run; the server's own

@@ -46,6 +46,7 @@ mod kubectl_apply;
 mod kubectl_auth;
 mod kubectl_crds;
 mod kubectl_delete;
+mod kubectl_edit_parity;
 mod kubectl_parity;
 mod kubectl_reads;
 mod kubectl_session;

@@ -118,40 +118,10 @@ fn target_of(resource: Resource, obj: &Value) -> Target {
     }
 }
 
-/// The builder's list of a type (`-l`, `-A`), in chunks of `--chunk-size` (500).
+/// The builder's list of a type (`-l`, `-A`), as targets.
 fn list(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource) -> Result<Vec<Target>, Value> {
-    let ns = (!ctx.flags.on("all-namespaces")).then(|| ctx.namespace.clone());
-    let chunk = ctx.flags.get("chunk-size").unwrap_or("500").to_string();
-    let selector = ctx.flags.get("selector").map(str::to_string);
-    let mut found = Vec::new();
-    let mut next: Option<String> = None;
-    loop {
-        let mut query = Vec::new();
-        if let Some(l) = &selector {
-            query.push(("labelSelector", l.clone()));
-        }
-        if let Some(c) = next.take() {
-            query.push(("continue", c));
-        }
-        if chunk != "0" {
-            query.push(("limit", chunk.clone()));
-        }
-        let path = super::client::with_query(r.collection(ns.as_deref()), query);
-        let mut call = Call::get(path, "application/json");
-        call.caller = "helper.go:105";
-        let reply = ctx.client.send(out, call);
-        let page = reply.json();
-        if !reply.ok() {
-            return Err(page);
-        }
-        for item in page["items"].as_array().into_iter().flatten() {
-            found.push(target_of(r.clone(), item));
-        }
-        match page["metadata"]["continue"].as_str() {
-            Some(c) if !c.is_empty() => next = Some(c.to_string()),
-            _ => return Ok(found),
-        }
-    }
+    let items = ctx.list_all(out, r, true)?;
+    Ok(items.iter().map(|o| target_of(r.clone(), o)).collect())
 }
 
 /// `DescribeMatchingResources`: every object of the type whose name starts with `prefix`,
