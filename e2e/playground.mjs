@@ -660,7 +660,7 @@ try {
     await other.close();
   });
 
-  await step('the terminal: kubectl output, get -w live, Ctrl+C, history, Tab, a -v=8 request opened in the builder', async () => {
+  await step('the terminal: kubectl output, get -w live, Ctrl+C, history, Tab, explain, edit in the editor pane, a -v=8 request opened in the builder', async () => {
     await openTab('terminal');
     const run = async (line) => {
       const before = await page.$$eval('.term-entry', (els) => els.length);
@@ -692,6 +692,19 @@ try {
     assert((await page.inputValue('#term-input')) === 'kubectl get configmaps ', `Tab: ${await page.inputValue('#term-input')}`);
     const missing = await run('kubectl get cm nope');
     assert(missing.includes('Error from server (NotFound): configmaps "nope" not found'), missing);
+    const explained = await run('kubectl explain cm.data');
+    assert(explained.includes('FIELD: data <map[string]string>'), `explain: ${explained}`);
+    await run('kubectl edit cm term-live');
+    await page.waitForSelector('#term-edit-text');
+    const file = await page.inputValue('#term-edit-text');
+    assert(file.startsWith('# Please edit the object below.') && file.includes('  a: "1"'), `the editor: ${file}`);
+    await page.fill('#term-edit-text', file.replace('  a: "1"', '  a: "2"'));
+    await page.screenshot({ path: path.join(artifacts, 'term-edit.png') });
+    await page.click('#term-edit-save');
+    await page.waitForFunction(() => document.querySelector('.term-entry:last-child .term-out').textContent.includes('configmap/term-live edited'));
+    assert(!(await page.isVisible('#term-edit-text')), 'the editor closed on save');
+    const described = await run('kubectl describe cm term-live');
+    assert(/a:\n----\n2\n/.test(described), `describe after the edit: ${described}`);
     await run('kubectl get cm term-live -v=8');
     const links = await page.$$('.term-entry:last-child .term-req');
     assert(links.length >= 1, 'request lines are links');

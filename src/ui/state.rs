@@ -168,8 +168,10 @@ pub enum Action {
     SetIdentity(Identity),
     /// Runs a command line in the terminal.
     TermRun(String),
-    /// Ctrl+C in the terminal: ends a running `get -w`.
+    /// Ctrl+C in the terminal: ends a running `get -w` or a waiting `edit`.
     TermInterrupt,
+    /// The `edit` editor closes: saved (true) or quit without saving.
+    TermEditClose(bool),
     /// Opens request `index` of terminal entry `id` in the builder.
     TermOpen(u32, usize),
 }

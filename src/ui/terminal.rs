@@ -1,9 +1,11 @@
 //! The terminal pane's logic, free of the DOM: the scrollback (each command with what it
 //! printed and the requests it sent), the command history walked with the arrow keys, a
-//! running `kubectl get -w` fed by the heartbeat and ended with Ctrl+C, and Tab completion
-//! of commands, resource types (from discovery), object names and flags.
+//! running `kubectl get -w` fed by the heartbeat and ended with Ctrl+C, a `kubectl edit`
+//! waiting for its editor (the pane's editor: save, or quit without saving), and Tab
+//! completion of commands, resource types (from discovery), object names and flags.
 
 use crate::engine::Engine;
+use crate::kubectl::edit::Editing;
 use crate::kubectl::watch::Watching;
 use crate::kubectl::{self, Kubectl, Sent, Stream};
 
@@ -20,7 +22,7 @@ pub struct TermEntry {
     pub pieces: Vec<(Stream, String)>,
     pub sent: Vec<Sent>,
     pub exit: i32,
-    /// Whether it is the `-w` still watching.
+    /// Whether it is the `-w` still watching or the `edit` still editing.
     pub running: bool,
 }
 
@@ -42,6 +44,8 @@ pub struct Terminal {
     /// What was typed before walking the history, given back at its end.
     typed: String,
     watching: Option<Watching>,
+    /// An `edit` whose editor is open, and the text in the editor now.
+    editing: Option<(Editing, String)>,
     next_id: u32,
 }
 
@@ -75,6 +79,10 @@ impl Terminal {
             return id;
         } else {
             let mut out = self.kubectl.run(&trimmed, engine);
+            self.editing = out.editing.take().map(|e| {
+                let text = e.text.clone();
+                (e, text)
+            });
             (
                 std::mem::take(&mut out.pieces),
                 std::mem::take(&mut out.sent),
@@ -82,7 +90,7 @@ impl Terminal {
                 out.watching.take(),
             )
         };
-        let running = watching.as_ref().is_some_and(Watching::open);
+        let running = watching.as_ref().is_some_and(Watching::open) || self.editing.is_some();
         self.watching = watching.filter(Watching::open);
         self.entries.push(TermEntry {
             id,
@@ -121,18 +129,65 @@ impl Terminal {
         changed
     }
 
-    /// Ctrl+C: ends a running `-w` (the line shows `^C`, as a terminal echoes it).
+    /// The open editor of an `edit`: its file's name and the text in it now.
+    pub fn editing(&self) -> Option<(&str, &str)> {
+        self.editing
+            .as_ref()
+            .map(|(e, text)| (e.file.as_str(), text.as_str()))
+    }
+
+    /// Typing in the editor.
+    pub fn set_edit_text(&mut self, text: String) {
+        if let Some((_, t)) = self.editing.as_mut() {
+            *t = text;
+        }
+    }
+
+    /// The editor closes: saved with its text, or quit (the file as it was given). kubectl
+    /// goes on; a reopened editor (after an Invalid) shows the new file.
+    pub fn close_editor(&mut self, save: bool, engine: &mut Engine) {
+        let Some((editing, text)) = self.editing.take() else {
+            return;
+        };
+        let saved = if save { text } else { editing.text.clone() };
+        let mut out = self.kubectl.finish_edit(editing, &saved, engine);
+        self.editing = out.editing.take().map(|e| {
+            let text = e.text.clone();
+            (e, text)
+        });
+        let open = self.editing.is_some();
+        let Some(entry) = self.entries.last_mut() else {
+            return;
+        };
+        for (stream, text) in std::mem::take(&mut out.pieces) {
+            push(&mut entry.pieces, stream, &text);
+        }
+        entry.sent.append(&mut out.sent);
+        entry.exit = out.exit;
+        entry.running = open;
+    }
+
+    /// Ctrl+C: ends a running `-w` or an `edit` waiting for its editor (the line shows
+    /// `^C`, as a terminal echoes it).
     pub fn interrupt(&mut self) -> bool {
+        if self.editing.take().is_some() {
+            self.interrupted();
+            return true;
+        }
         let Some(mut w) = self.watching.take() else {
             return false;
         };
         w.stop();
+        self.interrupted();
+        true
+    }
+
+    fn interrupted(&mut self) {
         if let Some(entry) = self.entries.last_mut() {
             entry.running = false;
             push(&mut entry.pieces, Stream::Err, "^C\n");
             entry.exit = 130;
         }
-        true
     }
 
     /// Request `index` of entry `id` as a builder form: its method, path, the headers that

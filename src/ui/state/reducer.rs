@@ -124,6 +124,12 @@ impl AppState {
             Action::TermInterrupt => {
                 s.terminal.borrow_mut().interrupt();
             }
+            Action::TermEditClose(save) => {
+                let sim = s.sim.clone();
+                s.terminal
+                    .borrow_mut()
+                    .close_editor(save, &mut sim.borrow_mut().engine);
+            }
             Action::TermOpen(id, index) => {
                 let draft = s.terminal.borrow().draft(id, index);
                 if let Some(d) = draft {

@@ -194,3 +194,64 @@ fn delete_waits_for_a_terminating_namespace_to_be_gone() {
     assert!(!entry.running);
     assert_eq!(entry.exit, 0);
 }
+
+#[test]
+fn edit_waits_for_the_editor_and_patches_what_was_saved() {
+    let state = Rc::new(AppState::new(false))
+        .reduce(Action::TermRun(
+            "kubectl create configmap conf --from-literal=k=v".into(),
+        ))
+        .reduce(Action::TermRun("kubectl edit cm conf".into()));
+    let (file, text) = {
+        let t = state.terminal.borrow();
+        let (file, text) = t.editing().expect("the editor is open");
+        (file.to_string(), text.to_string())
+    };
+    assert_eq!(file, "/tmp/kubectl-edit-1.yaml");
+    assert!(
+        text.starts_with("# Please edit the object below."),
+        "{text}"
+    );
+    assert!(text.contains("data:\n  k: v\n"), "{text}");
+    assert!(state.terminal.borrow().entries.last().unwrap().running);
+    // Quitting without saving changes nothing.
+    let state = state.reduce(Action::TermEditClose(false));
+    assert_eq!(last_text(&state), "Edit cancelled, no changes made.\n");
+    assert!(state.terminal.borrow().editing().is_none());
+    // An Invalid reopens the editor with the causes; a fixed save goes through.
+    let state = state.reduce(Action::TermRun("kubectl edit cm conf".into()));
+    let text = state.terminal.borrow().editing().unwrap().1.to_string();
+    state
+        .terminal
+        .borrow_mut()
+        .set_edit_text(text.replace("  k: v", "  bad key: v"));
+    let state = state.reduce(Action::TermEditClose(true));
+    let reopened = state.terminal.borrow().editing().unwrap().1.to_string();
+    assert!(
+        reopened.contains(
+            "# configmaps \"conf\" was not valid:\n# * data[bad key]: Invalid value: \"bad key\""
+        ),
+        "{reopened}"
+    );
+    assert!(last_text(&state).contains("error: configmaps \"conf\" is invalid\n"));
+    state
+        .terminal
+        .borrow_mut()
+        .set_edit_text(reopened.replace("  bad key: v", "  k: fixed"));
+    let state = state.reduce(Action::TermEditClose(true));
+    assert!(
+        last_text(&state).ends_with("configmap/conf edited\n"),
+        "{}",
+        last_text(&state)
+    );
+    let state = state.reduce(Action::TermRun(
+        "kubectl get cm conf -o jsonpath={.data.k}".into(),
+    ));
+    assert_eq!(last_text(&state), "fixed");
+    // Ctrl+C leaves an open editor as it leaves a watch.
+    let state = state
+        .reduce(Action::TermRun("kubectl edit cm conf".into()))
+        .reduce(Action::TermInterrupt);
+    assert!(state.terminal.borrow().editing().is_none());
+    assert!(last_text(&state).ends_with("^C\n"));
+}

@@ -60,9 +60,55 @@ fn entry_view(ctx: &Ctx, e: &TermEntry) -> Html {
             <div class="term-cmd">{ format!("$ {}", e.command) }</div>
             <pre class="term-out">{ for lines }</pre>
             if e.running {
-                <div class="hint term-running">{ "watching… Ctrl+C to stop" }</div>
+                <div class="hint term-running">{ running_hint(&e.command) }</div>
             }
         </div>
+    }
+}
+
+fn running_hint(command: &str) -> &'static str {
+    if command.split_whitespace().nth(1) == Some("edit") {
+        "waiting for the editor below… save, or quit without saving"
+    } else {
+        "watching… Ctrl+C to stop"
+    }
+}
+
+/// `kubectl edit`'s editor: the file kubectl wrote, saved or quit as an editor is.
+fn editor_view(ctx: &Ctx, file: &str, text: &str) -> Html {
+    let oninput = {
+        let terminal = ctx.terminal.clone();
+        Callback::from(move |e: InputEvent| {
+            let value = e.target_unchecked_into::<HtmlTextAreaElement>().value();
+            terminal.borrow_mut().set_edit_text(value);
+        })
+    };
+    let close = |save: bool| {
+        let d = ctx.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::TermEditClose(save)))
+    };
+    let onkeydown = {
+        let d = ctx.dispatcher();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "s" && (e.ctrl_key() || e.meta_key()) {
+                e.prevent_default();
+                d.dispatch(Action::TermEditClose(true));
+            }
+        })
+    };
+    let rows = text.lines().count().clamp(6, 24).to_string();
+    html! {
+        <section id="term-editor" class="term-editor" aria-label="Editor for kubectl edit">
+            <label for="term-edit-text" class="hint">
+                { format!("kubectl edit is waiting for its editor: {file}. Ctrl+S saves.") }
+            </label>
+            <textarea id="term-edit-text" rows={rows} spellcheck="false"
+                value={text.to_string()} {oninput} {onkeydown} />
+            <div class="row">
+                <button type="button" id="term-edit-save" onclick={close(true)}>{ "Save and close" }</button>
+                <button type="button" id="term-edit-quit" class="small" onclick={close(false)}>{ "Quit without saving" }</button>
+            </div>
+        </section>
     }
 }
 
@@ -176,6 +222,9 @@ pub fn terminal_pane() -> Html {
     let term = ctx.terminal.borrow();
     let entries = term.entries.iter().map(|e| entry_view(&ctx, e));
     let watching = term.watching();
+    let editor = term
+        .editing()
+        .map(|(file, text)| editor_view(&ctx, file, text));
     let rows = input.lines().count().clamp(1, 12).to_string();
     html! {
         <section id="terminal" class="terminal" aria-label="kubectl terminal">
@@ -199,6 +248,7 @@ pub fn terminal_pane() -> Html {
                     <button type="button" id="term-stop" class="small" onclick={stop}>{ "Stop (Ctrl+C)" }</button>
                 }
             </div>
+            { for editor }
             if !choices.is_empty() {
                 <div id="term-choices" class="term-choices" role="status">{ choices.join("  ") }</div>
             }
