@@ -7,6 +7,8 @@ use serde_json::{json, Value};
 
 use super::client::Call;
 use super::flags::{boolean, value, Spec};
+use super::mapper::Resource;
+use super::rules::Rule;
 use super::tabwriter::TabWriter;
 use super::{Ctx, Output};
 
@@ -16,7 +18,11 @@ pub const AUTH_FLAGS: &[Spec] = &[
     value("subresource", None),
     boolean("quiet", Some('q')),
     boolean("list", None),
+    boolean("no-headers", None),
 ];
+
+/// The verbs `can-i` knows for a non-resource URL.
+const NON_RESOURCE_VERBS: &[&str] = &["get", "put", "post", "head", "options", "delete", "patch"];
 
 const KNOWN_VERBS: &[&str] = &[
     "get",
@@ -56,13 +62,8 @@ fn create_review(
     path: &str,
     body: &Value,
 ) -> Option<Value> {
-    let call = Call::with_body(
-        "POST",
-        format!("/apis/{path}"),
-        "application/json",
-        crate::codec::json::to_vec(body),
-        "type.go:252",
-    );
+    // The typed client: the review in Protobuf.
+    let call = Call::typed_write("POST", format!("/apis/{path}"), body, "type.go:252");
     let reply = ctx.client.send(out, call);
     let review = reply.json();
     if !reply.ok() {
@@ -120,60 +121,32 @@ fn whoami(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
 }
 
 fn can_i(ctx: &mut Ctx<'_, '_>, out: &mut Output, args: &[String]) {
+    if ctx.flags.on("list") {
+        if !args.is_empty() {
+            return out.fail("error: list option must be specified with no arguments");
+        }
+        return list(ctx, out);
+    }
     let (verb, what) = match args {
-        [verb, what, ..] => (verb.clone(), what.clone()),
+        [verb, what] => (verb.clone(), what.clone()),
         _ => {
-            return out.fail("error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples")
+            return out.fail("error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.")
         }
     };
-    if !KNOWN_VERBS.contains(&verb.as_str()) {
-        out.err(&format!("Warning: verb '{verb}' is not a known verb\n\n"));
-    }
-    let (resource_arg, name) = match what.split_once('/') {
-        Some((r, n)) => (r.to_string(), n.to_string()),
-        None => (what.clone(), String::new()),
-    };
-    let (group, resource) = if resource_arg == "*" {
-        (String::new(), "*".to_string())
+    let spec = if what.starts_with('/') {
+        if !NON_RESOURCE_VERBS.contains(&verb.as_str()) {
+            out.err(&format!("Warning: verb '{verb}' is not a known verb\n\n"));
+        }
+        json!({"nonResourceAttributes": {"path": what, "verb": verb}})
     } else {
-        match ctx.discovery(out).resolve(&resource_arg).cloned() {
-            Some(r) => (r.group, r.resource),
-            None => {
-                let (res, group) = match resource_arg.split_once('.') {
-                    Some((r, g)) => (r.to_string(), g.to_string()),
-                    None => (resource_arg.to_lowercase(), String::new()),
-                };
-                if group.is_empty() {
-                    out.err(&format!(
-                        "Warning: the server doesn't have a resource type '{res}'\n\n"
-                    ));
-                } else {
-                    out.err(&format!(
-                        "Warning: the server doesn't have a resource type '{res}' in group '{group}'\n\n"
-                    ));
-                }
-                (group, resource_arg.clone())
-            }
-        }
+        json!({"resourceAttributes": resource_attributes(ctx, out, &verb, &what)})
     };
-    let mut attrs = serde_json::Map::new();
-    if !ctx.flags.on("all-namespaces") {
-        attrs.insert("namespace".into(), json!(ctx.namespace));
-    }
-    attrs.insert("verb".into(), json!(verb));
-    if !group.is_empty() {
-        attrs.insert("group".into(), json!(group));
-    }
-    attrs.insert("resource".into(), json!(resource));
-    if let Some(sub) = ctx.flags.get("subresource") {
-        attrs.insert("subresource".into(), json!(sub));
-    }
-    if !name.is_empty() {
-        attrs.insert("name".into(), json!(name));
+    if ctx.flags.on("no-headers") {
+        return out.fail("error: --no-headers cannot be set without --list specified");
     }
     let body = json!({"kind": "SelfSubjectAccessReview", "apiVersion": "authorization.k8s.io/v1",
         "metadata": {"creationTimestamp": null},
-        "spec": {"resourceAttributes": Value::Object(attrs)}, "status": {"allowed": false}});
+        "spec": spec, "status": {"allowed": false}});
     let Some(review) = create_review(
         ctx,
         out,
@@ -201,4 +174,155 @@ fn can_i(ctx: &mut Ctx<'_, '_>, out: &mut Output, args: &[String]) {
         out.out(&format!("{line}\n"));
     }
     out.exit = 1;
+}
+
+/// The review's resource attributes, with can-i's warnings in its order: a resource the
+/// server does not have, one that is not namespaced (its group version's resource list
+/// asked for, as `isNamespaced` asks), a verb it does not know.
+fn resource_attributes(
+    ctx: &mut Ctx<'_, '_>,
+    out: &mut Output,
+    verb: &str,
+    what: &str,
+) -> serde_json::Map<String, Value> {
+    let (resource_arg, name) = match what.split_once('/') {
+        Some((r, n)) => (r.to_string(), n.to_string()),
+        None => (what.to_string(), String::new()),
+    };
+    let found = if resource_arg == "*" {
+        None
+    } else {
+        let found = resource_for(ctx, out, &resource_arg);
+        if found.is_none() {
+            let lower = resource_arg.to_lowercase();
+            match lower.split_once('.') {
+                Some((res, group)) => out.err(&format!(
+                    "Warning: the server doesn't have a resource type '{res}' in group '{group}'\n\n"
+                )),
+                None => out.err(&format!(
+                    "Warning: the server doesn't have a resource type '{lower}'\n\n"
+                )),
+            }
+        }
+        found
+    };
+    let all_namespaces = ctx.flags.on("all-namespaces");
+    if let (Some(r), false) = (&found, all_namespaces) {
+        let path = if r.group.is_empty() {
+            format!("/api/{}", r.version)
+        } else {
+            format!("/apis/{}/{}", r.group, r.version)
+        };
+        let call = Call {
+            caller: "discovery_client.go:404",
+            ..Call::get(path, "application/json, */*")
+        };
+        let list = ctx.client.send(out, call).json();
+        let entry = list["resources"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|e| e["name"] == r.resource.as_str());
+        if entry.is_some_and(|e| e["namespaced"] == false) {
+            let scope = match r.group.as_str() {
+                "" => String::new(),
+                g => format!(" in group '{g}'"),
+            };
+            out.err(&format!(
+                "Warning: resource '{}' is not namespace scoped{scope}\n\n",
+                r.resource
+            ));
+        }
+    }
+    if !KNOWN_VERBS.contains(&verb) {
+        out.err(&format!("Warning: verb '{verb}' is not a known verb\n\n"));
+    }
+    let (group, resource) = match &found {
+        Some(r) => (r.group.clone(), r.resource.clone()),
+        None => (String::new(), resource_arg),
+    };
+    let mut attrs = serde_json::Map::new();
+    if !all_namespaces {
+        attrs.insert("namespace".into(), json!(ctx.namespace));
+    }
+    attrs.insert("verb".into(), json!(verb));
+    if !group.is_empty() {
+        attrs.insert("group".into(), json!(group));
+    }
+    attrs.insert("resource".into(), json!(resource));
+    if let Some(sub) = ctx.flags.get("subresource") {
+        attrs.insert("subresource".into(), json!(sub));
+    }
+    if !name.is_empty() {
+        attrs.insert("name".into(), json!(name));
+    }
+    attrs
+}
+
+/// can-i's `resourceFor`: `resource.version.group` looked up exactly first, then as
+/// `resource.group`; discovery asked again (once) when the cache does not know it.
+fn resource_for(ctx: &mut Ctx<'_, '_>, out: &mut Output, arg: &str) -> Option<Resource> {
+    let lower = arg.to_lowercase();
+    let mut fresh = false;
+    let parts: Vec<&str> = lower.splitn(3, '.').collect();
+    if let [name, version, group] = parts[..] {
+        let exact = |d: &super::mapper::Discovery| {
+            d.resources
+                .iter()
+                .find(|r| r.version == version && r.group == group && r.is_named(name))
+                .cloned()
+        };
+        let mut found = exact(ctx.discovery(out));
+        if found.is_none() {
+            ctx.invalidate(out);
+            fresh = true;
+            found = exact(ctx.discovery(out));
+        }
+        if found.is_some() {
+            return found;
+        }
+    }
+    let found = ctx.discovery(out).resolve(&lower).cloned();
+    if found.is_some() || fresh {
+        return found;
+    }
+    ctx.invalidate(out);
+    ctx.discovery(out).resolve(&lower).cloned()
+}
+
+/// `can-i --list`: a SelfSubjectRulesReview of the namespace, its rules as the Role
+/// describer prints them, under kubectl's table printer.
+fn list(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let body = json!({"kind": "SelfSubjectRulesReview", "apiVersion": "authorization.k8s.io/v1",
+        "metadata": {"creationTimestamp": null},
+        "spec": {"namespace": ctx.namespace}, "status": {"resourceRules": null,
+            "nonResourceRules": null, "incomplete": false}});
+    let Some(review) = create_review(
+        ctx,
+        out,
+        "authorization.k8s.io/v1/selfsubjectrulesreviews",
+        &body,
+    ) else {
+        return;
+    };
+    let status = &review["status"];
+    if status["incomplete"] == true {
+        out.err(&format!(
+            "Warning: the list may be incomplete: {}",
+            status["evaluationError"].as_str().unwrap_or("")
+        ));
+    }
+    let rules: Vec<Rule> = ["resourceRules", "nonResourceRules"]
+        .iter()
+        .flat_map(|k| status[*k].as_array().into_iter().flatten())
+        .map(Rule::of)
+        .collect();
+    let mut w = TabWriter::new();
+    if !ctx.flags.on("no-headers") {
+        w.write("Resources\tNon-Resource URLs\tResource Names\tVerbs\n");
+    }
+    for r in super::rules::compacted(&rules) {
+        w.write(&format!("{}\n", r.row()));
+    }
+    out.out(&w.flush());
 }

@@ -57,8 +57,9 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The body as JSON: parsed, or decoded from Protobuf (a typed client's answer).
     pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
+        decoded(&self.body).unwrap_or(serde_json::Value::Null)
     }
     pub fn ok(&self) -> bool {
         (200..300).contains(&self.status)
@@ -68,6 +69,19 @@ impl Reply {
 /// Where client-go logs a request's `-v=8` body lines from (the function that made it:
 /// `helper.go:113` for a list, `helper.go:202` for a delete, `discovery_client.go:253`, ...).
 pub type Caller = &'static str;
+
+/// What a typed client (client-go's clientset) asks for: Protobuf, else JSON.
+pub const PROTOBUF_ACCEPT: &str = "application/vnd.kubernetes.protobuf,application/json";
+
+/// A body as JSON: JSON parsed, Protobuf (`k8s\0...`) decoded with the built-in kinds, the
+/// types kubectl is compiled with.
+fn decoded(body: &[u8]) -> Option<serde_json::Value> {
+    if body.starts_with(b"k8s\0") {
+        crate::codec::protobuf::decode(body, &crate::resources::SCHEME).ok()
+    } else {
+        serde_json::from_slice(body).ok()
+    }
+}
 
 /// One request to send.
 pub struct Call<'a> {
@@ -92,6 +106,40 @@ impl<'a> Call<'a> {
             method,
             path,
             accept: "application/json",
+            content_type: Some(content_type),
+            body,
+            caller,
+        }
+    }
+
+    /// A typed client's GET: Protobuf asked for first.
+    pub fn typed_get(path: String, caller: Caller) -> Call<'a> {
+        Call {
+            caller,
+            ..Call::get(path, PROTOBUF_ACCEPT)
+        }
+    }
+
+    /// A typed client's write: the object sent in Protobuf (JSON when its kind has no
+    /// Protobuf form), Protobuf asked for back.
+    pub fn typed_write(
+        method: &'a str,
+        path: String,
+        obj: &serde_json::Value,
+        caller: Caller,
+    ) -> Call<'a> {
+        let (content_type, body) =
+            match crate::codec::protobuf::encode(obj, &crate::resources::SCHEME) {
+                Ok(bytes) => (crate::codec::protobuf::MEDIA_TYPE, bytes),
+                Err(_) => (
+                    "application/json",
+                    crate::codec::json::to_compact_string(obj).into_bytes(),
+                ),
+            };
+        Call {
+            method,
+            path,
+            accept: PROTOBUF_ACCEPT,
             content_type: Some(content_type),
             body,
             caller,
@@ -128,22 +176,25 @@ fn status_text(code: u16) -> String {
     format!("{code} {reason}")
 }
 
-/// client-go's `-v=8` body line: quoted, or klog's multi-line form when the text has a newline.
-fn body_line(what: &str, text: &str) -> String {
-    let (shown, cut) = if text.chars().count() > 1024 {
-        let head: String = text.chars().take(1024).collect();
-        let cut = text.chars().count() - 1024;
-        (head, Some(cut))
+/// client-go's `-v=8` body line (`logBody`): the first 1024 bytes, quoted, or klog's
+/// multi-line form when the text has a newline; a body with a byte below `\n` (Protobuf) as
+/// `hex.Dump` prints it.
+fn body_line(what: &str, body: &[u8]) -> String {
+    // The text is cut after the dump, so a Protobuf body's dump is what gets cut.
+    let text = if body.iter().any(|b| *b < b'\n') {
+        hex_dump(body).into_bytes()
     } else {
-        (text.to_string(), None)
+        body.to_vec()
     };
-    let shown = match cut {
-        Some(n) => format!("{shown} [truncated {n} chars]"),
-        None => shown,
-    };
-    if shown.contains('\n') {
+    const MAX: usize = 1024;
+    let mut shown = text[..text.len().min(MAX)].to_vec();
+    if text.len() > MAX {
+        shown.extend_from_slice(format!(" [truncated {} chars]", text.len() - MAX).as_bytes());
+    }
+    let text = String::from_utf8_lossy(&shown).into_owned();
+    if text.contains('\n') {
         let mut out = format!("\"{what}\" body=<\n");
-        for line in shown.trim_end_matches('\n').split('\n') {
+        for line in text.trim_end_matches('\n').split('\n') {
             out.push('\t');
             out.push_str(line);
             out.push('\n');
@@ -151,11 +202,36 @@ fn body_line(what: &str, text: &str) -> String {
         out.push_str(" >");
         out
     } else {
-        format!(
-            "\"{what}\" body={}",
-            crate::codec::goquote::go_quote(&shown)
-        )
+        format!("\"{what}\" body={}", crate::codec::goquote::go_quote(&text))
     }
+}
+
+/// Go's `hex.Dump`: 16 bytes a line, an offset, the bytes in hex (a gap after the eighth),
+/// and the printable ones between bars.
+fn hex_dump(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for (line, chunk) in bytes.chunks(16).enumerate() {
+        out.push_str(&format!("{:08x}  ", line * 16));
+        for i in 0..16 {
+            match chunk.get(i) {
+                Some(b) => out.push_str(&format!("{b:02x} ")),
+                None => out.push_str("   "),
+            }
+            if i == 7 {
+                out.push(' ');
+            }
+        }
+        out.push_str(" |");
+        out.extend(chunk.iter().map(|&b| {
+            if (32..=126).contains(&b) {
+                b as char
+            } else {
+                '.'
+            }
+        }));
+        out.push_str("|\n");
+    }
+    out
 }
 
 impl Client<'_> {
@@ -192,10 +268,10 @@ impl Client<'_> {
             headers.push(("Impersonate-Group".into(), g.clone()));
         }
         let url = format!("{}{}", self.server, call.path);
-        let body_text = String::from_utf8_lossy(&call.body).into_owned();
         if self.verbosity >= 8 {
-            self.log(out, call.caller, &body_line("Request Body", &body_text));
+            self.log(out, call.caller, &body_line("Request Body", &call.body));
         }
+        let body_text = text_of(&call.body);
         if self.verbosity >= 7 {
             self.log(
                 out,
@@ -237,7 +313,7 @@ impl Client<'_> {
             Body::Full(b) => (b, None),
             Body::Watch(w) => (Bytes::new(), Some(w)),
         };
-        let text = String::from_utf8_lossy(&body).into_owned();
+        let text = text_of(&body);
         if self.verbosity == 6 {
             self.log(
                 out,
@@ -262,7 +338,7 @@ impl Client<'_> {
                 self.log(out, "round_trippers.go:587", &format!("    {k}: {v}"));
             }
             if stream.is_none() {
-                self.log(out, call.caller, &body_line("Response Body", &text));
+                self.log(out, call.caller, &body_line("Response Body", &body));
             }
         }
         out.sent.push(Sent {
@@ -281,6 +357,16 @@ impl Client<'_> {
             stream,
         }
     }
+}
+
+/// A body as the terminal's records keep it: text, or a Protobuf body as its JSON.
+fn text_of(body: &[u8]) -> String {
+    if body.starts_with(b"k8s\0") {
+        if let Some(v) = decoded(body) {
+            return crate::codec::json::to_compact_string(&v);
+        }
+    }
+    String::from_utf8_lossy(body).into_owned()
 }
 
 /// Go's canonical MIME header key (`content-type` → `Content-Type`), as client-go prints them.

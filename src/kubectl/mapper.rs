@@ -48,6 +48,14 @@ impl Resource {
         }
     }
 
+    /// Whether `name` (lower-case) names it: its resource, singular, kind or a short name.
+    pub fn is_named(&self, name: &str) -> bool {
+        self.resource == name
+            || self.singular == name
+            || self.kind.to_lowercase() == name
+            || self.short_names.iter().any(|s| s == name)
+    }
+
     /// `configmap`, `controllerrevision.apps`: how `-o name` and multi-type tables name it.
     pub fn kind_name(&self) -> String {
         let kind = self.kind.to_lowercase();
@@ -132,12 +140,7 @@ impl Discovery {
             Some((n, q)) => (n.to_string(), Some(q.to_string())),
             None => (arg.clone(), None),
         };
-        let named = |r: &&Resource| {
-            r.resource == name
-                || r.singular == name
-                || r.kind.to_lowercase() == name
-                || r.short_names.contains(&name)
-        };
+        let named = |r: &&Resource| r.is_named(&name);
         match qualifier {
             None => self.resources.iter().filter(|r| r.preferred).find(named),
             Some(q) => {

@@ -27,6 +27,7 @@ pub mod mapper;
 pub mod openapi;
 pub mod printers;
 pub mod rbac;
+pub mod rules;
 pub mod tabwriter;
 pub mod watch;
 pub mod words;
@@ -256,6 +257,12 @@ impl Ctx<'_, '_> {
         if let Some(r) = self.discovery(out).resolve(arg) {
             return Some(r.clone());
         }
+        self.invalidate(out);
+        self.discovery(out).resolve(arg).cloned()
+    }
+
+    /// The deferred RESTMapper's reset: discovery thrown away and asked again.
+    pub fn invalidate(&mut self, out: &mut Output) {
         if self.client.verbosity >= 6 {
             self.client.log(
                 out,
@@ -264,7 +271,6 @@ impl Ctx<'_, '_> {
             );
         }
         self.session.discovery = Some(Discovery::fetch(&mut self.client, out));
-        self.discovery(out).resolve(arg).cloned()
     }
 }
 

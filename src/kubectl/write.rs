@@ -67,7 +67,9 @@ fn suffix(dry: bool) -> &'static str {
     }
 }
 
-/// POSTs `obj` to `resource`'s collection; kubectl's line for it, or its error.
+/// POSTs `obj` to `resource`'s collection; kubectl's line for it, or its error. Objects from
+/// a manifest (`source`) go as the builder sends them (JSON); a generator's
+/// (`create configmap`, `create role`, ...) as its typed client does (Protobuf).
 fn post(
     ctx: &mut Ctx<'_, '_>,
     out: &mut Output,
@@ -98,13 +100,15 @@ fn post(
         resource.collection(Some(&ns)),
         encode_query(params)
     );
-    let call = Call {
-        method: "POST",
-        path,
-        accept: "application/json",
-        content_type: Some("application/json"),
-        body: crate::codec::json::to_vec(obj),
-        caller: "helper.go:178",
+    let call = match source {
+        Some(_) => Call::with_body(
+            "POST",
+            path,
+            "application/json",
+            crate::codec::json::to_vec(obj),
+            "helper.go:178",
+        ),
+        None => Call::typed_write("POST", path, obj, "type.go:252"),
     };
     let reply = ctx.client.send(out, call);
     let body = reply.json();

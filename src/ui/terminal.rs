@@ -194,11 +194,17 @@ impl Terminal {
     /// decide the answer (Accept, Content-Type, impersonation) and its body.
     pub fn draft(&self, id: u32, index: usize) -> Option<super::exchange::Draft> {
         let sent = self.entries.iter().find(|e| e.id == id)?.sent.get(index)?;
+        // A Protobuf body is kept as its JSON, which the builder sends as JSON.
         let headers = sent
             .headers
             .iter()
             .filter(|(k, _)| k != "User-Agent")
-            .map(|(k, v)| format!("{k}: {v}"))
+            .map(|(k, v)| match (k.as_str(), v.as_str()) {
+                ("Content-Type", crate::codec::protobuf::MEDIA_TYPE) => {
+                    format!("{k}: application/json")
+                }
+                _ => format!("{k}: {v}"),
+            })
             .collect::<Vec<_>>()
             .join("\n");
         Some(super::exchange::Draft {

@@ -164,11 +164,17 @@ fn describe_one(
     errors: &mut Vec<Value>,
 ) -> Option<String> {
     let ns = (!t.namespace.is_empty()).then_some(t.namespace.as_str());
-    let mut get = Call::get(
-        format!("{}/{}", t.resource.collection(ns), t.name),
-        "application/json",
-    );
-    get.caller = "type.go:252";
+    let kind = kinds::Kind::of(&t.resource);
+    let path = format!("{}/{}", t.resource.collection(ns), t.name);
+    // A typed describer reads with its clientset (Protobuf), the generic one with the
+    // dynamic client (JSON).
+    let get = match kind {
+        kinds::Kind::Generic => Call {
+            caller: "simple.go:180",
+            ..Call::get(path, "application/json")
+        },
+        _ => Call::typed_get(path, "type.go:252"),
+    };
     let reply = ctx.client.send(out, get);
     let obj = reply.json();
     if !reply.ok() {
@@ -179,7 +185,6 @@ fn describe_one(
     }
     let now = ctx.client.transport.now_ms();
     let show_events = ctx.flags.get("show-events") != Some("false");
-    let kind = kinds::Kind::of(&t.resource);
     let events = (show_events && kind.shows_events())
         .then(|| events_of(ctx, out, &obj))
         .map(|list| Events { list, now });
@@ -210,9 +215,9 @@ fn events_of(ctx: &mut Ctx<'_, '_>, out: &mut Output, obj: &Value) -> Vec<Value>
         "{base}?{}",
         encode_query(vec![("fieldSelector", selector), ("limit", "500".into())])
     );
-    let mut call = Call::get(path, "application/json");
-    call.caller = "type.go:252";
-    ctx.client.send(out, call).json()["items"]
+    ctx.client
+        .send(out, Call::typed_get(path, "type.go:252"))
+        .json()["items"]
         .as_array()
         .cloned()
         .unwrap_or_default()
