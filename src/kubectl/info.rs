@@ -125,21 +125,3 @@ pub fn version(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         }
     }
 }
-
-/// `kubectl config view`: the session's kubeconfig as kubectl prints it, secrets redacted.
-pub fn config(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
-    match ctx.flags.args.first().map(String::as_str) {
-        Some("view") => {}
-        Some("current-context") => return out.out("kubesim\n"),
-        Some(other) => {
-            return out.fail(&format!(
-                "error: unknown command \"{other}\" for \"kubectl config\"\nSee 'kubectl config -h' for help and examples"
-            ))
-        }
-        None => return out.fail("error: kubesim's kubectl knows config view and config current-context"),
-    }
-    out.out(&format!(
-        "apiVersion: v1\nclusters:\n- cluster:\n    certificate-authority-data: DATA+OMITTED\n    server: {}\n  name: kubesim\ncontexts:\n- context:\n    cluster: kubesim\n    namespace: {}\n    user: kubesim\n  name: kubesim\ncurrent-context: kubesim\nkind: Config\npreferences: {{}}\nusers:\n- name: kubesim\n  user:\n    token: REDACTED\n",
-        ctx.session.server, ctx.session.namespace
-    ));
-}

@@ -16,6 +16,7 @@
 pub mod apply;
 pub mod auth;
 pub mod client;
+pub mod config;
 pub mod describe;
 pub mod edit;
 pub mod explain;
@@ -109,8 +110,9 @@ impl Output {
 /// discovery cache).
 #[derive(Debug)]
 pub struct Kubectl {
-    /// The current context's namespace.
-    pub namespace: String,
+    /// The kubeconfig's contexts and the current one's name.
+    pub contexts: Vec<config::KubeContext>,
+    pub current_context: String,
     /// The base URL the log lines print (the native server's in the parity tests).
     pub server: String,
     /// The kubeconfig file the `-v` lines name.
@@ -354,8 +356,8 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "config",
-        flags: &[],
-        run: info::config,
+        flags: config::CONFIG_FLAGS,
+        run: config::config,
     },
     Command {
         name: "api-versions",
@@ -380,12 +382,23 @@ pub fn command_flags(command: &str) -> &'static [flags::Spec] {
 impl Kubectl {
     pub fn new() -> Kubectl {
         Kubectl {
-            namespace: "default".into(),
+            contexts: vec![config::KubeContext::kubesim()],
+            current_context: "kubesim".into(),
             server: "https://kubesim.local".into(),
             kubeconfig: "/home/learner/.kube/config".into(),
             discovery: None,
             edits: 0,
         }
+    }
+
+    /// The current context's namespace (`default` when it names none).
+    pub fn namespace(&self) -> String {
+        self.contexts
+            .iter()
+            .find(|c| c.name == self.current_context)
+            .map(|c| c.namespace.clone())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| "default".into())
     }
 
     /// The resources discovery found (for completion), if asked yet.
@@ -475,7 +488,7 @@ impl Kubectl {
         let namespace = flags
             .get("namespace")
             .map(str::to_string)
-            .unwrap_or_else(|| self.namespace.clone());
+            .unwrap_or_else(|| self.namespace());
         Ctx {
             flags,
             client,

@@ -189,7 +189,7 @@ pub fn terminal_pane() -> Html {
                     e.prevent_default();
                     let resources = ctx.sim.borrow().resources.clone();
                     let namespace =
-                        terminal::namespace_of(&text, &ctx.terminal.borrow().kubectl.namespace);
+                        terminal::namespace_of(&text, &ctx.terminal.borrow().kubectl.namespace());
                     let sim = ctx.sim.clone();
                     let done = ctx.terminal.borrow().complete(&text, &resources, |r| {
                         terminal::object_names(&mut sim.borrow_mut().engine, r, &namespace)
