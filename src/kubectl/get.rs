@@ -24,6 +24,7 @@ pub const FLAGS: &[Spec] = &[
     boolean("watch-only", None),
     boolean("output-watch-events", None),
     boolean("show-labels", None),
+    value("label-columns", Some('L')),
     boolean("show-kind", None),
     boolean("no-headers", None),
     boolean("show-managed-fields", None),
@@ -77,6 +78,17 @@ fn format(flag: Option<&str>) -> Result<Format, String> {
             ))
         }
     })
+}
+
+/// `-L a,b -L c`: every label key asked for as a column, in order.
+pub(super) fn label_columns(flags: &super::flags::Parsed) -> Vec<String> {
+    flags
+        .all("label-columns")
+        .iter()
+        .flat_map(|v| v.split(','))
+        .filter(|k| !k.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The requests of one resource type: a list, or its names.
@@ -262,6 +274,7 @@ fn print_tables(
             wide,
             with_namespace: all && r.namespaced,
             show_labels: ctx.flags.on("show-labels"),
+            label_columns: label_columns(&ctx.flags),
             no_headers: ctx.flags.on("no-headers"),
             kind: with_kind.then(|| r.kind_name()),
             event: None,

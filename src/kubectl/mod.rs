@@ -9,7 +9,7 @@
 //! [`client`] (requests and their logs), [`mapper`] (discovery and resource names),
 //! [`openapi`] (the OpenAPI v3 documents), [`tabwriter`], [`printers`] (with
 //! `resources::jsonpath`), and one module per group of commands: [`get`] ([`watch`]: `-w`),
-//! [`mod@write`] (create, delete), [`label`] (label, annotate), [`apply`] (apply, patch,
+//! [`mod@write`] (create), [`delete`], [`label`] (label, annotate), [`apply`] (apply, patch,
 //! replace), [`describe`], [`explain`], [`auth`] (whoami, can-i), [`info`] (api-resources,
 //! api-versions, version, config).
 
@@ -17,6 +17,7 @@ pub mod apply;
 pub mod auth;
 pub mod client;
 pub mod config;
+pub mod delete;
 pub mod describe;
 pub mod edit;
 pub mod explain;
@@ -311,8 +312,8 @@ const COMMANDS: &[Command] = &[
     },
     Command {
         name: "delete",
-        flags: write::DELETE_FLAGS,
-        run: write::delete,
+        flags: delete::DELETE_FLAGS,
+        run: delete::delete,
     },
     Command {
         name: "label",

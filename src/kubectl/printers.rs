@@ -16,6 +16,8 @@ pub struct TableOptions {
     pub wide: bool,
     pub with_namespace: bool,
     pub show_labels: bool,
+    /// `-L`: label keys shown as columns (headed by their last `/` part, upper-cased).
+    pub label_columns: Vec<String>,
     pub no_headers: bool,
     /// `configmap` or `controllerrevision.apps`, when rows are named `kind/name`.
     pub kind: Option<String>,
@@ -105,6 +107,9 @@ impl TablePrinter {
                 header.push(c["name"].as_str().unwrap_or("").to_uppercase());
             }
         }
+        for key in &options.label_columns {
+            header.push(key.rsplit('/').next().unwrap_or("").to_uppercase());
+        }
         if options.show_labels {
             header.push("LABELS".into());
         }
@@ -131,6 +136,9 @@ impl TablePrinter {
                     text = format!("{}/{text}", options.kind.as_deref().unwrap_or(""));
                 }
                 cells.push(text);
+            }
+            for key in &options.label_columns {
+                cells.push(meta["labels"][key].as_str().unwrap_or("").to_string());
             }
             if options.show_labels {
                 cells.push(format_labels(meta["labels"].as_object()));
@@ -210,6 +218,7 @@ mod tests {
         let options = TableOptions {
             with_namespace: true,
             show_labels: true,
+            label_columns: Vec::new(),
             kind: Some("configmap".into()),
             ..Default::default()
         };

@@ -153,6 +153,7 @@ pub(super) fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>,
         wide,
         with_namespace: all && q.resource.namespaced,
         show_labels: ctx.flags.on("show-labels"),
+        label_columns: super::get::label_columns(&ctx.flags),
         no_headers: ctx.flags.on("no-headers"),
         kind: None,
         event: ctx

@@ -31,18 +31,7 @@ pub const CREATE_FLAGS: &[Spec] = &[
     value("serviceaccount", None),
 ];
 
-pub const DELETE_FLAGS: &[Spec] = &[
-    value("filename", Some('f')),
-    value("cascade", None),
-    value("grace-period", None),
-    value("dry-run", None),
-    boolean("wait", None),
-    boolean("ignore-not-found", None),
-    boolean("force", None),
-    boolean("now", None),
-];
-
-fn server_dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<bool> {
+pub(super) fn server_dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<bool> {
     match ctx.flags.get("dry-run") {
         None | Some("none") => Some(false),
         Some("server") => Some(true),
@@ -59,7 +48,7 @@ fn server_dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<bool> {
     }
 }
 
-fn suffix(dry: bool) -> &'static str {
+pub(super) fn suffix(dry: bool) -> &'static str {
     if dry {
         " (server dry run)"
     } else {
@@ -355,132 +344,4 @@ pub(super) fn named(
         return None;
     }
     Some(names.iter().map(|n| (r.clone(), n.clone())).collect())
-}
-
-pub fn delete(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
-    let Some(dry) = server_dry_run(ctx, out) else {
-        return;
-    };
-    let policy = match ctx.flags.get("cascade").unwrap_or("background") {
-        "background" | "true" => "Background",
-        "foreground" => "Foreground",
-        "orphan" | "false" => "Orphan",
-        other => {
-            return out.fail(&format!(
-                "error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\""
-            ))
-        }
-    };
-    let grace: Option<i64> = match ctx.flags.get("grace-period") {
-        None => None,
-        Some(g) => match g.parse::<i64>() {
-            Ok(n) if n >= 0 => Some(n),
-            Ok(_) => None,
-            Err(_) => {
-                return out.fail(&format!(
-                    "Error: invalid argument \"{g}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{g}\": invalid syntax\nSee 'kubectl delete --help' for usage."
-                ))
-            }
-        },
-    };
-    let Some(targets) = named(ctx, out, "delete") else {
-        return;
-    };
-    for (r, name) in targets {
-        let mut options = Map::new();
-        if let Some(g) = grace {
-            options.insert("gracePeriodSeconds".into(), json!(g));
-        }
-        options.insert("propagationPolicy".into(), json!(policy));
-        if dry {
-            options.insert("dryRun".into(), json!(["All"]));
-        }
-        let mut body = crate::codec::json::to_vec(&Value::Object(options));
-        if body.last() != Some(&b'\n') {
-            body.push(b'\n');
-        }
-        let path = format!("{}/{name}", r.collection(Some(&ctx.namespace)));
-        let call = Call {
-            method: "DELETE",
-            path: path.clone(),
-            accept: "application/json",
-            content_type: Some("application/json"),
-            body,
-            caller: "helper.go:202",
-        };
-        let reply = ctx.client.send(out, call);
-        if !reply.ok() {
-            if reply.status == 404 && ctx.flags.on("ignore-not-found") {
-                continue;
-            }
-            {
-                let text = ctx.report(out, &reply.json());
-                out.err(&format!("{text}\n"));
-            }
-            out.exit = 1;
-            continue;
-        }
-        out.out(&format!(
-            "{} \"{name}\" deleted{}\n",
-            r.kind_name(),
-            suffix(dry)
-        ));
-        if !dry && ctx.flags.get("wait") != Some("false") && out.watching.is_none() {
-            wait_until_gone(ctx, out, &r, &name, path);
-        }
-    }
-}
-
-/// `delete --wait` (the default): a GET; when the object is still there, a list of it by
-/// name and a watch from that list until its DELETED, which the terminal runs as a `-w`.
-fn wait_until_gone(
-    ctx: &mut Ctx<'_, '_>,
-    out: &mut Output,
-    r: &Resource,
-    name: &str,
-    path: String,
-) {
-    let mut get = Call::get(path, "application/json");
-    get.caller = "simple.go:247";
-    if !ctx.client.send(out, get).ok() {
-        return;
-    }
-    let coll = r.collection(Some(&ctx.namespace));
-    let field = format!("metadata.name={name}");
-    let list = format!(
-        "{coll}?{}",
-        encode_query(vec![
-            ("fieldSelector", field.clone()),
-            ("limit", "500".into()),
-            ("resourceVersion", "0".into()),
-        ])
-    );
-    let mut call = Call::get(list, "application/json");
-    call.caller = "simple.go:280";
-    let listed = ctx.client.send(out, call).json();
-    if listed["items"].as_array().is_none_or(|i| i.is_empty()) {
-        return;
-    }
-    let rv = listed["metadata"]["resourceVersion"]
-        .as_str()
-        .unwrap_or("0")
-        .to_string();
-    let watch = format!(
-        "{coll}?{}",
-        encode_query(vec![
-            ("allowWatchBookmarks", "true".into()),
-            ("fieldSelector", field),
-            ("resourceVersion", rv),
-            ("timeoutSeconds", "549".into()),
-            ("watch", "true".into()),
-        ])
-    );
-    let mut call = Call::get(watch, "application/json");
-    call.caller = "request.go:736";
-    let reply = ctx.client.send(out, call);
-    let mut waiting = super::watch::Watching::until_deleted(reply.stream);
-    waiting.pull(out);
-    if waiting.open() {
-        out.watching = Some(waiting);
-    }
 }
