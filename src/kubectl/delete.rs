@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 use super::client::{encode_query, Call};
 use super::flags::{boolean, value, Spec};
 use super::mapper::Resource;
-use super::write::{manifests, named, resource_of, server_dry_run, suffix};
+use super::write::{dry_run, manifests, named, resource_of, DryRun};
 use super::{Ctx, Output};
 
 pub const DELETE_FLAGS: &[Spec] = &[
@@ -30,7 +30,7 @@ pub const DELETE_FLAGS: &[Spec] = &[
 ];
 
 pub fn delete(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
-    let Some(dry) = server_dry_run(ctx, out) else {
+    let Some(dry) = dry_run(ctx, out) else {
         return;
     };
     let policy = match ctx.flags.get("cascade").unwrap_or("background") {
@@ -94,7 +94,7 @@ pub fn delete(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             options.insert("gracePeriodSeconds".into(), json!(g));
         }
         options.insert("propagationPolicy".into(), json!(policy));
-        if dry {
+        if dry == DryRun::Server {
             options.insert("dryRun".into(), json!(["All"]));
         }
         let mut body = crate::codec::json::to_vec(&Value::Object(options));
@@ -114,8 +114,12 @@ pub fn delete(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             body,
             caller: "helper.go:202",
         };
-        let reply = ctx.client.send(out, call);
-        if !reply.ok() {
+        // A client dry run sends nothing and says what it would have deleted.
+        let reply = match dry {
+            DryRun::Client => None,
+            _ => Some(ctx.client.send(out, call)),
+        };
+        if let Some(reply) = reply.filter(|r| !r.ok()) {
             if reply.status == 404 && ignore_not_found {
                 continue;
             }
@@ -139,13 +143,13 @@ pub fn delete(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             out.out(&format!(
                 "{} \"{name}\" {operation}{}\n",
                 r.kind_name(),
-                suffix(dry)
+                dry.suffix()
             ));
         }
         deleted.push((r, ns, name, path));
     }
     // The wait comes after every delete, one object after another.
-    if !dry && ctx.flags.get("wait") != Some("false") {
+    if dry == DryRun::None && ctx.flags.get("wait") != Some("false") {
         for (r, ns, name, path) in deleted {
             if out.watching.is_some() {
                 break;

@@ -1,14 +1,17 @@
-//! `kubectl label` and `kubectl annotate`: `KEY=VALUE` sets, `KEY-` removes; a GET, then the
-//! JSON merge patch between the object before and after (as `jsonpatch.CreateMergePatch`
-//! makes it), with kubectl's overwrite rules and messages (`labeled`, `unlabeled`,
-//! `not labeled`, `annotated`, `label "x" not found.`).
+//! `kubectl label` and `kubectl annotate`: `KEY=VALUE` sets, `KEY-` removes; the objects
+//! named (a GET each) or found by `-l`, `--field-selector` or `--all` (one list), then the
+//! JSON merge patch between each before and after (as `jsonpatch.CreateMergePatch` makes
+//! it), with kubectl's overwrite rules and messages (`labeled`, `unlabeled`, `not labeled`,
+//! `annotated`, `label "x" not found.`); `--list` (the result's keys, sorted where Go's map
+//! gives any order), `--dry-run` and `-o`.
 
 use serde_json::{json, Map, Value};
 
 use super::client::{encode_query, Call};
 use super::flags::{boolean, value, Spec};
+use super::mapper::Resource;
 use super::printers::name_of;
-use super::write::named;
+use super::write::{dry_run, named, DryRun};
 use super::{Ctx, Output};
 
 pub const LABEL_FLAGS: &[Spec] = &[
@@ -18,6 +21,10 @@ pub const LABEL_FLAGS: &[Spec] = &[
     value("resource-version", None),
     boolean("all", None),
     value("selector", Some('l')),
+    value("field-selector", None),
+    boolean("all-namespaces", Some('A')),
+    boolean("list", None),
+    value("output", Some('o')),
 ];
 
 pub fn label(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
@@ -48,26 +55,34 @@ fn change_metadata(ctx: &mut Ctx<'_, '_>, out: &mut Output, field: &str) {
             args.push(a);
         }
     }
-    if set.is_empty() && remove.is_empty() {
+    let list = ctx.flags.on("list");
+    if list && ctx.flags.has("output") {
+        return out.fail("error: --list and --output may not be specified together");
+    }
+    let Some(dry) = dry_run(ctx, out) else {
+        return;
+    };
+    let selecting = ctx.flags.has("selector") || ctx.flags.has("field-selector");
+    if ctx.flags.on("all") && selecting {
+        return out.fail("error: cannot set --all and --selector at the same time");
+    }
+    if set.is_empty() && remove.is_empty() && !list {
         let what = if labels { "label" } else { "annotation" };
         return out.fail(&format!("error: at least one {what} update is required"));
     }
     ctx.flags.args = args;
-    let Some(targets) = named(ctx, out, verb) else {
+    let Some((targets, one)) = targets(ctx, out, verb) else {
         return;
     };
     let overwrite = ctx.flags.on("overwrite");
-    for (r, name) in targets {
-        let path = format!("{}/{name}", r.collection(Some(&ctx.namespace)));
-        let reply = ctx.get_named(out, &r, &name, "application/json");
-        let obj = reply.json();
-        if !reply.ok() {
-            {
-                let text = ctx.report(out, &obj);
-                out.fail(&text);
-            }
-            continue;
-        }
+    for (r, obj) in targets {
+        let meta = &obj["metadata"];
+        let name = meta["name"].as_str().unwrap_or("").to_string();
+        let ns = meta["namespace"]
+            .as_str()
+            .unwrap_or(&ctx.namespace)
+            .to_string();
+        let path = format!("{}/{name}", r.collection(Some(&ns)));
         let current = obj["metadata"][field]
             .as_object()
             .cloned()
@@ -96,9 +111,10 @@ fn change_metadata(ctx: &mut Ctx<'_, '_>, out: &mut Output, field: &str) {
                 continue;
             }
         }
+        let local = list || dry == DryRun::Client;
         let mut patch = Map::new();
         for k in &remove {
-            if labels && !current.contains_key(k) {
+            if labels && !local && !current.contains_key(k) {
                 out.out(&format!("label {k:?} not found.\n"));
             }
             if current.contains_key(k) {
@@ -122,6 +138,24 @@ fn change_metadata(ctx: &mut Ctx<'_, '_>, out: &mut Output, field: &str) {
         } else {
             done
         };
+        // What the object becomes here (the printers show it, not the server's answer).
+        let mut changed = obj.clone();
+        for (k, v) in &patch {
+            let map = &mut changed["metadata"][field];
+            if map.is_null() {
+                *map = json!({});
+            }
+            match v {
+                Value::Null => {
+                    map.as_object_mut().map(|m| m.shift_remove(k));
+                }
+                _ => map[k.as_str()] = v.clone(),
+            }
+        }
+        if local {
+            finish(ctx, out, &changed, &changed, field, msg, dry, one);
+            continue;
+        }
         let mut sorted: Vec<(String, Value)> = patch.into_iter().collect();
         crate::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
         let body = json!({"metadata": {field: Value::Object(sorted.into_iter().collect())}});
@@ -130,9 +164,13 @@ fn change_metadata(ctx: &mut Ctx<'_, '_>, out: &mut Output, field: &str) {
             .get("field-manager")
             .map(str::to_string)
             .unwrap_or_else(|| format!("kubectl-{verb}"));
+        let mut query = vec![("fieldManager", manager)];
+        if dry == DryRun::Server {
+            query.push(("dryRun", "All".to_string()));
+        }
         let call = Call {
             method: "PATCH",
-            path: format!("{path}?{}", encode_query(vec![("fieldManager", manager)])),
+            path: format!("{path}?{}", encode_query(query)),
             accept: "application/json",
             content_type: Some("application/merge-patch+json"),
             body: crate::codec::json::to_compact_string(&body).into_bytes(),
@@ -147,6 +185,117 @@ fn change_metadata(ctx: &mut Ctx<'_, '_>, out: &mut Output, field: &str) {
             }
             continue;
         }
-        out.out(&format!("{} {msg}\n", name_of(&result)));
+        finish(ctx, out, &changed, &result, field, msg, dry, one);
+    }
+}
+
+/// The objects the builder finds: by `-l`, `--field-selector` or `--all` (one list per type,
+/// no chunks), else each name with a GET; and whether a single name was given.
+#[allow(clippy::type_complexity)]
+fn targets(
+    ctx: &mut Ctx<'_, '_>,
+    out: &mut Output,
+    verb: &str,
+) -> Option<(Vec<(Resource, Value)>, bool)> {
+    let selecting =
+        ctx.flags.on("all") || ctx.flags.has("selector") || ctx.flags.has("field-selector");
+    if !selecting {
+        let named = named(ctx, out, verb)?;
+        let one = named.len() == 1;
+        let mut found = Vec::new();
+        for (r, name) in named {
+            let reply = ctx.get_named(out, &r, &name, "application/json");
+            let obj = reply.json();
+            if !reply.ok() {
+                let text = ctx.report(out, &obj);
+                out.fail(&text);
+                continue;
+            }
+            found.push((r, obj));
+        }
+        return Some((found, one));
+    }
+    let types = ctx.flags.args.first().cloned().unwrap_or_default();
+    let mut found = Vec::new();
+    for ty in types.split(',').filter(|t| !t.is_empty()) {
+        let Some(r) = ctx.resolve(ty, out) else {
+            out.fail(&format!(
+                "error: the server doesn't have a resource type \"{ty}\""
+            ));
+            return None;
+        };
+        let mut params = Vec::new();
+        if let Some(l) = ctx.flags.get("selector") {
+            params.push(("labelSelector", l.to_string()));
+        }
+        if let Some(f) = ctx.flags.get("field-selector") {
+            params.push(("fieldSelector", f.to_string()));
+        }
+        let ns = (!ctx.flags.on("all-namespaces")).then(|| ctx.namespace.clone());
+        let path = super::client::with_query(r.collection(ns.as_deref()), params);
+        let reply = ctx.client.send(out, Call::get(path, "application/json"));
+        let list = reply.json();
+        if !reply.ok() {
+            let text = ctx.report(out, &list);
+            out.fail(&text);
+            return None;
+        }
+        for item in list["items"].as_array().into_iter().flatten() {
+            let mut item = item.clone();
+            item["apiVersion"] = json!(r.group_version());
+            item["kind"] = json!(r.kind);
+            found.push((r.clone(), item));
+        }
+    }
+    Some((found, false))
+}
+
+/// What a label or annotate prints for one object: `--list` (the answer's keys), `-o` (the
+/// object as changed here, as kubectl prints its own copy), else `configmap/x labeled`.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    ctx: &Ctx<'_, '_>,
+    out: &mut Output,
+    changed: &Value,
+    answer: &Value,
+    field: &str,
+    msg: &str,
+    dry: DryRun,
+    one: bool,
+) {
+    if ctx.flags.on("list") {
+        let mut indent = "";
+        if !one {
+            indent = " ";
+            let api = answer["apiVersion"].as_str().unwrap_or("");
+            let group = api.split_once('/').map_or("", |(g, _)| g);
+            let what = if field == "labels" {
+                "labels"
+            } else {
+                "annotations"
+            };
+            out.out(&format!(
+                "Listing {what} for {}.{group}/{}:\n",
+                answer["kind"].as_str().unwrap_or(""),
+                answer["metadata"]["name"].as_str().unwrap_or("")
+            ));
+        }
+        let mut pairs: Vec<(&String, &Value)> = answer["metadata"][field]
+            .as_object()
+            .map(|m| m.iter().collect())
+            .unwrap_or_default();
+        crate::sort::sort_by(&mut pairs, |a, b| a.0.cmp(b.0));
+        for (k, v) in pairs {
+            out.out(&format!("{indent}{k}={}\n", v.as_str().unwrap_or("")));
+        }
+        return;
+    }
+    let mut shown = changed.clone();
+    super::printers::omit_managed_fields(&mut shown);
+    match ctx.flags.get("output") {
+        Some("name") => out.out(&format!("{}\n", name_of(changed))),
+        Some("yaml") => out.out(&super::printers::yaml(&shown)),
+        Some("json") => out.out(&super::printers::json(&shown)),
+        _ => out.out(&format!("{} {msg}{}\n", name_of(changed), dry.suffix())),
     }
 }

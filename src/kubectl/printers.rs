@@ -151,7 +151,12 @@ impl TablePrinter {
 
 /// `-o json`: four-space indentation, keys sorted, a final newline.
 pub fn json(v: &Value) -> String {
-    let pretty = crate::codec::json::to_pretty_vec(&crate::codec::json::sorted_keys(v));
+    json_as_is(&crate::codec::json::sorted_keys(v))
+}
+
+/// `-o json` of a typed object: its keys in the order given (the Go struct's).
+pub fn json_as_is(v: &Value) -> String {
+    let pretty = crate::codec::json::to_pretty_vec(v);
     let text = String::from_utf8_lossy(&pretty);
     let mut out = String::with_capacity(text.len() * 2);
     for line in text.split('\n') {

@@ -49,10 +49,7 @@ pub fn role(ctx: &mut Ctx<'_, '_>, out: &mut Output, kind: &str, name: &str) -> 
             rule
         })
         .collect();
-    let mut metadata = json!({"name": name, "creationTimestamp": null});
-    if kind == "Role" {
-        metadata["namespace"] = json!(ctx.namespace);
-    }
+    let metadata = super::write::generated_metadata(ctx, name, kind == "Role");
     Some(
         json!({"kind": kind, "apiVersion": "rbac.authorization.k8s.io/v1", "metadata": metadata, "rules": rules}),
     )
@@ -92,10 +89,7 @@ pub fn binding(ctx: &mut Ctx<'_, '_>, out: &mut Output, kind: &str, name: &str) 
         };
         subjects.push(json!({"kind": "ServiceAccount", "name": n, "namespace": ns}));
     }
-    let mut metadata = json!({"name": name, "creationTimestamp": null});
-    if kind == "RoleBinding" {
-        metadata["namespace"] = json!(ctx.namespace);
-    }
+    let metadata = super::write::generated_metadata(ctx, name, kind == "RoleBinding");
     let mut obj =
         json!({"kind": kind, "apiVersion": "rbac.authorization.k8s.io/v1", "metadata": metadata});
     if !subjects.is_empty() {

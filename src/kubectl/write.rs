@@ -1,7 +1,9 @@
-//! kubectl's writing commands: `create` (`-f` from standard input, `namespace`,
-//! `configmap`), `delete` (with `--cascade`, `--grace-period`, `--dry-run=server`, then one
-//! wait for it to be gone), with kubectl's messages (`configmap/app created`,
-//! `configmap "app" deleted`); `label` and `annotate` are [`super::label`].
+//! `kubectl create` (`-f` from standard input, and the generators: `namespace`,
+//! `configmap`, `role`, `clusterrole`, `rolebinding`, `clusterrolebinding`) with
+//! `--dry-run=client|server` and `-o json|yaml|name`, kubectl's messages
+//! (`configmap/app created`), and the helpers the other writing commands share: the
+//! builder's look-ups by name and from manifests, the dry-run mode. `delete` is
+//! [`super::delete`]; `label` and `annotate` are [`super::label`].
 
 use serde_json::{json, Map, Value};
 
@@ -31,14 +33,30 @@ pub const CREATE_FLAGS: &[Spec] = &[
     value("serviceaccount", None),
 ];
 
-pub(super) fn server_dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<bool> {
-    match ctx.flags.get("dry-run") {
-        None | Some("none") => Some(false),
-        Some("server") => Some(true),
-        Some("client") => {
-            out.fail("error: kubesim's kubectl does not run --dry-run=client");
-            None
+/// `--dry-run`: none, server (sent with `dryRun=All`) or client (nothing sent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DryRun {
+    None,
+    Server,
+    Client,
+}
+
+impl DryRun {
+    /// What the printed line ends with.
+    pub(super) fn suffix(self) -> &'static str {
+        match self {
+            DryRun::None => "",
+            DryRun::Server => " (server dry run)",
+            DryRun::Client => " (dry run)",
         }
+    }
+}
+
+pub(super) fn dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<DryRun> {
+    match ctx.flags.get("dry-run") {
+        None | Some("none") | Some("false") => Some(DryRun::None),
+        Some("server") => Some(DryRun::Server),
+        Some("client") | Some("true") => Some(DryRun::Client),
         Some(other) => {
             out.fail(&format!(
                 "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
@@ -48,12 +66,34 @@ pub(super) fn server_dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<bool
     }
 }
 
-pub(super) fn suffix(dry: bool) -> &'static str {
-    if dry {
-        " (server dry run)"
-    } else {
-        ""
+/// The formats `create -o` may name; kubesim's kubectl prints the name, JSON and YAML ones.
+const CREATE_FORMATS: &str = "go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml";
+
+/// What `create` prints for an object: as `-o` asks (managedFields left out; a typed
+/// client's object in its fields' order, an unstructured one with keys sorted), else
+/// `configmap/x created`.
+fn print_created(ctx: &Ctx<'_, '_>, out: &mut Output, obj: &Value, typed: bool, dry: DryRun) {
+    let mut shown = obj.clone();
+    super::printers::omit_managed_fields(&mut shown);
+    match ctx.flags.get("output") {
+        Some("json") if typed => out.out(&super::printers::json_as_is(&shown)),
+        Some("json") => out.out(&super::printers::json(&shown)),
+        Some("yaml") => out.out(&super::printers::yaml(&shown)),
+        Some("name") => out.out(&format!("{}\n", name_of(obj))),
+        _ => out.out(&format!("{} created{}\n", name_of(obj), dry.suffix())),
     }
+}
+
+/// The metadata of a generated object: its name, the namespace only when `-n` gave one (as
+/// kubectl's generators set it only then), and the null creation time.
+pub(super) fn generated_metadata(ctx: &Ctx<'_, '_>, name: &str, namespaced: bool) -> Value {
+    let mut meta = Map::new();
+    meta.insert("name".into(), json!(name));
+    if namespaced && ctx.flags.has("namespace") {
+        meta.insert("namespace".into(), json!(ctx.namespace));
+    }
+    meta.insert("creationTimestamp".into(), Value::Null);
+    Value::Object(meta)
 }
 
 /// POSTs `obj` to `resource`'s collection; kubectl's line for it, or its error. Objects from
@@ -64,9 +104,14 @@ fn post(
     out: &mut Output,
     resource: &Resource,
     obj: &Value,
-    dry: bool,
+    dry: DryRun,
     source: Option<&str>,
 ) -> bool {
+    let typed = source.is_none();
+    if dry == DryRun::Client {
+        print_created(ctx, out, obj, typed, dry);
+        return true;
+    }
     let ns = obj["metadata"]["namespace"]
         .as_str()
         .map(str::to_string)
@@ -81,7 +126,7 @@ fn post(
         ),
         ("fieldValidation", "Strict".to_string()),
     ];
-    if dry {
+    if dry == DryRun::Server {
         params.push(("dryRun", "All".to_string()));
     }
     let path = format!(
@@ -90,12 +135,13 @@ fn post(
         encode_query(params)
     );
     let call = match source {
+        // An unstructured object marshals with its keys sorted, as Go marshals a map.
         Some(_) => Call::with_body(
             "POST",
             path,
             "application/json",
-            crate::codec::json::to_vec(obj),
-            "helper.go:178",
+            crate::codec::json::to_vec(&crate::codec::json::sorted_keys(obj)),
+            "helper.go:246",
         ),
         None => Call::typed_write("POST", path, obj, "type.go:252"),
     };
@@ -112,14 +158,21 @@ fn post(
         out.exit = 1;
         return false;
     }
-    out.out(&format!("{} created{}\n", name_of(&body), suffix(dry)));
+    print_created(ctx, out, &body, typed, dry);
     true
 }
 
 pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
-    let Some(dry) = server_dry_run(ctx, out) else {
+    let Some(dry) = dry_run(ctx, out) else {
         return;
     };
+    if let Some(f) = ctx.flags.get("output") {
+        if !matches!(f, "json" | "yaml" | "name") {
+            return out.fail(&format!(
+                "error: unable to match a printer suitable for the output format \"{f}\", allowed formats are: {CREATE_FORMATS}"
+            ));
+        }
+    }
     let args = ctx.flags.args.clone();
     if ctx.flags.has("filename") {
         return create_from_files(ctx, out, dry);
@@ -181,7 +234,7 @@ pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         (
             "namespaces",
             json!({"kind": "Namespace", "apiVersion": "v1",
-                "metadata": {"name": name, "creationTimestamp": null}, "spec": {}, "status": {}}),
+                "metadata": generated_metadata(ctx, name, false), "spec": {}, "status": {}}),
         )
     } else {
         let mut data = Map::new();
@@ -194,7 +247,7 @@ pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             data.insert(k.to_string(), Value::String(v.to_string()));
         }
         let mut obj = json!({"kind": "ConfigMap", "apiVersion": "v1",
-            "metadata": {"name": name, "namespace": ctx.namespace, "creationTimestamp": null}});
+            "metadata": generated_metadata(ctx, name, true)});
         if !data.is_empty() {
             obj["data"] = Value::Object(data);
         }
@@ -293,13 +346,21 @@ pub(super) fn resource_of(
     found
 }
 
-fn create_from_files(ctx: &mut Ctx<'_, '_>, out: &mut Output, dry: bool) {
+fn create_from_files(ctx: &mut Ctx<'_, '_>, out: &mut Output, dry: DryRun) {
     let Some(objects) = manifests(ctx, out) else {
         return;
     };
-    for obj in objects {
+    for mut obj in objects {
         if let Some(r) = resource_of(ctx, out, &obj) {
             super::openapi::fetch_for(ctx, out, &r);
+            // The builder puts a namespaced object in the command's namespace.
+            if r.namespaced
+                && obj["metadata"]["namespace"]
+                    .as_str()
+                    .is_none_or(str::is_empty)
+            {
+                obj["metadata"]["namespace"] = json!(ctx.namespace);
+            }
             post(ctx, out, &r, &obj, dry, Some("STDIN"));
         }
     }
