@@ -1,5 +1,6 @@
 //! `kubectl get -w` (the list, then a watch from its resourceVersion whose events print as
-//! rows, widths remembered; a single object watched by name from resourceVersion 0, its
+//! rows, widths remembered, or with `-o name|json|yaml|jsonpath` as objects, YAML ones
+//! separated by `---`; a single object watched by name from resourceVersion 0, its
 //! synthetic ADDED skipped) and `delete`'s wait for an object to be gone, both run by the
 //! terminal's heartbeat through [`Watching`].
 
@@ -32,6 +33,64 @@ pub struct Watching {
     partial: String,
     /// `delete`'s wait: nothing printed, and the watch ends at the object's DELETED.
     until_deleted: bool,
+    /// Objects printed as `-o` asks, not as table rows.
+    objects: Option<ObjectPrinter>,
+}
+
+/// `get -w -o name|json|yaml|jsonpath`: each object (or, with `--output-watch-events`, each
+/// event) printed alone, managedFields left out unless asked for.
+#[derive(Debug, Clone)]
+struct ObjectPrinter {
+    format: Format,
+    events: bool,
+    show_managed: bool,
+    /// Objects printed so far (the YAML printer separates them with `---`).
+    count: usize,
+}
+
+impl ObjectPrinter {
+    fn print(&mut self, kind: &str, obj: &Value, out: &mut Output) {
+        if self.events {
+            // A WatchEvent: marshalled whole (managedFields kept: the printer that drops
+            // them cannot see inside an event), compact in JSON, its object's keys sorted.
+            let event =
+                serde_json::json!({"type": kind, "object": crate::codec::json::sorted_keys(obj)});
+            match &self.format {
+                Format::Json => out.out(&format!(
+                    "{}\n",
+                    crate::codec::json::to_compact_string(&event)
+                )),
+                Format::Yaml => {
+                    if self.count > 0 {
+                        out.out("---\n");
+                    }
+                    out.out(&super::printers::yaml(&event));
+                }
+                Format::Name => out.out(&format!("{}\n", super::printers::name_of(obj))),
+                Format::JsonPath(t) => out.out(&t.execute(&event)),
+                Format::Columns(_) | Format::Table { .. } => {}
+            }
+            self.count += 1;
+            return;
+        }
+        let mut obj = obj.clone();
+        if !self.show_managed {
+            super::printers::omit_managed_fields(&mut obj);
+        }
+        match &self.format {
+            Format::Json => out.out(&super::printers::json(&obj)),
+            Format::Yaml => {
+                if self.count > 0 {
+                    out.out("---\n");
+                }
+                out.out(&super::printers::yaml(&obj));
+            }
+            Format::Name => out.out(&format!("{}\n", super::printers::name_of(&obj))),
+            Format::JsonPath(t) => out.out(&t.execute(&obj)),
+            Format::Columns(_) | Format::Table { .. } => {}
+        }
+        self.count += 1;
+    }
 }
 
 impl std::fmt::Debug for Watching {
@@ -52,6 +111,7 @@ impl Watching {
             skip: 0,
             partial: String::new(),
             until_deleted: true,
+            objects: None,
         }
     }
 
@@ -96,6 +156,10 @@ impl Watching {
                 self.skip -= 1;
                 continue;
             }
+            if let Some(p) = self.objects.as_mut() {
+                p.print(event["type"].as_str().unwrap_or(""), &event["object"], out);
+                continue;
+            }
             let mut options = self.options.clone();
             if options.event.is_some() {
                 options.event = event["type"].as_str().map(event_column);
@@ -114,8 +178,27 @@ pub(super) fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>,
     if reqs.len() != 1 {
         return out.fail("error: watch is only supported on individual resources and resource collections - more than 1 resource was found");
     }
-    let Format::Table { wide } = fmt else {
-        return out.fail("error: kubesim's kubectl prints -w only as tables");
+    let (wide, objects) = match fmt {
+        Format::Table { wide } => (wide, None),
+        Format::Columns(_) => {
+            return out.fail(
+                "error: kubesim's kubectl prints -w as tables, names, JSON, YAML or JSONPath",
+            )
+        }
+        format => (
+            false,
+            Some(ObjectPrinter {
+                format,
+                events: ctx.flags.on("output-watch-events"),
+                show_managed: ctx.flags.on("show-managed-fields"),
+                count: 0,
+            }),
+        ),
+    };
+    let accept = if objects.is_some() {
+        "application/json"
+    } else {
+        TABLE_ACCEPT
     };
     let q = &reqs[0];
     let all = ctx.flags.on("all-namespaces");
@@ -141,7 +224,7 @@ pub(super) fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>,
     }
     let reply = ctx
         .client
-        .send(out, Call::get(with_query(path, first), TABLE_ACCEPT));
+        .send(out, Call::get(with_query(path, first), accept));
     let body = reply.json();
     if !reply.ok() {
         {
@@ -163,9 +246,25 @@ pub(super) fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>,
     };
     let mut printer = TablePrinter::default();
     let mut writer = TabWriter::new();
+    let mut objects = objects;
     if !ctx.flags.on("watch-only") {
-        printer.print(&body, &options, &mut writer);
-        out.out(&writer.flush());
+        match objects.as_mut() {
+            Some(p) => {
+                let listed = match body["items"].as_array() {
+                    Some(items) => items.clone(),
+                    None => vec![body.clone()],
+                };
+                for mut item in listed {
+                    item["apiVersion"] = serde_json::json!(q.resource.group_version());
+                    item["kind"] = serde_json::json!(q.resource.kind);
+                    p.print("ADDED", &item, out);
+                }
+            }
+            None => {
+                printer.print(&body, &options, &mut writer);
+                out.out(&writer.flush());
+            }
+        }
     }
     let rv = if single {
         field = Some(format!("metadata.name={}", q.names[0]));
@@ -183,7 +282,7 @@ pub(super) fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>,
     params.push(("watch", "true".to_string()));
     let reply = ctx
         .client
-        .send(out, Call::get(with_query(coll, params), TABLE_ACCEPT));
+        .send(out, Call::get(with_query(coll, params), accept));
     if !reply.ok() {
         {
             let text = ctx.report(out, &reply.json());
@@ -198,6 +297,7 @@ pub(super) fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>,
         skip: usize::from(single),
         partial: String::new(),
         until_deleted: false,
+        objects,
     };
     watching.pull(out);
     out.watching = Some(watching);
