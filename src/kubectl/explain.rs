@@ -5,8 +5,8 @@
 //! Hand-written to match byte for byte (the template's whitespace, its tab after each field
 //! name, the four-space line after a description, go-wordwrap's breaks): the template's
 //! functions are followed one by one, each with the template's name in its doc. Go templates
-//! iterate maps by sorted key and treat empty maps, lists and strings as false; the
-//! [`truthy`] and `serde_json`'s sorted maps give the same.
+//! iterate maps by sorted key and treat empty maps, lists and strings as false: the
+//! document's keys are sorted first, and `truthy` is the templates' truth.
 
 use serde_json::{Map, Value};
 

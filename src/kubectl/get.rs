@@ -25,6 +25,7 @@ pub const FLAGS: &[Spec] = &[
     boolean("output-watch-events", None),
     boolean("show-labels", None),
     value("label-columns", Some('L')),
+    value("sort-by", None),
     boolean("show-kind", None),
     boolean("no-headers", None),
     boolean("show-managed-fields", None),
@@ -165,11 +166,17 @@ pub fn run(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         "application/json"
     };
     let all = ctx.flags.on("all-namespaces");
-    let chunk: i64 = ctx
-        .flags
-        .get("chunk-size")
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(500);
+    let sort_by = ctx.flags.get("sort-by").map(str::to_string);
+    // Sorting needs every object at once (no chunks) and, in a table, each row's object.
+    let chunk: i64 = match sort_by {
+        Some(_) => 0,
+        None => ctx
+            .flags
+            .get("chunk-size")
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(500),
+    };
+    let include_object = human && sort_by.is_some();
     let mut objects: Vec<(Resource, Value)> = Vec::new();
     let mut errors = false;
     for q in &reqs {
@@ -184,6 +191,9 @@ pub fn run(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
                 }
                 if let Some(f) = ctx.flags.get("field-selector") {
                     params.push(("fieldSelector", f.to_string()));
+                }
+                if include_object {
+                    params.push(("includeObject", "Object".to_string()));
                 }
                 if chunk > 0 {
                     params.push(("limit", chunk.to_string()));
@@ -232,10 +242,30 @@ pub fn run(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         }
     }
     if human {
+        if let Some(field) = &sort_by {
+            // get.go's RuntimeSorter sees the responses themselves (unstructured Tables)
+            // and, when there are several, sorts them by the field; the SortingPrinter then
+            // sorts each table's rows, and a failure there prints nothing, silently.
+            if objects.len() > 1 {
+                if let Err(e) = super::sorter::sort_by(&mut objects, field, |(_, t)| t) {
+                    return out.fail(&format!("error: {e}"));
+                }
+            }
+            for (_, table) in objects.iter_mut() {
+                let Some(rows) = table.get_mut("rows").and_then(Value::as_array_mut) else {
+                    continue;
+                };
+                if rows.len() > 1
+                    && super::sorter::sort_by(rows, field, |row| &row["object"]).is_err()
+                {
+                    rows.clear();
+                }
+            }
+        }
         let wide = matches!(fmt, Format::Table { wide: true });
         print_tables(ctx, out, &objects, wide, errors);
     } else {
-        print_generic(ctx, out, objects, single, &fmt);
+        print_generic(ctx, out, objects, single, &fmt, sort_by.as_deref());
     }
     if errors {
         out.exit = 1;
@@ -326,12 +356,20 @@ fn print_generic(
     objects: Vec<(Resource, Value)>,
     single: bool,
     fmt: &Format,
+    sort_by: Option<&str>,
 ) {
     // A single name asked for prints as the object; anything else as a `List`.
     let listed = objects.iter().any(|(_, v)| v.get("items").is_some());
     let mut all: Vec<Value> = Vec::new();
     for (r, v) in objects {
         all.extend(items(&r, v));
+    }
+    // The SortingPrinter sorts what prints as a List, an empty one aside.
+    let as_list = !(single && all.len() == 1 && !listed);
+    if let (Some(field), true) = (sort_by, as_list && !all.is_empty()) {
+        if let Err(e) = super::sorter::sort_by(&mut all, field, |o| o) {
+            return out.fail(&format!("error: {e}"));
+        }
     }
     let show_managed = ctx.flags.on("show-managed-fields");
     let mut obj = if single && all.len() == 1 && !listed {

@@ -8,10 +8,11 @@
 //! the same code. Layout: [`words`] (shell words, here-documents), [`flags`] (pflag),
 //! [`client`] (requests and their logs), [`mapper`] (discovery and resource names),
 //! [`openapi`] (the OpenAPI v3 documents), [`tabwriter`], [`printers`] (with
-//! `resources::jsonpath`), and one module per group of commands: [`get`] ([`watch`]: `-w`),
-//! [`mod@write`] (create), [`delete`], [`label`] (label, annotate), [`apply`] (apply, patch,
-//! replace), [`describe`], [`explain`], [`auth`] (whoami, can-i), [`info`] (api-resources,
-//! api-versions, version, config).
+//! `resources::jsonpath`), [`sorter`] (`--sort-by`), [`rules`] (RBAC rule rows), and one
+//! module per group of commands: [`get`] ([`watch`]: `-w`), [`mod@write`] (create),
+//! [`delete`], [`label`] (label, annotate), [`apply`] (apply, patch, replace), [`edit`],
+//! [`describe`], [`explain`], [`auth`] (whoami, can-i), [`info`] (api-resources,
+//! api-versions, version), [`config`].
 
 pub mod apply;
 pub mod auth;
@@ -30,6 +31,7 @@ pub mod openapi;
 pub mod printers;
 pub mod rbac;
 pub mod rules;
+pub mod sorter;
 pub mod tabwriter;
 pub mod watch;
 pub mod words;

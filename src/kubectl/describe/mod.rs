@@ -5,10 +5,9 @@
 //! padding 2) behind a prefix writer (two spaces per level).
 //!
 //! Describers written: ConfigMap, Namespace, Role, ClusterRole, RoleBinding and
-//! ClusterRoleBinding ([`kinds`]); every other kind, custom resources included, by the
-//! generic describer ([`generic`]). The typed describers read in JSON where kubectl's typed
-//! client asks for Protobuf, and the events' field selector is sent in one order where Go's
-//! map gives any.
+//! ClusterRoleBinding (`kinds.rs`, reading with the typed client's Protobuf); every other
+//! kind, custom resources included, by the generic describer (`generic.rs`, JSON). The
+//! events' field selector is sent in one order where Go's map gives any.
 
 mod generic;
 mod kinds;

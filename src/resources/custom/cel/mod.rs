@@ -23,7 +23,7 @@ mod named_formats;
 mod net;
 mod optional;
 mod parse;
-mod quantity;
+pub mod quantity;
 mod semver;
 mod string_format;
 mod time;
