@@ -61,6 +61,8 @@ fn is_zero(v: &Val) -> bool {
         Val::Str(s) => s.is_empty(),
         Val::Bytes(b) => b.is_empty(),
         Val::Duration(d) => *d == 0,
+        // A timestamp at Go's zero time (0001-01-01T00:00:00Z).
+        Val::Timestamp(t) => t.secs == -62_135_596_800 && t.nanos == 0,
         _ => false,
     }
 }

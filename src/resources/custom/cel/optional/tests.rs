@@ -47,6 +47,8 @@ fn optionals_select_index_and_chain() {
         t("optional.ofNonZeroValue('') == optional.none()"),
         t("optional.ofNonZeroValue(0) == optional.none() && optional.ofNonZeroValue(1).hasValue()"),
         t("optional.ofNonZeroValue(self.spec.empty) == optional.none()"),
+        t("optional.ofNonZeroValue(timestamp('0001-01-01T00:00:00Z')) == optional.none()"),
+        t("optional.ofNonZeroValue(timestamp('1970-01-01T00:00:00Z')).hasValue()"),
         t("optional.of(null).hasValue()"),
         t("optional.of(1) == optional.of(1) && optional.none() == optional.none()"),
         t("optional.of(1) != optional.none() && optional.of(1) != 1"),
