@@ -205,7 +205,6 @@ fn delete_targets(
         out.fail("error: name cannot be provided when a selector is specified");
         return None;
     }
-    let all_namespaces = ctx.flags.on("all-namespaces");
     let mut found = Vec::new();
     for ty in types.split(',') {
         let r = ctx.resolve(ty, out).or_else(|| {
@@ -214,23 +213,15 @@ fn delete_targets(
             ));
             None
         })?;
-        let mut params = Vec::new();
-        if let Some(l) = &selector {
-            params.push(("labelSelector", l.clone()));
-        }
-        if let Some(f) = &fields {
-            params.push(("fieldSelector", f.clone()));
-        }
-        let ns = (!all_namespaces).then(|| ctx.namespace.clone());
-        let path = super::client::with_query(r.collection(ns.as_deref()), params);
-        let reply = ctx.client.send(out, Call::get(path, "application/json"));
-        let list = reply.json();
-        if !reply.ok() {
-            let text = ctx.report(out, &list);
-            out.fail(&text);
-            return None;
-        }
-        for item in list["items"].as_array().into_iter().flatten() {
+        let listed = match ctx.list_all(out, &r, false) {
+            Ok(items) => items,
+            Err(status) => {
+                let text = ctx.report(out, &status);
+                out.fail(&text);
+                return None;
+            }
+        };
+        for item in &listed {
             let meta = &item["metadata"];
             let ns = meta["namespace"].as_str().unwrap_or("").to_string();
             let name = meta["name"].as_str().unwrap_or("").to_string();

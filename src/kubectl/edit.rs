@@ -331,18 +331,7 @@ pub fn finish(ctx: &mut Ctx<'_, '_>, out: &mut Output, editing: Editing, saved: 
                 let quoted = go_quoted_name(original);
                 match status["reason"].as_str() {
                     Some("Invalid") => {
-                        let causes = status["details"]["causes"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .map(|c| {
-                                format!(
-                                    "{}: {}",
-                                    c["field"].as_str().unwrap_or(""),
-                                    c["message"].as_str().unwrap_or("")
-                                )
-                            })
-                            .collect();
+                        let causes = super::causes_of(&status);
                         reasons.push(Reason {
                             head: format!("{resource} {quoted} was not valid"),
                             causes,

@@ -224,27 +224,13 @@ fn targets(
             ));
             return None;
         };
-        let mut params = Vec::new();
-        if let Some(l) = ctx.flags.get("selector") {
-            params.push(("labelSelector", l.to_string()));
-        }
-        if let Some(f) = ctx.flags.get("field-selector") {
-            params.push(("fieldSelector", f.to_string()));
-        }
-        let ns = (!ctx.flags.on("all-namespaces")).then(|| ctx.namespace.clone());
-        let path = super::client::with_query(r.collection(ns.as_deref()), params);
-        let reply = ctx.client.send(out, Call::get(path, "application/json"));
-        let list = reply.json();
-        if !reply.ok() {
-            let text = ctx.report(out, &list);
-            out.fail(&text);
-            return None;
-        }
-        for item in list["items"].as_array().into_iter().flatten() {
-            let mut item = item.clone();
-            item["apiVersion"] = json!(r.group_version());
-            item["kind"] = json!(r.kind);
-            found.push((r.clone(), item));
+        match ctx.list_all(out, &r, false) {
+            Ok(items) => found.extend(items.into_iter().map(|o| (r.clone(), o))),
+            Err(status) => {
+                let text = ctx.report(out, &status);
+                out.fail(&text);
+                return None;
+            }
         }
     }
     Some((found, false))

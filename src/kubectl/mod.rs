@@ -174,8 +174,8 @@ impl Ctx<'_, '_> {
         reply
     }
 
-    /// The builder's list of a type: in this namespace unless `-A`, `-l` as the label
-    /// selector, in chunks of `--chunk-size` (500) followed to the end when `chunked`; each
+    /// The builder's list of a type: in this namespace unless `-A`, `-l` and
+    /// `--field-selector` as selectors, in chunks of `--chunk-size` (500) followed to the end when `chunked`; each
     /// item with the list's apiVersion and kind, as the unstructured list decoder sets them.
     pub fn list_all(
         &mut self,
@@ -189,12 +189,16 @@ impl Ctx<'_, '_> {
             false => "0".to_string(),
         };
         let selector = self.flags.get("selector").map(str::to_string);
+        let fields = self.flags.get("field-selector").map(str::to_string);
         let mut found = Vec::new();
         let mut next: Option<String> = None;
         loop {
             let mut query = Vec::new();
             if let Some(l) = &selector {
                 query.push(("labelSelector", l.clone()));
+            }
+            if let Some(f) = &fields {
+                query.push(("fieldSelector", f.clone()));
             }
             if let Some(c) = next.take() {
                 query.push(("continue", c));
@@ -203,9 +207,9 @@ impl Ctx<'_, '_> {
                 query.push(("limit", chunk.clone()));
             }
             let path = client::with_query(r.collection(ns.as_deref()), query);
-            let mut call = client::Call::get(path, "application/json");
-            call.caller = "helper.go:105";
-            let reply = self.client.send(out, call);
+            let reply = self
+                .client
+                .send(out, client::Call::get(path, "application/json"));
             let mut page = reply.json();
             if !reply.ok() {
                 return Err(page);
@@ -547,18 +551,7 @@ pub fn server_error(status: &serde_json::Value) -> String {
         } else {
             "The request is invalid".to_string()
         };
-        let causes: Vec<String> = details["causes"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|c| {
-                format!(
-                    "{}: {}",
-                    c["field"].as_str().unwrap_or(""),
-                    c["message"].as_str().unwrap_or("")
-                )
-            })
-            .collect();
+        let causes = causes_of(status);
         return match causes.as_slice() {
             [] => head,
             [one] => format!("{head}: {one}"),
@@ -569,4 +562,20 @@ pub fn server_error(status: &serde_json::Value) -> String {
         return format!("Error from server: {message}");
     }
     format!("Error from server ({reason}): {message}")
+}
+
+/// An Invalid Status's causes as kubectl prints them: `field: message`.
+pub fn causes_of(status: &serde_json::Value) -> Vec<String> {
+    status["details"]["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
 }
