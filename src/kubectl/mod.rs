@@ -33,6 +33,8 @@ pub mod rbac;
 pub mod rules;
 pub mod sorter;
 pub mod tabwriter;
+#[cfg(test)]
+mod tests;
 pub mod watch;
 pub mod words;
 pub mod write;
