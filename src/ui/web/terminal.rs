@@ -102,7 +102,7 @@ fn editor_view(ctx: &Ctx, file: &str, text: &str) -> Html {
             <label for="term-edit-text" class="hint">
                 { format!("kubectl edit is waiting for its editor: {file}. Ctrl+S saves.") }
             </label>
-            <textarea id="term-edit-text" rows={rows} spellcheck="false"
+            <textarea id="term-edit-text" rows={rows} spellcheck="false" wrap="off"
                 value={text.to_string()} {oninput} {onkeydown} />
             <div class="row">
                 <button type="button" id="term-edit-save" onclick={close(true)}>{ "Save and close" }</button>
