@@ -10,7 +10,7 @@ use super::client::Call;
 use super::flags::{boolean, value, Spec};
 use super::mapper::Resource;
 use super::printers::name_of;
-use super::write::{manifests, resource_of};
+use super::write::{dry_run, manifests, resource_of, DryRun};
 use super::{Ctx, Output};
 
 pub const APPLY_FLAGS: &[Spec] = &[
@@ -31,6 +31,7 @@ pub const PATCH_FLAGS: &[Spec] = &[
 
 pub const REPLACE_FLAGS: &[Spec] = &[
     value("filename", Some('f')),
+    value("dry-run", None),
     value("field-manager", None),
     value("validate", None),
 ];
@@ -116,14 +117,20 @@ fn from_files(
 }
 
 pub fn apply(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let Some(dry) = dry_run(ctx, out) else {
+        return;
+    };
+    if ctx.flags.on("server-side") && dry == DryRun::Client {
+        return out.fail("error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)");
+    }
     let Some(objects) = from_files(ctx, out, "error: must specify one of -f and -k") else {
         return;
     };
     for (r, obj) in objects {
         if ctx.flags.on("server-side") {
-            server_side(ctx, out, &r, &obj);
+            server_side(ctx, out, &r, &obj, dry);
         } else {
-            client_side(ctx, out, &r, obj);
+            client_side(ctx, out, &r, obj, dry);
         }
     }
     if ctx.client.verbosity >= 4 && out.exit == 0 {
@@ -144,18 +151,29 @@ fn object_path(ctx: &Ctx<'_, '_>, r: &Resource, obj: &Value) -> String {
     )
 }
 
-fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Value) {
+/// The query of a write: `dryRun=All` for a server dry run, then `params`.
+fn write_query(dry: DryRun, mut params: Vec<(&str, String)>) -> String {
+    if dry == DryRun::Server {
+        params.push(("dryRun", "All".into()));
+    }
+    encode_query(params)
+}
+
+fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Value, dry: DryRun) {
     let manager = ctx
         .flags
         .get("field-manager")
         .unwrap_or("kubectl")
         .to_string();
     let force = ctx.flags.on("force-conflicts").to_string();
-    let query = encode_query(vec![
-        ("fieldManager", manager),
-        ("fieldValidation", "Strict".into()),
-        ("force", force),
-    ]);
+    let query = write_query(
+        dry,
+        vec![
+            ("fieldManager", manager),
+            ("fieldValidation", "Strict".into()),
+            ("force", force),
+        ],
+    );
     let call = Call::with_body(
         "PATCH",
         format!("{}?{query}", object_path(ctx, r, obj)),
@@ -175,10 +193,14 @@ fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Valu
         let text = ctx.report(out, &body);
         return out.fail(&text);
     }
-    out.out(&format!("{} serverside-applied\n", name_of(&body)));
+    out.out(&format!(
+        "{} serverside-applied{}\n",
+        name_of(&body),
+        dry.suffix()
+    ));
 }
 
-fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value) {
+fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value, dry: DryRun) {
     // The last-applied configuration: the object as given, its annotation left out (the
     // annotations map stays, empty when that was all), keys sorted, with a final newline.
     let mut bare = obj.clone();
@@ -197,11 +219,17 @@ fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value
     let name = obj["metadata"]["name"].as_str().unwrap_or("").to_string();
     let current = ctx.get_named(out, r, &name, "application/json");
     if current.status == 404 {
+        if dry == DryRun::Client {
+            return out.out(&format!("{} created (dry run)\n", name_of(&modified)));
+        }
         let manager = "kubectl-client-side-apply";
-        let query = encode_query(vec![
-            ("fieldManager", manager.to_string()),
-            ("fieldValidation", "Strict".into()),
-        ]);
+        let query = write_query(
+            dry,
+            vec![
+                ("fieldManager", manager.to_string()),
+                ("fieldValidation", "Strict".into()),
+            ],
+        );
         let path = format!(
             "{}?{query}",
             r.collection(modified["metadata"]["namespace"].as_str())
@@ -219,26 +247,43 @@ fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value
             let text = ctx.report(out, &body);
             return out.fail(&text);
         }
-        return out.out(&format!("{} created\n", name_of(&body)));
+        return out.out(&format!("{} created{}\n", name_of(&body), dry.suffix()));
     }
     let current = current.json();
-    let original: Value = current["metadata"]["annotations"][LAST_APPLIED]
-        .as_str()
+    // A client dry run stops here: nothing is compared, the object is "configured".
+    if dry == DryRun::Client {
+        return out.out(&format!("{} configured (dry run)\n", name_of(&current)));
+    }
+    let last_applied = current["metadata"]["annotations"][LAST_APPLIED].as_str();
+    if last_applied.is_none() {
+        out.err(&format!(
+            "Warning: resource {}/{name} is missing the {LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n",
+            r.resource
+        ));
+    }
+    let original: Value = last_applied
         .and_then(|s| serde_json::from_str(s).ok())
         .unwrap_or(Value::Null);
     let patch = three_way(&original, &modified, &current);
     if patch.is_empty() {
-        return out.out(&format!("{} unchanged\n", name_of(&current)));
+        return out.out(&format!(
+            "{} unchanged{}\n",
+            name_of(&current),
+            dry.suffix()
+        ));
     }
     let content_type = if built_in(&r.group) {
         "application/strategic-merge-patch+json"
     } else {
         "application/merge-patch+json"
     };
-    let query = encode_query(vec![
-        ("fieldManager", "kubectl-client-side-apply".into()),
-        ("fieldValidation", "Strict".into()),
-    ]);
+    let query = write_query(
+        dry,
+        vec![
+            ("fieldManager", "kubectl-client-side-apply".into()),
+            ("fieldValidation", "Strict".into()),
+        ],
+    );
     let call = Call::with_body(
         "PATCH",
         format!("{}?{query}", object_path(ctx, r, &modified)),
@@ -255,10 +300,13 @@ fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value
         let text = ctx.report(out, &body);
         return out.fail(&text);
     }
-    out.out(&format!("{} configured\n", name_of(&body)));
+    out.out(&format!("{} configured{}\n", name_of(&body), dry.suffix()));
 }
 
 pub fn patch(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let Some(dry) = dry_run(ctx, out) else {
+        return;
+    };
     let Some(text) = ctx.flags.get("patch").map(str::to_string) else {
         return out.fail("error: must specify -p to patch");
     };
@@ -292,6 +340,11 @@ pub fn patch(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             continue;
         }
         let before = before.json();
+        // kubectl patch names no dry run in what it prints.
+        if dry == DryRun::Client {
+            out.out(&format!("{} patched\n", name_of(&before)));
+            continue;
+        }
         let manager = ctx
             .flags
             .get("field-manager")
@@ -302,7 +355,7 @@ pub fn patch(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             format!(
                 "{}/{name}?{}",
                 r.collection(Some(&ctx.namespace)),
-                encode_query(vec![("fieldManager", manager)])
+                write_query(dry, vec![("fieldManager", manager)])
             ),
             content_type,
             body.clone(),
@@ -321,11 +374,18 @@ pub fn patch(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
 }
 
 pub fn replace(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    let Some(dry) = dry_run(ctx, out) else {
+        return;
+    };
     let Some(objects) = from_files(ctx, out, "error: must specify --filename to replace") else {
         return;
     };
     for (r, mut obj) in objects {
         let name = obj["metadata"]["name"].as_str().unwrap_or("").to_string();
+        if dry == DryRun::Client {
+            out.out(&format!("{} replaced (dry run)\n", name_of(&obj)));
+            continue;
+        }
         if obj["metadata"]["resourceVersion"].is_null() {
             // helper.Replace fills in the resourceVersion from a GET when none is given.
             let current = ctx.get_named(out, &r, &name, "application/json");
@@ -337,16 +397,19 @@ pub fn replace(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             obj["metadata"]["resourceVersion"] =
                 current.json()["metadata"]["resourceVersion"].clone();
         }
-        let query = encode_query(vec![
-            (
-                "fieldManager",
-                ctx.flags
-                    .get("field-manager")
-                    .unwrap_or("kubectl-replace")
-                    .to_string(),
-            ),
-            ("fieldValidation", "Strict".into()),
-        ]);
+        let query = write_query(
+            dry,
+            vec![
+                (
+                    "fieldManager",
+                    ctx.flags
+                        .get("field-manager")
+                        .unwrap_or("kubectl-replace")
+                        .to_string(),
+                ),
+                ("fieldValidation", "Strict".into()),
+            ],
+        );
         let call = Call::with_body(
             "PUT",
             format!("{}?{query}", object_path(ctx, &r, &obj)),
@@ -361,6 +424,6 @@ pub fn replace(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
             out.fail(&text);
             continue;
         }
-        out.out(&format!("{} replaced\n", name_of(&body)));
+        out.out(&format!("{} replaced{}\n", name_of(&body), dry.suffix()));
     }
 }
