@@ -166,6 +166,7 @@ pub struct Client<'t> {
     pub verbosity: u8,
     pub impersonate: Option<String>,
     pub impersonate_groups: Vec<String>,
+    pub impersonate_uid: Option<String>,
 }
 
 fn status_text(code: u16) -> String {
@@ -263,6 +264,9 @@ impl Client<'_> {
         }
         if let Some(user) = &self.impersonate {
             headers.push(("Impersonate-User".into(), user.clone()));
+        }
+        if let Some(uid) = &self.impersonate_uid {
+            headers.push(("Impersonate-Uid".into(), uid.clone()));
         }
         for g in &self.impersonate_groups {
             headers.push(("Impersonate-Group".into(), g.clone()));

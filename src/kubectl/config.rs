@@ -62,6 +62,14 @@ pub fn config(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
 /// redacted).
 fn view(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
     let mut contexts = ctx.session.contexts.clone();
+    // --minify: only what the current context uses.
+    if ctx.flags.on("minify") {
+        let current = ctx.session.current_context.clone();
+        if current.is_empty() {
+            return out.fail("error: current-context must exist in order to minify");
+        }
+        contexts.retain(|c| c.name == current);
+    }
     crate::sort::sort_by(&mut contexts, |a, b| a.name.cmp(&b.name));
     let contexts = if contexts.is_empty() {
         " null\n".to_string()

@@ -465,6 +465,19 @@ impl Kubectl {
                 return out;
             }
         };
+        // The kubeconfig's checks, before any command runs.
+        if let Some(name) = flags.get("context") {
+            if !self.contexts.iter().any(|c| c.name == name) {
+                out.fail(&format!(
+                    "Error in configuration: context was not found for specified context: {name}"
+                ));
+                return out;
+            }
+        }
+        if flags.get("as").is_none() && (flags.has("as-uid") || flags.has("as-group")) {
+            out.fail("error: requesting uid, groups or user-extra for kubesim without impersonating a user");
+            return out;
+        }
         let mut ctx = self.context(flags, parsed.stdin, transport);
         if ctx.client.verbosity >= 6 {
             let line = format!("Config loaded from file:  {}", ctx.session.kubeconfig);
@@ -493,11 +506,22 @@ impl Kubectl {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            impersonate_uid: flags.get("as-uid").map(str::to_string),
+        };
+        let context_namespace = match flags.get("context") {
+            Some(name) => self
+                .contexts
+                .iter()
+                .find(|c| c.name == name)
+                .map(|c| c.namespace.clone())
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| "default".into()),
+            None => self.namespace(),
         };
         let namespace = flags
             .get("namespace")
             .map(str::to_string)
-            .unwrap_or_else(|| self.namespace());
+            .unwrap_or(context_namespace);
         Ctx {
             flags,
             client,
