@@ -36,7 +36,7 @@ pub const REPLACE_FLAGS: &[Spec] = &[
     value("validate", None),
 ];
 
-const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+pub(super) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// The three-way patch from `current` to `modified`, deleting what `original` (the last
 /// applied configuration) had and `modified` no longer has. Lists are replaced whole.
@@ -66,6 +66,26 @@ fn three_way(original: &Value, modified: &Value, current: &Value) -> Map<String,
         }
     }
     patch
+}
+
+/// The object with its last-applied configuration annotation: the object as given, that
+/// annotation left out (the annotations map stays, empty when that was all), keys sorted,
+/// with a final newline (`util.CreateOrUpdateAnnotation` on an unstructured object).
+pub(super) fn with_last_applied(obj: &Value) -> Value {
+    let mut bare = obj.clone();
+    if let Some(meta) = bare["metadata"].as_object_mut() {
+        let annotations = meta.entry("annotations").or_insert_with(|| json!({}));
+        if let Some(a) = annotations.as_object_mut() {
+            a.remove(LAST_APPLIED);
+        }
+    }
+    let last = format!(
+        "{}\n",
+        crate::codec::json::to_compact_string(&crate::codec::json::sorted_keys(&bare))
+    );
+    let mut modified = bare;
+    modified["metadata"]["annotations"][LAST_APPLIED] = json!(last);
+    modified
 }
 
 /// The two-way patch from `original` to `modified` (`CreateTwoWayMergePatch`, lists
@@ -201,21 +221,7 @@ fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Valu
 }
 
 fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value, dry: DryRun) {
-    // The last-applied configuration: the object as given, its annotation left out (the
-    // annotations map stays, empty when that was all), keys sorted, with a final newline.
-    let mut bare = obj.clone();
-    if let Some(meta) = bare["metadata"].as_object_mut() {
-        let annotations = meta.entry("annotations").or_insert_with(|| json!({}));
-        if let Some(a) = annotations.as_object_mut() {
-            a.remove(LAST_APPLIED);
-        }
-    }
-    let last = format!(
-        "{}\n",
-        crate::codec::json::to_compact_string(&crate::codec::json::sorted_keys(&bare))
-    );
-    let mut modified = bare;
-    modified["metadata"]["annotations"][LAST_APPLIED] = json!(last);
+    let modified = with_last_applied(&obj);
     let name = obj["metadata"]["name"].as_str().unwrap_or("").to_string();
     let current = ctx.get_named(out, r, &name, "application/json");
     if current.status == 404 {

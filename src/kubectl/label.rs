@@ -71,6 +71,16 @@ fn change_metadata(ctx: &mut Ctx<'_, '_>, out: &mut Output, field: &str) {
         return out.fail(&format!("error: at least one {what} update is required"));
     }
     ctx.flags.args = args;
+    // --resource-version is for one object, which the arguments must name.
+    let resource_version = ctx.flags.get("resource-version").map(str::to_string);
+    let names = match ctx.flags.args.iter().any(|a| a.contains('/')) {
+        true => ctx.flags.args.len(),
+        false => ctx.flags.args.len().saturating_sub(1),
+    };
+    let selecting = ctx.flags.on("all") || selecting;
+    if resource_version.is_some() && (selecting || names != 1) {
+        return out.fail("error: --resource-version may only be used with a single resource");
+    }
     let Some((targets, one)) = targets(ctx, out, verb) else {
         return;
     };
@@ -158,7 +168,11 @@ fn change_metadata(ctx: &mut Ctx<'_, '_>, out: &mut Output, field: &str) {
         }
         let mut sorted: Vec<(String, Value)> = patch.into_iter().collect();
         crate::sort::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
-        let body = json!({"metadata": {field: Value::Object(sorted.into_iter().collect())}});
+        let mut body = json!({"metadata": {field: Value::Object(sorted.into_iter().collect())}});
+        // --resource-version: the patch carries it, so the server refuses a newer object.
+        if let Some(rv) = &resource_version {
+            body["metadata"]["resourceVersion"] = json!(rv);
+        }
         let manager = ctx
             .flags
             .get("field-manager")

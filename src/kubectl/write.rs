@@ -66,7 +66,8 @@ pub(super) fn dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<DryRun> {
     }
 }
 
-/// The formats `create -o` may name; kubesim's kubectl prints the name, JSON and YAML ones.
+/// The formats `create -o` may name; kubesim's kubectl prints the name, JSON, YAML and
+/// JSONPath ones.
 const CREATE_FORMATS: &str = "go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml";
 
 /// What `create` prints for an object: as `-o` asks (managedFields left out; a typed
@@ -80,6 +81,12 @@ fn print_created(ctx: &Ctx<'_, '_>, out: &mut Output, obj: &Value, typed: bool, 
         Some("json") => out.out(&super::printers::json(&shown)),
         Some("yaml") => out.out(&super::printers::yaml(&shown)),
         Some("name") => out.out(&format!("{}\n", name_of(obj))),
+        Some(f) if f.starts_with("jsonpath=") => {
+            let t = crate::resources::jsonpath::Template::parse(&f["jsonpath=".len()..]);
+            if let Ok(t) = t {
+                out.out(&t.execute(&shown));
+            }
+        }
         _ => out.out(&format!("{} created{}\n", name_of(obj), dry.suffix())),
     }
 }
@@ -108,6 +115,22 @@ fn post(
     source: Option<&str>,
 ) -> bool {
     let typed = source.is_none();
+    // --save-config: the object keeps what was created as its last-applied configuration
+    // (a typed object's JSON in its fields' order; a manifest's as apply writes it).
+    let saved;
+    let obj = if ctx.flags.on("save-config") {
+        saved = if typed {
+            let mut o = obj.clone();
+            let text = format!("{}\n", crate::codec::json::to_compact_string(obj));
+            o["metadata"]["annotations"] = json!({ super::apply::LAST_APPLIED: text });
+            o
+        } else {
+            super::apply::with_last_applied(obj)
+        };
+        &saved
+    } else {
+        obj
+    };
     if dry == DryRun::Client {
         print_created(ctx, out, obj, typed, dry);
         return true;
@@ -167,7 +190,11 @@ pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         return;
     };
     if let Some(f) = ctx.flags.get("output") {
-        if !matches!(f, "json" | "yaml" | "name") {
+        if let Some(t) = f.strip_prefix("jsonpath=") {
+            if let Err(e) = crate::resources::jsonpath::Template::parse(t) {
+                return out.fail(&format!("error: error parsing jsonpath {t}, {e}"));
+            }
+        } else if !matches!(f, "json" | "yaml" | "name") {
             return out.fail(&format!(
                 "error: unable to match a printer suitable for the output format \"{f}\", allowed formats are: {CREATE_FORMATS}"
             ));

@@ -254,6 +254,12 @@ const SESSION: &[&str] = &[
     "kubectl create -f - --dry-run=client -o yaml <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fromfile\n  labels:\n    b: \"1\"\n    a: \"2\"\ndata:\n  z: \"1\"\n  a: \"2\"\nEOF",
     "kubectl create -f - -n demo -v=8 <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fromfile8\ndata:\n  z: \"1\"\nEOF",
     "kubectl create configmap nons --from-literal=a=b -v=8",
+    "kubectl create configmap saved --from-literal=a=b --save-config -n demo -o yaml",
+    "kubectl create -f - -n demo --save-config -o jsonpath={.metadata.annotations} <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: saved2\n  labels:\n    z: \"1\"\ndata:\n  b: \"2\"\nEOF",
+    "kubectl create namespace savedns --save-config -o jsonpath={.metadata.annotations}",
+    "kubectl label cm saved -n demo q=1 --resource-version=1",
+    "kubectl label cm saved saved2 -n demo q=1 --resource-version=1",
+    "kubectl apply -n demo -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: saved\n  namespace: demo\ndata:\n  a: c\nEOF",
     // Not at -v=6: kubectl orders the events' field selector as a Go map iterates.
     "kubectl describe cm described -n demo",
     "kubectl describe configmap ap -n demo",
