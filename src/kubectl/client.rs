@@ -167,6 +167,8 @@ pub struct Client<'t> {
     pub impersonate: Option<String>,
     pub impersonate_groups: Vec<String>,
     pub impersonate_uid: Option<String>,
+    /// `--request-timeout`, as Go prints the duration: every request's `timeout` parameter.
+    pub timeout: Option<String>,
 }
 
 fn status_text(code: u16) -> String {
@@ -254,7 +256,10 @@ impl Client<'_> {
     }
 
     /// Sends `call`, logging and recording it.
-    pub fn send(&mut self, out: &mut Output, call: Call<'_>) -> Reply {
+    pub fn send(&mut self, out: &mut Output, mut call: Call<'_>) -> Reply {
+        if let Some(t) = &self.timeout {
+            call.path = with_param(&call.path, "timeout", t);
+        }
         let mut headers: Vec<(String, String)> = vec![
             ("Accept".into(), call.accept.to_string()),
             ("User-Agent".into(), USER_AGENT.into()),
@@ -419,4 +424,62 @@ pub fn with_query(path: String, params: Vec<(&str, String)>) -> String {
     } else {
         format!("{path}?{}", encode_query(params))
     }
+}
+
+/// `path` with `key=value` set in its query (replacing any earlier value), the parameters
+/// in key order as `url.Values.Encode` writes them.
+fn with_param(path: &str, key: &str, value: &str) -> String {
+    let (base, query) = path.split_once('?').unwrap_or((path, ""));
+    let mut params: Vec<String> = query
+        .split('&')
+        .filter(|p| !p.is_empty() && p.split('=').next() != Some(key))
+        .map(str::to_string)
+        .collect();
+    params.push(format!("{key}={}", query_escape(value)));
+    crate::sort::sort_by(&mut params, |a, b| {
+        let key = |p: &String| p.split('=').next().unwrap_or("").to_string();
+        key(a).cmp(&key(b))
+    });
+    format!("{base}?{}", params.join("&"))
+}
+
+/// Go's `Duration.String()`: `5s`, `1m30s`, `1h0m0s`, `1.5s`, `500ms`.
+pub fn go_duration(ns: i64) -> String {
+    if ns == 0 {
+        return "0s".into();
+    }
+    let sign = if ns < 0 { "-" } else { "" };
+    let u = ns.unsigned_abs();
+    // The fraction of `v / 10^prec`, trailing zeros (and a bare point) left out.
+    let frac = |v: u64, prec: u32| -> (u64, String) {
+        let p = 10u64.pow(prec);
+        let digits = format!("{:0width$}", v % p, width = prec as usize);
+        let digits = digits.trim_end_matches('0');
+        let text = if digits.is_empty() {
+            String::new()
+        } else {
+            format!(".{digits}")
+        };
+        (v / p, text)
+    };
+    if u < 1_000_000_000 {
+        let (unit, prec) = match u {
+            0..=999 => ("ns", 0),
+            1_000..=999_999 => ("µs", 3),
+            _ => ("ms", 6),
+        };
+        let (whole, f) = frac(u, prec);
+        return format!("{sign}{whole}{f}{unit}");
+    }
+    let (secs, f) = frac(u, 9);
+    let mut text = format!("{}{f}s", secs % 60);
+    let minutes = secs / 60;
+    if minutes > 0 {
+        text = format!("{}m{text}", minutes % 60);
+        let hours = minutes / 60;
+        if hours > 0 {
+            text = format!("{hours}h{text}");
+        }
+    }
+    format!("{sign}{text}")
 }

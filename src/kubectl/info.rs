@@ -30,6 +30,10 @@ pub fn api_resources(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         .map(|v| v.split(',').map(str::to_string).collect())
         .unwrap_or_default();
     let no_headers = ctx.flags.on("no-headers");
+    // Without --cached, discovery is asked again (kubectl invalidates its cache first).
+    if !ctx.flags.on("cached") {
+        ctx.session.forget_discovery();
+    }
     let mut resources: Vec<_> = ctx
         .discovery(out)
         .resources
@@ -80,6 +84,8 @@ pub fn api_resources(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
 }
 
 pub fn api_versions(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    // kubectl asks discovery again for this, whatever it has cached.
+    ctx.session.forget_discovery();
     let mut versions = ctx.discovery(out).group_versions.clone();
     crate::sort::sort(&mut versions);
     versions.dedup();

@@ -474,6 +474,13 @@ impl Kubectl {
                 return out;
             }
         }
+        if flags
+            .get("request-timeout")
+            .is_some_and(|t| request_timeout(t).is_none() && t != "0")
+        {
+            out.fail("error: Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)");
+            return out;
+        }
         if flags.get("as").is_none() && (flags.has("as-uid") || flags.has("as-group")) {
             out.fail("error: requesting uid, groups or user-extra for kubesim without impersonating a user");
             return out;
@@ -507,6 +514,7 @@ impl Kubectl {
                 .map(|s| s.to_string())
                 .collect(),
             impersonate_uid: flags.get("as-uid").map(str::to_string),
+            timeout: flags.get("request-timeout").and_then(request_timeout),
         };
         let context_namespace = match flags.get("context") {
             Some(name) => self
@@ -553,6 +561,17 @@ impl Kubectl {
         watching.pull(&mut out);
         out
     }
+}
+
+/// `--request-timeout`: whole seconds, or a Go duration; `None` for zero (no timeout) or
+/// what does not parse.
+fn request_timeout(t: &str) -> Option<String> {
+    let ns = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        t.parse::<i64>().ok()?.checked_mul(1_000_000_000)?
+    } else {
+        crate::resources::custom::formats::go_parse_duration(t)?
+    };
+    (ns > 0).then(|| client::go_duration(ns))
 }
 
 fn usage() -> String {

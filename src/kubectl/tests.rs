@@ -110,3 +110,22 @@ fn odd_saves_in_the_editor_get_answers_not_panics() {
         assert!(!out.text().is_empty(), "{saved:?}: no answer");
     }
 }
+
+#[test]
+fn durations_print_as_go_prints_them() {
+    use super::client::go_duration;
+    let s = 1_000_000_000;
+    for (ns, want) in [
+        (0, "0s"),
+        (5 * s, "5s"),
+        (90 * s, "1m30s"),
+        (3600 * s, "1h0m0s"),
+        (3 * s / 2, "1.5s"),
+        (s / 2, "500ms"),
+        (1_500, "1.5µs"),
+        (7, "7ns"),
+        (-61 * s, "-1m1s"),
+    ] {
+        assert_eq!(go_duration(ns), want, "{ns}");
+    }
+}

@@ -19,7 +19,7 @@ pub mod canonical;
 pub mod cel;
 pub mod conversion;
 pub mod field_path;
-mod formats;
+pub(crate) mod formats;
 pub mod go_regexp;
 mod listtype;
 pub mod neturl;
