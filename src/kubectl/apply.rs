@@ -10,7 +10,7 @@ use super::client::Call;
 use super::flags::{boolean, value, Spec};
 use super::mapper::Resource;
 use super::printers::name_of;
-use super::write::{dry_run, manifests, resource_of, DryRun};
+use super::write::{dry_run, field_validation, manifests, resource_of, DryRun};
 use super::{Ctx, Output};
 
 pub const APPLY_FLAGS: &[Spec] = &[
@@ -128,7 +128,13 @@ fn from_files(
     let mut found = Vec::new();
     for obj in manifests(ctx, out)? {
         if let Some(r) = resource_of(ctx, out, &obj) {
-            super::openapi::fetch_for(ctx, out, &r);
+            if ctx
+                .flags
+                .get("validate")
+                .is_none_or(|v| !matches!(v, "ignore" | "false"))
+            {
+                super::openapi::fetch_for(ctx, out, &r);
+            }
             let obj = with_namespace(ctx, &r, obj);
             found.push((r, obj));
         }
@@ -180,6 +186,9 @@ fn write_query(dry: DryRun, mut params: Vec<(&str, String)>) -> String {
 }
 
 fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Value, dry: DryRun) {
+    let Some(validation) = field_validation(ctx, out) else {
+        return;
+    };
     let manager = ctx
         .flags
         .get("field-manager")
@@ -190,7 +199,7 @@ fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Valu
         dry,
         vec![
             ("fieldManager", manager),
-            ("fieldValidation", "Strict".into()),
+            ("fieldValidation", validation.into()),
             ("force", force),
         ],
     );
@@ -221,6 +230,9 @@ fn server_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: &Valu
 }
 
 fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value, dry: DryRun) {
+    let Some(validation) = field_validation(ctx, out) else {
+        return;
+    };
     let modified = with_last_applied(&obj);
     let name = obj["metadata"]["name"].as_str().unwrap_or("").to_string();
     let current = ctx.get_named(out, r, &name, "application/json");
@@ -233,7 +245,7 @@ fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value
             dry,
             vec![
                 ("fieldManager", manager.to_string()),
-                ("fieldValidation", "Strict".into()),
+                ("fieldValidation", validation.into()),
             ],
         );
         let path = format!(
@@ -287,7 +299,7 @@ fn client_side(ctx: &mut Ctx<'_, '_>, out: &mut Output, r: &Resource, obj: Value
         dry,
         vec![
             ("fieldManager", "kubectl-client-side-apply".into()),
-            ("fieldValidation", "Strict".into()),
+            ("fieldValidation", validation.into()),
         ],
     );
     let call = Call::with_body(
@@ -386,6 +398,9 @@ pub fn replace(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
     let Some(objects) = from_files(ctx, out, "error: must specify --filename to replace") else {
         return;
     };
+    let Some(validation) = field_validation(ctx, out) else {
+        return;
+    };
     for (r, mut obj) in objects {
         let name = obj["metadata"]["name"].as_str().unwrap_or("").to_string();
         if dry == DryRun::Client {
@@ -413,7 +428,7 @@ pub fn replace(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
                         .unwrap_or("kubectl-replace")
                         .to_string(),
                 ),
-                ("fieldValidation", "Strict".into()),
+                ("fieldValidation", validation.into()),
             ],
         );
         let call = Call::with_body(

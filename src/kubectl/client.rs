@@ -169,6 +169,9 @@ pub struct Client<'t> {
     pub impersonate_uid: Option<String>,
     /// `--request-timeout`, as Go prints the duration: every request's `timeout` parameter.
     pub timeout: Option<String>,
+    /// The server's warnings printed so far (each once, as kubectl's warning writer
+    /// deduplicates them).
+    pub warnings: Vec<String>,
 }
 
 fn status_text(code: u16) -> String {
@@ -240,6 +243,14 @@ fn hex_dump(bytes: &[u8]) -> String {
 impl Client<'_> {
     /// klog's header for a line logged now from `file:line`.
     pub fn log(&self, out: &mut Output, at: &str, msg: &str) {
+        // klog ends a line with a newline unless the message has its own.
+        let end = if msg.ends_with('\n') { "" } else { "\n" };
+        out.err(&format!("{}{msg}{end}", self.log_header(at)));
+    }
+
+    /// klog's header of an info line logged now from `file:line`:
+    /// `I1203 13:25:06.000000       1 file:line] `.
+    pub fn log_header(&self, at: &str) -> String {
         let ms = self.transport.now_ms();
         let secs = ms.div_euclid(1000);
         let micros = ms.rem_euclid(1000) * 1000;
@@ -247,12 +258,7 @@ impl Client<'_> {
         let (date, time) = stamp.split_once('T').unwrap_or((&stamp, ""));
         let month_day: String = date.get(5..).unwrap_or("").replace('-', "");
         let time = time.trim_end_matches('Z');
-        // klog ends a line with a newline unless the message has its own.
-        let end = if msg.ends_with('\n') { "" } else { "\n" };
-        out.err(&format!(
-            "I{month_day} {time}.{micros:06} {:>7} {at}] {msg}{end}",
-            1
-        ));
+        format!("I{month_day} {time}.{micros:06} {:>7} {at}] ", 1)
     }
 
     /// Sends `call`, logging and recording it.
@@ -313,6 +319,21 @@ impl Client<'_> {
                 )
             })
             .collect();
+        // `Warning: 299 - "text"` headers, printed after the response's log lines.
+        let warnings: Vec<String> = resp
+            .headers()
+            .get_all("warning")
+            .iter()
+            .map(|w| {
+                let raw = w.to_str().unwrap_or("");
+                let quoted = raw.split_once(" - ").map_or(raw, |(_, t)| t);
+                let inner = quoted
+                    .strip_prefix('"')
+                    .and_then(|t| t.strip_suffix('"'))
+                    .unwrap_or(quoted);
+                inner.replace("\\\"", "\"").replace("\\\\", "\\")
+            })
+            .collect();
         let read = resp
             .headers()
             .get("x-kubesim-read")
@@ -348,6 +369,13 @@ impl Client<'_> {
             }
             if stream.is_none() {
                 self.log(out, call.caller, &body_line("Response Body", &body));
+            }
+        }
+        // As kubectl's warning writer prints them: each text once per command.
+        for text in warnings {
+            if !self.warnings.contains(&text) {
+                out.err(&format!("Warning: {text}\n"));
+                self.warnings.push(text);
             }
         }
         out.sent.push(Sent {

@@ -491,6 +491,15 @@ impl Kubectl {
             ctx.client.log(&mut out, "loader.go:402", &line);
         }
         (command.run)(&mut ctx, &mut out);
+        // --warnings-as-errors: the command fails when the server warned.
+        let warned = ctx.client.warnings.len();
+        if warned > 0 && ctx.flags.on("warnings-as-errors") {
+            let plural = if warned == 1 { "warning" } else { "warnings" };
+            let line = format!("\"command failed\" err=\"{warned} {plural} received\"");
+            let stamp = ctx.client.log_header("run.go:72");
+            out.err(&format!("E{}{line}\n", &stamp[1..]));
+            out.exit = 1;
+        }
         out
     }
 
@@ -515,6 +524,7 @@ impl Kubectl {
                 .collect(),
             impersonate_uid: flags.get("as-uid").map(str::to_string),
             timeout: flags.get("request-timeout").and_then(request_timeout),
+            warnings: Vec::new(),
         };
         let context_namespace = match flags.get("context") {
             Some(name) => self

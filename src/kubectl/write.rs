@@ -66,6 +66,23 @@ pub(super) fn dry_run(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<DryRun> {
     }
 }
 
+/// `--validate`: the `fieldValidation` the writes send (`Strict` unless it says `warn` or
+/// `ignore`/`false`); kubectl's error for another value.
+pub(super) fn field_validation(ctx: &Ctx<'_, '_>, out: &mut Output) -> Option<&'static str> {
+    match ctx.flags.get("validate").unwrap_or("strict") {
+        "strict" | "true" => Some("Strict"),
+        "warn" => Some("Warn"),
+        "ignore" | "false" => Some("Ignore"),
+        other => {
+            out.fail(&format!(
+                "error: invalid - validate option {}; must be one of: strict (or true), warn, ignore (or false)",
+                crate::codec::goquote::go_quote(other)
+            ));
+            None
+        }
+    }
+}
+
 /// The formats `create -o` may name; kubesim's kubectl prints the name, JSON, YAML and
 /// JSONPath ones.
 const CREATE_FORMATS: &str = "go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml";
@@ -115,6 +132,9 @@ fn post(
     source: Option<&str>,
 ) -> bool {
     let typed = source.is_none();
+    let Some(validation) = field_validation(ctx, out) else {
+        return false;
+    };
     // --save-config: the object keeps what was created as its last-applied configuration
     // (a typed object's JSON in its fields' order; a manifest's as apply writes it).
     let saved;
@@ -147,7 +167,7 @@ fn post(
                 .unwrap_or("kubectl-create")
                 .to_string(),
         ),
-        ("fieldValidation", "Strict".to_string()),
+        ("fieldValidation", validation.to_string()),
     ];
     if dry == DryRun::Server {
         params.push(("dryRun", "All".to_string()));
@@ -379,7 +399,14 @@ fn create_from_files(ctx: &mut Ctx<'_, '_>, out: &mut Output, dry: DryRun) {
     };
     for mut obj in objects {
         if let Some(r) = resource_of(ctx, out, &obj) {
-            super::openapi::fetch_for(ctx, out, &r);
+            // Validation on: kubectl looks the server's support for it up first.
+            if ctx
+                .flags
+                .get("validate")
+                .is_none_or(|v| !matches!(v, "ignore" | "false"))
+            {
+                super::openapi::fetch_for(ctx, out, &r);
+            }
             // The builder puts a namespaced object in the command's namespace.
             if r.namespaced
                 && obj["metadata"]["namespace"]

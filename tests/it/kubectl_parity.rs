@@ -48,9 +48,11 @@ pub(crate) fn normalize(text: &str) -> String {
             continue;
         }
         let line = match line.find("] ") {
-            Some(at) if line.starts_with('I') && line.as_bytes().get(5) == Some(&b' ') => {
+            Some(at)
+                if line.starts_with(['I', 'W', 'E']) && line.as_bytes().get(5) == Some(&b' ') =>
+            {
                 let file = line[..at].rsplit(' ').next().unwrap_or("").to_string();
-                format!("I {file}{}", &line[at..])
+                format!("{} {file}{}", &line[..1], &line[at..])
             }
             _ => line.to_string(),
         };
@@ -254,6 +256,13 @@ const SESSION: &[&str] = &[
     "kubectl create -f - --dry-run=client -o yaml <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fromfile\n  labels:\n    b: \"1\"\n    a: \"2\"\ndata:\n  z: \"1\"\n  a: \"2\"\nEOF",
     "kubectl create -f - -n demo -v=8 <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fromfile8\ndata:\n  z: \"1\"\nEOF",
     "kubectl create configmap nons --from-literal=a=b -v=8",
+    "kubectl create -n demo --validate=warn -v=6 -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-1\nbogus: 1\nEOF",
+    "kubectl create -n demo --validate=false -v=6 -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-2\nbogus: 1\nEOF",
+    "kubectl create -n demo -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-3\nbogus: 1\nEOF",
+    "kubectl create -n demo --validate=warn --warnings-as-errors -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-4\nbogus: 1\nEOF",
+    "kubectl create -n demo --validate=bogus -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-5\nEOF",
+    "kubectl apply -n demo --validate=warn -f - <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unknown-6\nbogus: 1\nEOF",
+    "kubectl create configmap warned -n demo --validate=warn -v=6",
     "kubectl create configmap saved --from-literal=a=b --save-config -n demo -o yaml",
     "kubectl create -f - -n demo --save-config -o jsonpath={.metadata.annotations} <<EOF\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: saved2\n  labels:\n    z: \"1\"\ndata:\n  b: \"2\"\nEOF",
     "kubectl create namespace savedns --save-config -o jsonpath={.metadata.annotations}",
