@@ -37,11 +37,14 @@ const FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-templat
 /// How the objects are to be printed.
 #[derive(Debug, Clone)]
 pub(super) enum Format {
-    Table { wide: bool },
+    Table {
+        wide: bool,
+    },
     Json,
     Yaml,
     Name,
-    JsonPath(Template),
+    /// `-o jsonpath=` (text), or `-o jsonpath-as-json=` (each part's results as a JSON list).
+    JsonPath(Template, bool),
     Columns(Vec<(String, Template)>),
 }
 
@@ -58,9 +61,10 @@ fn format(flag: Option<&str>) -> Result<Format, String> {
         ("json", None) => Format::Json,
         ("yaml", None) => Format::Yaml,
         ("name", None) => Format::Name,
-        ("jsonpath", Some(t)) => Format::JsonPath(Template::parse(t).map_err(|e| {
-            format!("error parsing jsonpath {t}, {e}")
-        })?),
+        ("jsonpath" | "jsonpath-as-json", Some(t)) => Format::JsonPath(
+            Template::parse(t).map_err(|e| format!("error parsing jsonpath {t}, {e}"))?,
+            name == "jsonpath-as-json",
+        ),
         ("custom-columns", Some(spec)) => {
             let mut columns = Vec::new();
             for part in spec.split(',') {
@@ -392,7 +396,7 @@ fn print_generic(
                 out.out(&format!("{}\n", name_of(o)));
             }
         }
-        Format::JsonPath(t) => out.out(&t.execute(&obj)),
+        Format::JsonPath(t, as_json) => out.out(&printers::jsonpath(t, *as_json, &obj)),
         Format::Columns(columns) => {
             let objs = match obj.get("items").and_then(Value::as_array) {
                 Some(items) => items.clone(),

@@ -168,6 +168,18 @@ pub fn json_as_is(v: &Value) -> String {
     out
 }
 
+/// `-o jsonpath=` (the template's text) or `-o jsonpath-as-json=` (each part's results as
+/// an indented JSON list on its own lines).
+pub fn jsonpath(t: &crate::resources::jsonpath::Template, as_json: bool, obj: &Value) -> String {
+    if !as_json {
+        return t.execute(obj);
+    }
+    t.results(obj)
+        .into_iter()
+        .map(|found| json(&Value::Array(found)))
+        .collect()
+}
+
 /// `-o yaml`.
 pub fn yaml(v: &Value) -> String {
     String::from_utf8_lossy(&crate::codec::yaml::emit::to_vec(v)).into_owned()

@@ -67,7 +67,9 @@ impl ObjectPrinter {
                     out.out(&super::printers::yaml(&event));
                 }
                 Format::Name => out.out(&format!("{}\n", super::printers::name_of(obj))),
-                Format::JsonPath(t) => out.out(&t.execute(&event)),
+                Format::JsonPath(t, as_json) => {
+                    out.out(&super::printers::jsonpath(t, *as_json, &event))
+                }
                 Format::Columns(_) | Format::Table { .. } => {}
             }
             self.count += 1;
@@ -86,7 +88,7 @@ impl ObjectPrinter {
                 out.out(&super::printers::yaml(&obj));
             }
             Format::Name => out.out(&format!("{}\n", super::printers::name_of(&obj))),
-            Format::JsonPath(t) => out.out(&t.execute(&obj)),
+            Format::JsonPath(t, as_json) => out.out(&super::printers::jsonpath(t, *as_json, &obj)),
             Format::Columns(_) | Format::Table { .. } => {}
         }
         self.count += 1;

@@ -183,6 +183,19 @@ impl Template {
         }
     }
 
+    /// What each of the template's parts finds (a text part: itself), as
+    /// `-o jsonpath-as-json` prints them, one JSON list per part; a range finds nothing.
+    pub fn results(&self, obj: &Value) -> Vec<Vec<Value>> {
+        self.0
+            .iter()
+            .map(|part| match part {
+                Part::Text(t) => vec![Value::String(t.clone())],
+                Part::Path(p) => find(p, obj).into_iter().cloned().collect(),
+                Part::Range(..) => Vec::new(),
+            })
+            .collect()
+    }
+
     /// The values of a template that is a single path (a custom column), each as printed.
     pub fn values(&self, obj: &Value) -> Vec<String> {
         match self.0.as_slice() {
