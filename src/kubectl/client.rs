@@ -172,6 +172,8 @@ pub struct Client<'t> {
     /// The server's warnings printed so far (each once, as kubectl's warning writer
     /// deduplicates them).
     pub warnings: Vec<String>,
+    /// A raw request's answer goes out whole, its body not logged.
+    pub raw: bool,
 }
 
 fn status_text(code: u16) -> String {
@@ -259,6 +261,14 @@ impl Client<'_> {
         let month_day: String = date.get(5..).unwrap_or("").replace('-', "");
         let time = time.trim_end_matches('Z');
         format!("I{month_day} {time}.{micros:06} {:>7} {at}] ", 1)
+    }
+
+    /// Sends `call` as `rawhttp` does: its response body streamed out, never logged.
+    pub fn send_raw(&mut self, out: &mut Output, call: Call<'_>) -> Reply {
+        self.raw = true;
+        let reply = self.send(out, call);
+        self.raw = false;
+        reply
     }
 
     /// Sends `call`, logging and recording it.
@@ -367,7 +377,7 @@ impl Client<'_> {
             for (k, v) in &response_headers {
                 self.log(out, "round_trippers.go:587", &format!("    {k}: {v}"));
             }
-            if stream.is_none() {
+            if stream.is_none() && !self.raw {
                 self.log(out, call.caller, &body_line("Response Body", &body));
             }
         }

@@ -26,6 +26,7 @@ pub const FLAGS: &[Spec] = &[
     boolean("show-labels", None),
     value("label-columns", Some('L')),
     value("sort-by", None),
+    value("raw", None),
     boolean("show-kind", None),
     boolean("no-headers", None),
     boolean("show-managed-fields", None),
@@ -83,6 +84,29 @@ fn format(flag: Option<&str>) -> Result<Format, String> {
             ))
         }
     })
+}
+
+/// `get --raw PATH`: one GET of the path, its body printed as it came.
+fn raw(ctx: &mut Ctx<'_, '_>, out: &mut Output, path: &str) {
+    if !ctx.flags.args.is_empty() {
+        return out.fail("error: arguments may not be passed when --raw is specified");
+    }
+    if !path.starts_with('/') {
+        return out.fail(&format!(
+            "error: --raw must be a valid URL path: parse {}: invalid URI for request",
+            crate::codec::goquote::go_quote(path)
+        ));
+    }
+    let call = Call {
+        caller: "raw.go:84",
+        ..Call::get(path.to_string(), "application/json, */*")
+    };
+    let reply = ctx.client.send_raw(out, call);
+    if !reply.ok() {
+        let text = ctx.report(out, &reply.json());
+        return out.fail(&text);
+    }
+    out.out(&String::from_utf8_lossy(&reply.body));
 }
 
 /// `-L a,b -L c`: every label key asked for as a column, in order.
@@ -149,6 +173,9 @@ fn requests(ctx: &mut Ctx<'_, '_>, out: &mut Output) -> Option<(Vec<Request>, bo
 }
 
 pub fn run(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
+    if let Some(path) = ctx.flags.get("raw").map(str::to_string) {
+        return raw(ctx, out, &path);
+    }
     if ctx.flags.args.is_empty() {
         out.fail("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples");
         return;

@@ -525,6 +525,7 @@ impl Kubectl {
             impersonate_uid: flags.get("as-uid").map(str::to_string),
             timeout: flags.get("request-timeout").and_then(request_timeout),
             warnings: Vec::new(),
+            raw: false,
         };
         let context_namespace = match flags.get("context") {
             Some(name) => self
