@@ -46,6 +46,8 @@ pub(super) enum Format {
     Name,
     /// `-o jsonpath=` (text), or `-o jsonpath-as-json=` (each part's results as a JSON list).
     JsonPath(Template, bool),
+    /// `-o go-template=` (or `template=`).
+    GoTemplate(super::gotemplate::GoTemplate),
     Columns(Vec<(String, Template)>),
 }
 
@@ -65,6 +67,10 @@ fn format(flag: Option<&str>) -> Result<Format, String> {
         ("jsonpath" | "jsonpath-as-json", Some(t)) => Format::JsonPath(
             Template::parse(t).map_err(|e| format!("error parsing jsonpath {t}, {e}"))?,
             name == "jsonpath-as-json",
+        ),
+        ("go-template" | "template", Some(t)) => Format::GoTemplate(
+            super::gotemplate::GoTemplate::parse(t)
+                .map_err(|e| format!("error parsing template {t}, {e}"))?,
         ),
         ("custom-columns", Some(spec)) => {
             let mut columns = Vec::new();
@@ -424,6 +430,10 @@ fn print_generic(
             }
         }
         Format::JsonPath(t, as_json) => out.out(&printers::jsonpath(t, *as_json, &obj)),
+        Format::GoTemplate(t) => match t.execute(&obj) {
+            Ok(text) => out.out(&text),
+            Err(e) => out.fail(&format!("error: error executing template: {e}")),
+        },
         Format::Columns(columns) => {
             let objs = match obj.get("items").and_then(Value::as_array) {
                 Some(items) => items.clone(),

@@ -8,7 +8,8 @@
 //! the same code. Layout: [`words`] (shell words, here-documents), [`flags`] (pflag),
 //! [`client`] (requests and their logs), [`mapper`] (discovery and resource names),
 //! [`openapi`] (the OpenAPI v3 documents), [`tabwriter`], [`printers`] (with
-//! `resources::jsonpath`), [`sorter`] (`--sort-by`), [`rules`] (RBAC rule rows), and one
+//! `resources::jsonpath`, [`gotemplate`]), [`sorter`] (`--sort-by`), [`rules`] (RBAC rule
+//! rows), and one
 //! module per group of commands: [`get`] ([`watch`]: `-w`), [`mod@write`] (create),
 //! [`delete`], [`label`] (label, annotate), [`apply`] (apply, patch, replace), [`edit`],
 //! [`describe`], [`explain`], [`auth`] (whoami, can-i), [`info`] (api-resources,
@@ -25,6 +26,7 @@ pub mod edit;
 pub mod explain;
 pub mod flags;
 pub mod get;
+pub mod gotemplate;
 pub mod info;
 pub mod label;
 pub mod mapper;

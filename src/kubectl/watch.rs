@@ -70,6 +70,7 @@ impl ObjectPrinter {
                 Format::JsonPath(t, as_json) => {
                     out.out(&super::printers::jsonpath(t, *as_json, &event))
                 }
+                Format::GoTemplate(t) => out.out(&t.execute(&event).unwrap_or_default()),
                 Format::Columns(_) | Format::Table { .. } => {}
             }
             self.count += 1;
@@ -89,6 +90,7 @@ impl ObjectPrinter {
             }
             Format::Name => out.out(&format!("{}\n", super::printers::name_of(&obj))),
             Format::JsonPath(t, as_json) => out.out(&super::printers::jsonpath(t, *as_json, &obj)),
+            Format::GoTemplate(t) => out.out(&t.execute(&obj).unwrap_or_default()),
             Format::Columns(_) | Format::Table { .. } => {}
         }
         self.count += 1;
