@@ -55,7 +55,7 @@ impl Kind {
                         format!("/api/v1/namespaces/{name}/{resource}"),
                         vec![("limit", "500".to_string())],
                     );
-                    ctx.client.send(out, Call::typed_get(path, "type.go:252"));
+                    ctx.client.send(out, Call::typed_get(path, "type.go:204"));
                 }
                 namespace(obj)
             }

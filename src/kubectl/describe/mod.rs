@@ -172,7 +172,7 @@ fn describe_one(
             caller: "simple.go:180",
             ..Call::get(path, "application/json")
         },
-        _ => Call::typed_get(path, "type.go:252"),
+        _ => Call::typed_get(path, "type.go:168"),
     };
     let reply = ctx.client.send(out, get);
     let obj = reply.json();
@@ -215,7 +215,7 @@ fn events_of(ctx: &mut Ctx<'_, '_>, out: &mut Output, obj: &Value) -> Vec<Value>
         encode_query(vec![("fieldSelector", selector), ("limit", "500".into())])
     );
     ctx.client
-        .send(out, Call::typed_get(path, "type.go:252"))
+        .send(out, Call::typed_get(path, "type.go:204"))
         .json()["items"]
         .as_array()
         .cloned()
