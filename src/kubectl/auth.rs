@@ -49,7 +49,7 @@ pub fn auth(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         Some("whoami") => whoami(ctx, out),
         Some("can-i") => can_i(ctx, out, &args[1..]),
         Some(other) => out.fail(&format!(
-            "error: unknown command \"{other}\" for \"kubectl auth\"\nSee 'kubectl auth -h' for help and examples"
+            "error: unknown command \"{other}\"\nSee 'kubectl auth -h' for help and examples"
         )),
         None => out.out("Inspect authorization\n\nAvailable Commands:\n  can-i         Check whether an action is allowed\n  reconcile     Reconciles rules for RBAC role, role binding, cluster role, and cluster role binding objects\n  whoami        Experimental: Check self subject attributes\n\nUsage:\n  kubectl auth [flags] [options]\n\nUse \"kubectl auth <command> --help\" for more information about a given command.\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n"),
     }

@@ -52,7 +52,7 @@ pub fn config(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         Some("use-context") => use_context(ctx, out, rest),
         Some("delete-context") => delete_context(ctx, out, rest),
         Some(other) => out.fail(&format!(
-            "error: unknown command \"{other}\" for \"kubectl config\"\nSee 'kubectl config -h' for help and examples"
+            "error: unknown command \"{other}\"\nSee 'kubectl config -h' for help and examples"
         )),
         None => out.fail("error: kubesim's kubectl knows config view, current-context, get-contexts, set-context, use-context and delete-context"),
     }

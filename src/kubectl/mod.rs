@@ -300,9 +300,7 @@ impl Kubectl {
         };
         let name = rest[at].as_str();
         let Some(command) = COMMANDS.iter().find(|c| c.name == name) else {
-            out.fail(&format!(
-                "error: unknown command \"{name}\" for \"kubectl\"\n\nRun 'kubectl --help' for usage."
-            ));
+            out.fail(&unknown_command(name));
             return out;
         };
         let mut args: Vec<String> = rest[..at].to_vec();
@@ -424,6 +422,95 @@ impl Kubectl {
         watching.pull(&mut out);
         out
     }
+}
+
+/// Every command kubectl 1.32 has, in the order it registers them (cobra suggests in this
+/// order).
+const KUBECTL_COMMANDS: &[&str] = &[
+    "create",
+    "expose",
+    "run",
+    "set",
+    "explain",
+    "get",
+    "edit",
+    "delete",
+    "rollout",
+    "scale",
+    "autoscale",
+    "certificate",
+    "cluster-info",
+    "top",
+    "cordon",
+    "uncordon",
+    "drain",
+    "taint",
+    "describe",
+    "logs",
+    "attach",
+    "exec",
+    "port-forward",
+    "proxy",
+    "cp",
+    "auth",
+    "debug",
+    "events",
+    "diff",
+    "apply",
+    "patch",
+    "replace",
+    "wait",
+    "kustomize",
+    "label",
+    "annotate",
+    "completion",
+    "api-resources",
+    "api-versions",
+    "config",
+    "plugin",
+    "version",
+    "options",
+];
+
+/// cobra's unknown-command error: `Did you mean this?` and each command within two edits
+/// of the name (case ignored) or starting with it.
+fn unknown_command(name: &str) -> String {
+    let lower = name.to_lowercase();
+    let suggestions: Vec<&str> = KUBECTL_COMMANDS
+        .iter()
+        .copied()
+        .filter(|c| levenshtein(&lower, c) <= 2 || c.starts_with(&lower))
+        .collect();
+    let mut text = format!("Error: unknown command \"{name}\" for \"kubectl\"\n");
+    if !suggestions.is_empty() {
+        text.push_str("\nDid you mean this?\n");
+        for s in suggestions {
+            text.push_str(&format!("\t{s}\n"));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The edit distance cobra's `ld` computes (insertions, deletions, substitutions).
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(row[j + 1])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 /// `--request-timeout`: whole seconds, or a Go duration; `None` for zero (no timeout) or

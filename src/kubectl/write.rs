@@ -234,9 +234,11 @@ pub fn create(ctx: &mut Ctx<'_, '_>, out: &mut Output) {
         "clusterrole" => "clusterrole",
         "rolebinding" => "rolebinding",
         "clusterrolebinding" => "clusterrolebinding",
-        other => {
+        // cobra hands what names no generator to `create` itself, which takes no arguments.
+        _ => {
             return out.fail(&format!(
-                "error: unknown command \"{other}\" for \"kubectl create\"\nSee 'kubectl create -h' for help and examples"
+                "error: Unexpected args: [{}]\nSee 'kubectl create -h' for help and examples",
+                args.join(" ")
             ))
         }
     };
