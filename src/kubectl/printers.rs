@@ -168,6 +168,34 @@ pub fn json_as_is(v: &Value) -> String {
     out
 }
 
+/// `%v` of a value decoded into `interface{}`: strings bare, integers as `int64`, other
+/// numbers as `float64` (`%g`), `<nil>`, and nested lists and maps in Go's brackets.
+pub fn go_value(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => i.to_string(),
+            (None, Some(f)) => crate::codec::yaml::float::format_g(f),
+            _ => n.to_string(),
+        },
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(go_value).collect();
+            format!("[{}]", items.join(" "))
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            crate::sort::sort(&mut keys);
+            let pairs: Vec<String> = keys
+                .into_iter()
+                .map(|k| format!("{k}:{}", go_value(&map[k])))
+                .collect();
+            format!("map[{}]", pairs.join(" "))
+        }
+    }
+}
+
 /// `-o jsonpath=` (the template's text) or `-o jsonpath-as-json=` (each part's results as
 /// an indented JSON list on its own lines).
 pub fn jsonpath(t: &crate::resources::jsonpath::Template, as_json: bool, obj: &Value) -> String {

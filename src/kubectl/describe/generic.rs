@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use super::super::printers::go_value;
 use super::{Events, Page};
 
 /// Paths left out of the walk: printed above it, or not at all.
@@ -64,34 +65,6 @@ fn content_of(page: &mut Page, level: usize, content: &Map<String, Value>, prefi
                 }
             }
             other => page.write(level, &format!("{label}:\t{}\n", go_value(other))),
-        }
-    }
-}
-
-/// `%v` of a value decoded into `interface{}`: strings bare, integers as `int64`, other
-/// numbers as `float64` (`%g`), `<nil>`, and nested lists and maps in Go's brackets.
-fn go_value(v: &Value) -> String {
-    match v {
-        Value::Null => "<nil>".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::String(s) => s.clone(),
-        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) => i.to_string(),
-            (None, Some(f)) => crate::codec::yaml::float::format_g(f),
-            _ => n.to_string(),
-        },
-        Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(go_value).collect();
-            format!("[{}]", items.join(" "))
-        }
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            crate::sort::sort(&mut keys);
-            let pairs: Vec<String> = keys
-                .into_iter()
-                .map(|k| format!("{k}:{}", go_value(&map[k])))
-                .collect();
-            format!("map[{}]", pairs.join(" "))
         }
     }
 }
