@@ -85,26 +85,14 @@ impl Ctx<'_, '_> {
             let reply = self
                 .client
                 .send(out, client::Call::get(path, "application/json"));
-            let mut page = reply.json();
+            let page = reply.json();
             if !reply.ok() {
                 return Err(page);
             }
-            let api_version = page["apiVersion"].clone();
-            let kind = page["kind"].as_str().and_then(|k| k.strip_suffix("List"));
-            let kind = serde_json::Value::from(kind.unwrap_or(""));
-            for mut item in page["items"]
-                .as_array_mut()
-                .map(std::mem::take)
-                .unwrap_or_default()
-            {
-                if let Some(m) = item.as_object_mut() {
-                    m.entry("apiVersion").or_insert_with(|| api_version.clone());
-                    m.entry("kind").or_insert_with(|| kind.clone());
-                }
-                found.push(item);
-            }
-            match page["metadata"]["continue"].as_str() {
-                Some(c) if !c.is_empty() => next = Some(c.to_string()),
+            let cont = page["metadata"]["continue"].as_str().map(str::to_string);
+            found.extend(r.items_of(page));
+            match cont {
+                Some(c) if !c.is_empty() => next = Some(c),
                 _ => return Ok(found),
             }
         }

@@ -238,7 +238,7 @@ pub fn finish(ctx: &mut Ctx<'_, '_>, out: &mut Output, editing: Editing, saved: 
         let reason = Reason {
             head: format!(
                 "{} {} was not valid",
-                resource_name(r),
+                r.group_resource(),
                 go_quoted_name(first)
             ),
             causes: vec![format!(
@@ -247,7 +247,7 @@ pub fn finish(ctx: &mut Ctx<'_, '_>, out: &mut Output, editing: Editing, saved: 
         };
         out.err(&format!(
             "error: {} {} is invalid\n",
-            resource_name(r),
+            r.group_resource(),
             go_quoted_name(first)
         ));
         return editing.reopen(out, saved, &[reason]);
@@ -327,7 +327,7 @@ pub fn finish(ctx: &mut Ctx<'_, '_>, out: &mut Output, editing: Editing, saved: 
         match send(ctx, out, r, original, &patch) {
             Ok(patched) => print_result(ctx, out, &patched, "edited"),
             Err(status) => {
-                let resource = resource_name(r);
+                let resource = r.group_resource();
                 let quoted = go_quoted_name(original);
                 match status["reason"].as_str() {
                     Some("Invalid") => {
@@ -391,15 +391,6 @@ fn print_result(ctx: &Ctx<'_, '_>, out: &mut Output, obj: &Value, operation: &st
     }
 }
 
-/// `configmaps`, `controllerrevisions.apps`: how edit's errors name the resource.
-fn resource_name(r: &Resource) -> String {
-    if r.group.is_empty() {
-        r.resource.clone()
-    } else {
-        format!("{}.{}", r.resource, r.group)
-    }
-}
-
 fn go_quoted_name(obj: &Value) -> String {
     crate::codec::goquote::go_quote(obj["metadata"]["name"].as_str().unwrap_or(""))
 }
@@ -418,21 +409,9 @@ fn validate(ctx: &mut Ctx<'_, '_>, out: &mut Output, editing: &Editing) -> Optio
             None
         }
         _ if directive == "warn" => None,
-        _ => {
-            let mut call = Call::get(
-                "/openapi/v2?timeout=32s".into(),
-                "application/com.github.proto-openapi.spec.v2.v1.0+protobuf",
-            );
-            call.caller = "document.go:94";
-            let reply = ctx.client.send(out, call);
-            (!reply.ok()).then(|| {
-                let status = reply.json();
-                match status["message"].as_str() {
-                    Some(m) if !m.is_empty() && reply.status != 404 => m.to_string(),
-                    _ => "the server could not find the requested resource".to_string(),
-                }
-            })
-        }
+        _ => super::openapi::v2(ctx, out)
+            .err()
+            .map(|status| status["message"].as_str().unwrap_or("").to_string()),
     }
 }
 

@@ -368,25 +368,6 @@ fn print_tables(
     }
 }
 
-/// A list response's items as objects, each with the list's apiVersion and kind (as
-/// client-go's unstructured list decoding sets them).
-fn items(resource: &Resource, mut list: Value) -> Vec<Value> {
-    let Some(Value::Array(items)) = list.get_mut("items").map(Value::take) else {
-        return vec![list];
-    };
-    items
-        .into_iter()
-        .map(|mut item| {
-            if let Some(m) = item.as_object_mut() {
-                m.entry("apiVersion")
-                    .or_insert_with(|| json!(resource.group_version()));
-                m.entry("kind").or_insert_with(|| json!(resource.kind));
-            }
-            item
-        })
-        .collect()
-}
-
 fn print_generic(
     ctx: &Ctx<'_, '_>,
     out: &mut Output,
@@ -399,7 +380,7 @@ fn print_generic(
     let listed = objects.iter().any(|(_, v)| v.get("items").is_some());
     let mut all: Vec<Value> = Vec::new();
     for (r, v) in objects {
-        all.extend(items(&r, v));
+        all.extend(r.items_of(v));
     }
     // The SortingPrinter sorts what prints as a List, an empty one aside.
     let as_list = !(single && all.len() == 1 && !listed);

@@ -48,6 +48,35 @@ impl Resource {
         }
     }
 
+    /// `configmaps`, `controllerrevisions.apps`: Go's `GroupResource.String()`.
+    pub fn group_resource(&self) -> String {
+        if self.group.is_empty() {
+            self.resource.clone()
+        } else {
+            format!("{}.{}", self.resource, self.group)
+        }
+    }
+
+    /// A list response's items as objects, each with the list's apiVersion and kind, as
+    /// client-go's unstructured list decoding sets them; anything else as itself.
+    pub fn items_of(&self, mut list: Value) -> Vec<Value> {
+        let Some(Value::Array(items)) = list.get_mut("items").map(Value::take) else {
+            return vec![list];
+        };
+        items
+            .into_iter()
+            .map(|mut item| {
+                if let Some(m) = item.as_object_mut() {
+                    m.entry("apiVersion")
+                        .or_insert_with(|| Value::from(self.group_version()));
+                    m.entry("kind")
+                        .or_insert_with(|| Value::from(self.kind.clone()));
+                }
+                item
+            })
+            .collect()
+    }
+
     /// Whether `name` (lower-case) names it: its resource, singular, kind or a short name.
     pub fn is_named(&self, name: &str) -> bool {
         self.resource == name

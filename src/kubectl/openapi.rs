@@ -24,23 +24,49 @@ pub fn fetch_for(ctx: &mut Ctx<'_, '_>, out: &mut Output, resource: &Resource) {
 
 /// The document the index lists under `key`, fetched on first use; `None` when the index
 /// does not list it.
-pub fn document(ctx: &mut Ctx<'_, '_>, out: &mut Output, key: &str) -> Option<Value> {
+pub fn document<'c>(ctx: &'c mut Ctx<'_, '_>, out: &mut Output, key: &str) -> Option<&'c Value> {
     if ctx.openapi.is_none() {
         let mut call = Call::get("/openapi/v3?timeout=32s".into(), "application/json");
         call.caller = "client.go:46";
         ctx.openapi = Some((ctx.client.send(out, call).json(), Vec::new()));
     }
-    let (root, fetched) = ctx.openapi.as_mut()?;
-    if let Some((_, doc)) = fetched.iter().find(|(k, _)| k == key) {
-        return Some(doc.clone());
+    let (root, fetched) = ctx.openapi.as_ref()?;
+    let at = match fetched.iter().position(|(k, _)| k == key) {
+        Some(at) => at,
+        None => {
+            let url = root["paths"][key]["serverRelativeURL"].as_str()?;
+            let sep = if url.contains('?') { '&' } else { '?' };
+            let mut call = Call::get(format!("{url}{sep}timeout=32s"), "application/json");
+            call.caller = "groupversion.go:75";
+            let doc = ctx.client.send(out, call).json();
+            let (_, fetched) = ctx.openapi.as_mut()?;
+            fetched.push((key.to_string(), doc));
+            fetched.len() - 1
+        }
+    };
+    ctx.openapi.as_ref().map(|(_, fetched)| &fetched[at].1)
+}
+
+/// The OpenAPI v2 document kubectl falls back to (client-side validation of a `List`,
+/// `explain --output plaintext-openapiv2`); `Err` with the Status client-go makes of a
+/// failure (a 404 without a Status body becomes NotFound, the body its cause).
+pub fn v2(ctx: &mut Ctx<'_, '_>, out: &mut Output) -> Result<(), Value> {
+    let mut call = Call::get(
+        "/openapi/v2?timeout=32s".into(),
+        "application/com.github.proto-openapi.spec.v2.v1.0+protobuf",
+    );
+    call.caller = "document.go:94";
+    let reply = ctx.client.send(out, call);
+    if reply.ok() {
+        return Ok(());
     }
-    let url = root["paths"][key]["serverRelativeURL"].as_str()?;
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let mut call = Call::get(format!("{url}{sep}timeout=32s"), "application/json");
-    call.caller = "groupversion.go:75";
-    let doc = ctx.client.send(out, call).json();
-    if let Some((_, fetched)) = ctx.openapi.as_mut() {
-        fetched.push((key.to_string(), doc.clone()));
+    let status = reply.json();
+    if status["kind"] == "Status" {
+        return Err(status);
     }
-    Some(doc)
+    let body = String::from_utf8_lossy(&reply.body).trim().to_string();
+    Err(serde_json::json!({"metadata": {}, "status": "Failure",
+        "message": "the server could not find the requested resource", "reason": "NotFound",
+        "details": {"causes": [{"reason": "UnexpectedServerResponse", "message": body}]},
+        "code": reply.status}))
 }

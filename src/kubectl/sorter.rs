@@ -65,7 +65,7 @@ fn less(a: Option<&Value>, b: Option<&Value>) -> Result<bool, String> {
 
 /// Sorts `items` by `field` of each (`object` picks what the path is looked up in). Errors:
 /// kubectl's when no item has the field, or when its values cannot be compared.
-pub fn sort_by<T>(
+pub fn sort_by<T: Clone>(
     items: &mut [T],
     field: &str,
     object: impl Fn(&T) -> &Value,
@@ -116,21 +116,9 @@ pub fn sort_by<T>(
     if let Some(e) = failure {
         return Err(format!("Field {field} is an unsortable type: {e}"));
     }
-    permute(items, &order);
+    let sorted: Vec<T> = order.iter().map(|&i| items[i].clone()).collect();
+    items.clone_from_slice(&sorted);
     Ok(())
-}
-
-/// Puts `items` in the order `order` gives (item `order[k]` goes to place `k`).
-fn permute<T>(items: &mut [T], order: &[usize]) {
-    let mut placed: Vec<usize> = order.to_vec();
-    for k in 0..placed.len() {
-        let mut from = placed[k];
-        while from < k {
-            from = placed[from];
-        }
-        items.swap(k, from);
-        placed[k] = from;
-    }
 }
 
 #[cfg(test)]

@@ -254,13 +254,7 @@ pub(super) fn watch(ctx: &mut Ctx<'_, '_>, out: &mut Output, reqs: Vec<Request>,
     if !ctx.flags.on("watch-only") {
         match objects.as_mut() {
             Some(p) => {
-                let listed = match body["items"].as_array() {
-                    Some(items) => items.clone(),
-                    None => vec![body.clone()],
-                };
-                for mut item in listed {
-                    item["apiVersion"] = serde_json::json!(q.resource.group_version());
-                    item["kind"] = serde_json::json!(q.resource.kind);
+                for item in q.resource.items_of(body.clone()) {
                     p.print("ADDED", &item, out);
                 }
             }

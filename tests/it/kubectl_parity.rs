@@ -328,6 +328,7 @@ const SESSION: &[&str] = &[
     "kubectl explain cm x",
     "kubectl explain cm --api-version=v2",
     "kubectl explain cm -o bogus",
+    "kubectl explain cm -o plaintext-openapiv2 -v=6",
     "kubectl config set-context --current --namespace=demo",
     "kubectl get cm",
     "kubectl config get-contexts",
