@@ -254,9 +254,14 @@ impl Kubectl {
 
     /// The current context's namespace (`default` when it names none).
     pub fn namespace(&self) -> String {
+        self.namespace_in(&self.current_context)
+    }
+
+    /// The namespace of context `name` (`default` when it names none).
+    fn namespace_in(&self, name: &str) -> String {
         self.contexts
             .iter()
-            .find(|c| c.name == self.current_context)
+            .find(|c| c.name == name)
             .map(|c| c.namespace.clone())
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| "default".into())
@@ -378,13 +383,7 @@ impl Kubectl {
             raw: false,
         };
         let context_namespace = match flags.get("context") {
-            Some(name) => self
-                .contexts
-                .iter()
-                .find(|c| c.name == name)
-                .map(|c| c.namespace.clone())
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| "default".into()),
+            Some(name) => self.namespace_in(name),
             None => self.namespace(),
         };
         let namespace = flags

@@ -70,7 +70,10 @@ impl ObjectPrinter {
                 Format::JsonPath(t, as_json) => {
                     out.out(&super::printers::jsonpath(t, *as_json, &event))
                 }
-                Format::GoTemplate(t) => out.out(&t.execute(&event).unwrap_or_default()),
+                Format::GoTemplate(t) => match t.execute(&event) {
+                    Ok(text) => out.out(&text),
+                    Err(e) => out.err(&format!("error: error executing template: {e}\n")),
+                },
                 Format::Columns(_) | Format::Table { .. } => {}
             }
             self.count += 1;
@@ -90,7 +93,10 @@ impl ObjectPrinter {
             }
             Format::Name => out.out(&format!("{}\n", super::printers::name_of(&obj))),
             Format::JsonPath(t, as_json) => out.out(&super::printers::jsonpath(t, *as_json, &obj)),
-            Format::GoTemplate(t) => out.out(&t.execute(&obj).unwrap_or_default()),
+            Format::GoTemplate(t) => match t.execute(&obj) {
+                Ok(text) => out.out(&text),
+                Err(e) => out.err(&format!("error: error executing template: {e}\n")),
+            },
             Format::Columns(_) | Format::Table { .. } => {}
         }
         self.count += 1;
