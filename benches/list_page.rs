@@ -49,8 +49,8 @@ mod bench {
             });
             group.bench_with_input(BenchmarkId::new("continue page", n), &n, |b, &n| {
                 let e = engine.get_or_insert_with(|| engine_with(n));
-                // The continue token after the first page.
-                let mid = {
+                // The continue token after the first page (outside the timed loop).
+                let after_first = {
                     let req = http::Request::get(format!("{base}&labelSelector=&fieldSelector="))
                         .body(Bytes::new())
                         .unwrap();
@@ -59,7 +59,7 @@ mod bench {
                         serde_json::from_slice(first.body().bytes()).unwrap();
                     v["metadata"]["continue"].as_str().unwrap().to_string()
                 };
-                let cont = format!("{base}&continue={mid}");
+                let cont = format!("{base}&continue={after_first}");
                 b.iter(|| get(e, &cont))
             });
         }
