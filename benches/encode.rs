@@ -52,6 +52,7 @@ mod bench {
                 })
                 .collect(),
         );
+        let items = kubesim::cache::Items::Owned(items);
         let payload = Payload::List {
             envelope: &envelope,
             items: &items,

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::negotiation::Encoding;
 use crate::cache::watchers::EventType;
+use crate::cache::Items;
 use crate::codec::Object;
 use crate::codec::{json, yaml};
 use crate::resources::status::ApiError;
@@ -40,12 +41,12 @@ pub enum Payload<'a> {
     /// objects, written without their `kind` and `apiVersion`.
     List {
         envelope: &'a Value,
-        items: &'a [Object],
+        items: &'a Items,
     },
     /// A custom resource's list (`UnstructuredList`): keys sorted, the items whole.
     UnstructuredList {
         envelope: &'a Value,
-        items: &'a [Object],
+        items: &'a Items,
     },
 }
 
@@ -111,7 +112,7 @@ pub fn encode(
 
 /// An `UnstructuredList` in compact JSON: its members in key order, the items' stored JSON
 /// copied whole.
-fn unstructured_json_list(envelope: &Value, items: &[Object]) -> Vec<u8> {
+fn unstructured_json_list(envelope: &Value, items: &Items) -> Vec<u8> {
     let items_len: usize = items.iter().map(|o| o.json().len() + 1).sum();
     let mut out = Vec::with_capacity(256 + items_len);
     let mut members: Vec<(&str, Option<&Value>)> = envelope
@@ -165,7 +166,7 @@ fn without_type_meta(mut v: Value) -> Value {
 
 /// The whole list value for the binary codecs, which take one object. (Go's protobuf list
 /// encoder also streams items; here the items are copied once into the list.)
-fn whole_list(envelope: &Value, items: &[Object]) -> Value {
+fn whole_list(envelope: &Value, items: &Items) -> Value {
     let mut list = envelope.clone();
     let stripped: Vec<Value> = items
         .iter()
@@ -181,9 +182,11 @@ fn whole_list(envelope: &Value, items: &[Object]) -> Value {
 /// "metadata":{..},"items":[..]}`, one item at a time, byte-identical to encoding the whole
 /// list (compact with a trailing newline, or `MarshalIndent`'s two-space form). Compact items
 /// are copies of each stored version's JSON, which is encoded once for all readers.
-fn json_list(envelope: &Value, items: &[Object], pretty: bool) -> Vec<u8> {
+fn json_list(envelope: &Value, items: &Items, pretty: bool) -> Vec<u8> {
     // Sized for the compact form at once: the stored JSON of each item is known (and encoded
-    // here if no reader needed it yet), so the buffer never grows and copies.
+    // here if no reader needed it yet), so the buffer never grows and copies. The items are
+    // gathered once, so that a run of the cache's index is walked once, not twice.
+    let items: Vec<&Object> = items.iter().collect();
     let items_len: usize = if pretty {
         items.len() * 512
     } else {
@@ -376,8 +379,20 @@ mod tests {
                 })
                 .collect(),
         );
+        let mut index = crate::store::index::OrdIndex::new();
+        for (i, o) in items.iter().enumerate() {
+            index.insert(format!("/r/{i}"), o.clone());
+        }
+        // A run of the cache's index is written as the same objects owned would be.
+        let run = Items::Run {
+            index,
+            from: "/r/".into(),
+            len: items.len(),
+        };
+        let items = Items::Owned(items);
         for pretty in [false, true] {
             let streamed = json_list(&envelope, &items, pretty);
+            assert_eq!(json_list(&envelope, &run, pretty), streamed);
             let expected = if pretty {
                 json::to_pretty_vec(&whole)
             } else {
@@ -396,7 +411,7 @@ mod tests {
             } else {
                 json::to_vec(&empty)
             };
-            assert_eq!(json_list(&envelope, &[], pretty), expected);
+            assert_eq!(json_list(&envelope, &Items::default(), pretty), expected);
         }
     }
 }

@@ -75,7 +75,7 @@ pub struct Reply {
     pub headers: Vec<(&'static str, String)>,
     /// For typed lists: the stored items, written one by one without `kind`/`apiVersion`
     /// after `body` (which then holds `kind`, `apiVersion` and `metadata` only).
-    pub items: Option<Vec<Object>>,
+    pub items: Option<crate::cache::Items>,
     /// The list is a custom resource's (`UnstructuredList`): its keys are sorted and its
     /// items keep their `kind` and `apiVersion`.
     pub unstructured: bool,
@@ -400,7 +400,7 @@ fn read_through_schema(
         None => value_to_served(info, &mut reply.body),
     }
     if let Some(items) = &mut reply.items {
-        for item in items.iter_mut() {
+        for item in items.make_owned().iter_mut() {
             if let Some(read) = read(kind, item) {
                 *item = read;
             }

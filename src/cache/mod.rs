@@ -9,11 +9,13 @@
 
 pub(crate) mod cacher;
 pub mod frames;
+pub mod items;
 pub(crate) mod planner;
 pub(crate) mod view;
 pub(crate) mod watchers;
 
 pub use cacher::Cacher;
+pub use items::Items;
 
 use std::collections::VecDeque;
 

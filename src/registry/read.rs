@@ -48,10 +48,15 @@ impl ListOptions {
         !self.label.is_empty() || !self.field.is_empty()
     }
 
+    /// Whether any selector (label, field or shard) may leave an object out.
+    fn selects(&self) -> bool {
+        self.filtering() || self.shard.is_some()
+    }
+
     /// Whether `obj` passes the label, field and shard selectors (decoded only when one of
     /// them looks at it).
     pub fn matches(&self, info: &ResourceInfo, obj: &Object) -> bool {
-        if !self.filtering() && self.shard.is_none() {
+        if !self.selects() {
             return true;
         }
         // A custom resource is filtered as it reads (its defaults included), as a watch's.
@@ -73,7 +78,7 @@ impl ListOptions {
 /// One page of a list.
 #[derive(Debug)]
 pub struct ListResult {
-    pub items: Vec<Object>,
+    pub items: crate::cache::Items,
     /// The list's resourceVersion.
     pub rv: u64,
     /// The token for the next page, when more remain.
@@ -143,9 +148,13 @@ impl Registry {
         };
         let page = plan
             .view
-            .page(&prefix, start.as_deref(), limit, |obj| {
-                opts.matches(info, obj)
-            })
+            .page(
+                &prefix,
+                start.as_deref(),
+                limit,
+                opts.selects()
+                    .then_some(|obj: &Object| opts.matches(info, obj)),
+            )
             .map_err(|e| match e {
                 StoreError::Compacted { .. } => match token {
                     Some(t) => expired_token(t),

@@ -298,7 +298,7 @@ pub fn delete_collection(
         // The list's own UnstructuredList, its items the deleted objects, whole.
         let mut list_meta = Map::new();
         list_meta.insert("resourceVersion".into(), json!(rv.to_string()));
-        let items = deleted.into_iter().map(crate::codec::Object::new).collect();
+        let items: Vec<_> = deleted.into_iter().map(crate::codec::Object::new).collect();
         return Ok(super::list::list_reply(info, list_meta, items));
     }
     let items = deleted.iter().map(strip_type_meta).collect();

@@ -7,7 +7,6 @@ use serde_json::{json, Map, Value};
 use crate::api::route::ResourceRequest;
 use crate::api::{Reply, Request};
 use crate::cache::planner::{Read, Semantic};
-use crate::codec::Object;
 use crate::registry::continue_token::decode_continue;
 use crate::registry::{ListOptions, Registry};
 use crate::resources::field::FieldError;
@@ -166,7 +165,7 @@ pub fn list(reg: &mut Registry, req: &Request<'_>, rr: &ResourceRequest) -> ApiR
 pub fn list_reply(
     info: &ResourceInfo,
     mut list_meta: Map<String, Value>,
-    items: Vec<Object>,
+    items: impl Into<crate::cache::Items>,
 ) -> Reply {
     if info.custom.is_some() {
         list_meta.entry("continue").or_insert_with(|| json!(""));
@@ -176,7 +175,7 @@ pub fn list_reply(
         m.shift_remove("items");
     }
     let mut reply = Reply::new(200, envelope);
-    reply.items = Some(items);
+    reply.items = Some(items.into());
     reply.unstructured = info.custom.is_some();
     reply
 }
