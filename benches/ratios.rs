@@ -5,7 +5,8 @@
 //! stays mapped), the native server's rows from scripts/bench-server.sh (wrk), and the wasm
 //! sizes from dist/ and pkg-node/.
 //!
-//! Timings are printed, never asserted. `BENCH_QUICK=1` skips the million-object row. Run
+//! Timings are printed, never asserted. `BENCH_QUICK=1` skips the million-object row;
+//! `BENCH_ONLY=engine,page,fanout,memory,server,wasm` picks groups of rows. Run
 //! without `--bench` (as `cargo test --all-targets` does) it is a smoke test: every row once,
 //! on a few hundred objects.
 
@@ -311,13 +312,28 @@ mod bench {
             "what", "kubesim", "limit", "ratio"
         );
         let mut t = Table(Vec::new());
-        engine_rows(&mut t);
-        page_rows(&mut t);
-        fanout_row(&mut t);
-        memory_row(&mut t);
-        server_rows(&mut t);
-        wasm_rows(&mut t);
-        if smoke() {
+        // `BENCH_ONLY=engine,page` measures only those groups of rows (a quick A/B of one
+        // change), and then leaves the saved table alone.
+        let only = std::env::var("BENCH_ONLY").ok();
+        let wanted = |group: &str| {
+            only.as_deref()
+                .is_none_or(|o| o.split(',').any(|g| g == group))
+        };
+        type Rows = fn(&mut Table);
+        let groups: [(&str, Rows); 6] = [
+            ("engine", engine_rows),
+            ("page", page_rows),
+            ("fanout", fanout_row),
+            ("memory", memory_row),
+            ("server", server_rows),
+            ("wasm", wasm_rows),
+        ];
+        for (group, rows) in groups {
+            if wanted(group) {
+                rows(&mut t);
+            }
+        }
+        if smoke() || only.is_some() {
             return;
         }
         let tsv: String = t.0.iter().map(|r| r.join("\t") + "\n").collect();
