@@ -1,10 +1,10 @@
 //! A page's items, as the read found them.
 //!
-//! A page read from the watch cache whose every examined object was kept (an unfiltered
-//! list, or a filter everything passed) is a run of consecutive entries of the cache's
-//! index: it is kept as that run of the shared, immutable snapshot and walked again when the
+//! An unfiltered page read from the watch cache is a run of consecutive entries of the
+//! cache's index: it is kept as that run of the shared, immutable snapshot and walked when the
 //! page is encoded, so serving 500 objects clones and drops no 500 handles (the reference
-//! counting was a fifth of a page's cost). Anything else owns its objects.
+//! counting was a fifth of a page's cost). A filtered page, or one read from the store, owns
+//! its objects.
 
 use crate::store::index::{Iter, OrdIndex};
 use crate::store::Object;
@@ -64,11 +64,6 @@ impl Items {
             Items::Owned(v) => v,
             Items::Run { .. } => unreachable!("made owned above"),
         }
-    }
-
-    /// The objects, owned.
-    pub fn into_vec(mut self) -> Vec<Object> {
-        std::mem::take(self.make_owned())
     }
 }
 
@@ -153,7 +148,7 @@ mod tests {
         assert_eq!(run, owned);
         let got: Vec<_> = run.iter().map(|o| o.decode()["i"].clone()).collect();
         assert_eq!(got, [json!(3), json!(4), json!(5), json!(6)]);
-        assert_eq!(run.clone().into_vec().len(), 4);
+        assert_eq!(run.clone().make_owned().len(), 4);
     }
 
     #[test]

@@ -52,11 +52,9 @@ fn run(idx: &OrdIndex<Object>, prefix: &str, start: Option<&str>, limit: Option<
     let in_range = idx.rank(&prefix_end(prefix)).saturating_sub(lo);
     let len = limit.map_or(in_range, |l| l.min(in_range));
     let more = len < in_range;
-    let last_key = match len {
-        0 => None,
-        _ if more => idx.select(lo + len - 1).map(|(k, _)| k.to_string()),
-        _ => None,
-    };
+    let last_key = (more && len > 0)
+        .then(|| idx.select(lo + len - 1).map(|(k, _)| k.to_string()))
+        .flatten();
     Page {
         items: Items::Run {
             index: idx.clone(),
@@ -112,43 +110,24 @@ impl View<'_> {
             }
             View::Index(idx) => {
                 // The range's size is known in O(log n) up front, so the walk compares no keys
-                // and `remainingItemCount` is what the walk did not reach. While every object
-                // examined is kept, the page is only a run of the index; the first one left
-                // out makes it a vector of what was kept.
+                // and `remainingItemCount` is what the walk did not reach.
                 let from = start.unwrap_or(prefix);
                 let in_range = idx.count_range(Some(from), Some(&prefix_end(prefix)));
-                let mut owned: Option<Vec<Object>> = None;
-                let mut kept = 0;
+                let mut items = Vec::with_capacity(limit.unwrap_or(in_range).min(in_range));
                 let mut walk = idx.iter_from(Some(from)).take(in_range);
                 let mut last: Option<&str> = None;
                 let mut examined = 0;
-                while limit.is_none_or(|l| kept < l) {
+                while limit.is_none_or(|l| items.len() < l) {
                     let Some((key, obj)) = walk.next() else { break };
                     examined += 1;
                     last = Some(key);
                     if keep(obj) {
-                        kept += 1;
-                        if let Some(v) = &mut owned {
-                            v.push(obj.clone());
-                        }
-                    } else if owned.is_none() {
-                        let cap = limit.unwrap_or(in_range).min(in_range);
-                        let mut v = Vec::with_capacity(cap);
-                        v.extend(idx.iter_from(Some(from)).take(kept).map(|(_, o)| o.clone()));
-                        owned = Some(v);
+                        items.push(obj.clone());
                     }
                 }
                 let more = examined < in_range;
-                let items = match owned {
-                    Some(v) => Items::Owned(v),
-                    None => Items::Run {
-                        index: idx.clone(),
-                        from: from.to_string(),
-                        len: kept,
-                    },
-                };
                 Ok(Page {
-                    items,
+                    items: Items::Owned(items),
                     last_key: if more { last.map(str::to_string) } else { None },
                     remaining: more.then_some(in_range - examined),
                 })
