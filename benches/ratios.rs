@@ -12,7 +12,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod bench {
-    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::alloc::{GlobalAlloc, Layout};
     use std::hint::black_box;
     use std::sync::atomic::{AtomicIsize, Ordering};
     use std::time::Instant;
@@ -21,22 +21,36 @@ mod bench {
     use kubesim::{Body, Config, Engine, WatchStream};
     use serde_json::{json, Value};
 
-    /// The system allocator, counting live bytes.
+    #[cfg(not(feature = "jemalloc"))]
+    use std::alloc::System as Inner;
+    /// The allocator the `kubesim` binary serves with (jemalloc with its options from
+    /// src/main.rs, or the system's without the feature), so that the engine rows measure what
+    /// the server does; the limits beside them run under the same allocator.
+    #[cfg(feature = "jemalloc")]
+    use tikv_jemallocator::Jemalloc as Inner;
+
+    /// src/main.rs's jemalloc options (why: there).
+    #[cfg(feature = "jemalloc")]
+    #[used]
+    #[export_name = "_rjem_malloc_conf"]
+    static MALLOC_CONF: &u8 = &b"dirty_decay_ms:-1\0"[0];
+
+    /// The binary's allocator, counting live bytes.
     pub struct Counting;
     static LIVE: AtomicIsize = AtomicIsize::new(0);
 
     unsafe impl GlobalAlloc for Counting {
         unsafe fn alloc(&self, l: Layout) -> *mut u8 {
             LIVE.fetch_add(l.size() as isize, Ordering::Relaxed);
-            System.alloc(l)
+            Inner.alloc(l)
         }
         unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
             LIVE.fetch_sub(l.size() as isize, Ordering::Relaxed);
-            System.dealloc(p, l)
+            Inner.dealloc(p, l)
         }
         unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
             LIVE.fetch_add(n as isize - l.size() as isize, Ordering::Relaxed);
-            System.realloc(p, l, n)
+            Inner.realloc(p, l, n)
         }
     }
 

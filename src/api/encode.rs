@@ -183,14 +183,21 @@ fn whole_list(envelope: &Value, items: &Items) -> Value {
 /// list (compact with a trailing newline, or `MarshalIndent`'s two-space form). Compact items
 /// are copies of each stored version's JSON, which is encoded once for all readers.
 fn json_list(envelope: &Value, items: &Items, pretty: bool) -> Vec<u8> {
-    // Sized for the compact form at once: the stored JSON of each item is known (and encoded
-    // here if no reader needed it yet), so the buffer never grows and copies. The items are
-    // gathered once, so that a run of the cache's index is walked once, not twice.
-    let items: Vec<&Object> = items.iter().collect();
+    // Sized for the compact form at once: the stored JSON of each item is known, so the
+    // buffer never grows and copies. The items and their item slices are gathered in one
+    // walk (a run of the cache's index is walked once, each item's block touched once), then
+    // summed and copied.
+    let items: Vec<(&Object, Option<&[u8]>)> = items
+        .iter()
+        .map(|o| (o, if pretty { None } else { o.item_rest() }))
+        .collect();
     let items_len: usize = if pretty {
         items.len() * 512
     } else {
-        items.iter().map(|o| o.json().len()).sum()
+        items
+            .iter()
+            .map(|(o, rest)| 2 + rest.map_or(o.json().len(), <[u8]>::len))
+            .sum()
     };
     let mut out = Vec::with_capacity(256 + items_len);
     let indent = |out: &mut Vec<u8>, depth: usize| {
@@ -221,12 +228,17 @@ fn json_list(envelope: &Value, items: &Items, pretty: bool) -> Vec<u8> {
     json::write_string("items", &mut out);
     out.extend_from_slice(colon);
     out.push(b'[');
-    for (i, item) in items.iter().enumerate() {
+    for (i, &(item, rest)) in items.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        if !pretty {
+        if let Some(rest) = rest {
             // The item's JSON as stored, copied (encoded once per stored version).
+            out.push(b'{');
+            out.extend_from_slice(rest);
+            continue;
+        }
+        if !pretty {
             item.write_item(&mut out);
             continue;
         }

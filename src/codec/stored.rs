@@ -141,13 +141,23 @@ impl Object {
     /// Appends this object as a typed list's item: compact, without `kind` and `apiVersion`
     /// (Go's list items have an empty TypeMeta), as an encode of the stripped value writes it.
     pub fn write_item(&self, out: &mut Vec<u8>) {
-        match self.0.header.rest_at {
-            u32::MAX => json::write_compact(&without_type_meta(self.decode()), out),
-            // `{` and the rest, which is `}` alone when nothing follows `apiVersion`.
-            at => {
+        match self.item_rest() {
+            None => json::write_compact(&without_type_meta(self.decode()), out),
+            Some(rest) => {
                 out.push(b'{');
-                out.extend_from_slice(&self.0.slice[at as usize..]);
+                out.extend_from_slice(rest);
             }
+        }
+    }
+
+    /// What follows `{` in this object's list item form, when it is a slice of the stored
+    /// JSON (the first two members are `kind` and `apiVersion`): `}` alone when nothing
+    /// follows them. `None` when the item must be encoded from the value. A list gathers
+    /// these once to size its buffer and then copy, touching each item's block once.
+    pub fn item_rest(&self) -> Option<&[u8]> {
+        match self.0.header.rest_at {
+            u32::MAX => None,
+            at => Some(&self.0.slice[at as usize..]),
         }
     }
 }

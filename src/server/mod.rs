@@ -261,13 +261,16 @@ async fn serve_connection<I>(
     let _ = watcher.watch(conn).await;
 }
 
+/// The ticker's 100 ms ticks between two returns of freed memory to the system.
+const RELEASE_EVERY_TICKS: u32 = 100;
+
 /// How freed memory goes back to the system after a compaction, when the process's allocator
 /// is not the system's ([`set_memory_release`]).
 static MEMORY_RELEASE: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
 
-/// Sets how the server returns freed memory to the system after a compaction: for a binary
-/// with its own global allocator (the `kubesim` binary's jemalloc purges its arenas). Without
-/// it, glibc's `malloc_trim`. The first call wins.
+/// Sets how the server returns freed memory to the system (after a compaction and every ten
+/// seconds): for a binary with its own global allocator (the `kubesim` binary's jemalloc
+/// purges its arenas). Without it, glibc's `malloc_trim`. The first call wins.
 pub fn set_memory_release(release: fn()) {
     let _ = MEMORY_RELEASE.set(release);
 }
@@ -317,6 +320,7 @@ pub async fn run_with(
         tokio::spawn(async move {
             let mut every = tokio::time::interval(std::time::Duration::from_millis(100));
             let mut compacted = 0;
+            let mut ticks = 0u32;
             loop {
                 every.tick().await;
                 let now = {
@@ -324,8 +328,12 @@ pub async fn run_with(
                     e.tick();
                     e.store().compacted_revision()
                 };
-                if now != compacted {
+                ticks += 1;
+                // After a compaction, and every ten seconds for what requests freed (an
+                // allocator without decay of its own keeps it otherwise).
+                if now != compacted || ticks == RELEASE_EVERY_TICKS {
                     compacted = now;
+                    ticks = 0;
                     give_back_freed_memory();
                 }
             }
