@@ -187,8 +187,9 @@ fn json_list(envelope: &Value, items: &Items, pretty: bool) -> Vec<u8> {
     // buffer never grows and copies. The items and their item slices are gathered in one
     // walk (a run of the cache's index is walked once, each item's block touched once), then
     // summed and copied.
+    let items: Vec<&Object> = items.iter().collect();
     let items: Vec<(&Object, Option<&[u8]>)> = items
-        .iter()
+        .into_iter()
         .map(|o| (o, if pretty { None } else { o.item_rest() }))
         .collect();
     let items_len: usize = if pretty {

@@ -6,209 +6,220 @@
 //! O(page), and `metadata.remainingItemCount` (the number of keys after the page) must be known
 //! without walking the rest of the collection.
 //!
-//! [`OrdIndex`] gives both: it is a weight-balanced binary search tree whose nodes are shared
-//! through [`Arc`] and carry their subtree size. Cloning the map (a snapshot) copies one pointer;
-//! an update afterwards copies only the O(log n) nodes on its path, leaving the snapshot intact.
-//! While a map is not shared, updates mutate its nodes in place and copy nothing. Subtree sizes
-//! make [`OrdIndex::rank`] and [`OrdIndex::count_range`] O(log n).
+//! [`OrdIndex`] gives both: it is a B+ tree whose nodes are shared through [`Arc`] and whose
+//! branches carry each child's entry count. Cloning the map (a snapshot) copies one pointer; an
+//! update afterwards copies only the O(log n) nodes on its path, leaving the snapshot intact.
+//! While a map is not shared, updates mutate its nodes in place and copy nothing. The counts
+//! make [`OrdIndex::rank`], [`OrdIndex::select`] and [`OrdIndex::count_range`] O(log n).
 //!
-//! Everything is deterministic (no randomised balancing), so a simulation replays identically.
-//! Keys compare as byte strings (`str`'s `Ord`), which is etcd's key order.
+//! Entries sit in leaves of up to [`MAX`], side by side: walking a page of a list reads a few
+//! contiguous arrays instead of chasing one pointer per entry (a binary tree's in-order walk was
+//! a dependent cache miss per object, half the cost of copying a list's bytes out).
+//!
+//! Everything is deterministic, so a simulation replays identically. Keys compare as byte
+//! strings (`str`'s `Ord`), which is etcd's key order.
 
-use std::cmp::Ordering;
 use std::fmt;
 use std::iter::FusedIterator;
 use std::sync::Arc;
 
-/// Weight-balance factor: neither subtree may be more than `DELTA` times the other's size.
-/// `(DELTA, RATIO) = (3, 2)` is the integer pair proven correct for single insert/delete
-/// rebalancing (Straka, "Adams' trees revisited"), and is what Haskell's `Data.Map` uses.
-const DELTA: usize = 3;
-/// Decides between a single and a double rotation when rebalancing.
-const RATIO: usize = 2;
+/// Most entries in a leaf, and most children of a branch. Small enough that copying a node
+/// on a write behind a snapshot (its keys' and values' reference counts) stays cheap.
+const MAX: usize = 16;
+/// Fewest entries in a leaf, or children of a branch, other than the root.
+const MIN: usize = MAX / 2;
 
-/// A possibly empty, possibly shared subtree.
+/// A possibly empty, possibly shared tree.
 type Link<V> = Option<Arc<Node<V>>>;
 
-/// One tree node. Cloning it (path copying) bumps reference counts and clones `V`.
+/// One tree node. Cloning it (path copying) bumps reference counts and clones the `V`s.
 #[derive(Clone)]
-struct Node<V> {
-    /// The storage key; `Arc<str>` so that copying a node does not copy the key bytes.
-    key: Arc<str>,
-    value: V,
-    /// Number of nodes in this subtree, itself included.
-    size: usize,
-    left: Link<V>,
-    right: Link<V>,
+enum Node<V> {
+    /// Entries in key order; keys are `Arc<str>` so that copying a leaf copies no key bytes.
+    Leaf(Vec<(Arc<str>, V)>),
+    Branch(Branch<V>),
 }
 
-/// Size of a possibly empty subtree.
-fn size<V>(link: &Link<V>) -> usize {
-    link.as_ref().map_or(0, |n| n.size)
+/// Children in key order with their entry counts. `keys[i]` separates `children[i]` from
+/// `children[i + 1]`: every key of the first is below it, every key of the second at or above
+/// (it was the second's smallest key when set; a later removal may leave it below that).
+#[derive(Clone)]
+struct Branch<V> {
+    keys: Vec<Arc<str>>,
+    children: Vec<Arc<Node<V>>>,
+    counts: Vec<usize>,
+    /// Entries below this branch: the sum of `counts`.
+    len: usize,
 }
 
-impl<V: Clone> Node<V> {
-    /// Recomputes `size` from the children, after they changed.
-    fn fix_size(&mut self) {
-        self.size = 1 + size(&self.left) + size(&self.right);
+impl<V> Node<V> {
+    /// Entries in this subtree.
+    fn len(&self) -> usize {
+        match self {
+            Node::Leaf(e) => e.len(),
+            Node::Branch(b) => b.len,
+        }
+    }
+
+    /// Entries of a leaf, or children of a branch: what [`MIN`] and [`MAX`] bound.
+    fn width(&self) -> usize {
+        match self {
+            Node::Leaf(e) => e.len(),
+            Node::Branch(b) => b.children.len(),
+        }
     }
 }
 
-/// Borrows the node behind a non-empty link mutably, copying it first if it is shared.
-fn node_mut<V: Clone>(link: &mut Link<V>) -> &mut Node<V> {
-    Arc::make_mut(link.as_mut().expect("non-empty subtree"))
+impl<V> Branch<V> {
+    /// The child whose key range holds `key`.
+    fn child_for(&self, key: &str) -> usize {
+        self.keys.partition_point(|k| **k <= *key)
+    }
 }
 
-/// Rotates the subtree at `link` to the left: its right child becomes its root.
-fn rotate_left<V: Clone>(link: &mut Link<V>) {
-    let mut top = link.take().expect("non-empty subtree");
-    let node = Arc::make_mut(&mut top);
-    let mut pivot = node.right.take().expect("right child");
-    let p = Arc::make_mut(&mut pivot);
-    node.right = p.left.take();
-    node.fix_size();
-    p.left = Some(top);
-    p.fix_size();
-    *link = Some(pivot);
+/// The right half of a node that overflowed and split, with its smallest key.
+type Split<V> = Option<(Arc<str>, Node<V>)>;
+
+/// Inserts or replaces `key` below `node`. Returns the replaced value, and the right half
+/// with its smallest key when `node` overflowed and was split.
+fn insert_at<V: Clone>(node: &mut Node<V>, key: String, value: V) -> (Option<V>, Split<V>) {
+    match node {
+        Node::Leaf(entries) => match entries.binary_search_by(|(k, _)| (**k).cmp(key.as_str())) {
+            Ok(at) => (Some(std::mem::replace(&mut entries[at].1, value)), None),
+            Err(at) => {
+                entries.insert(at, (key.into(), value));
+                if entries.len() <= MAX {
+                    return (None, None);
+                }
+                let right = entries.split_off(entries.len() / 2);
+                let sep = right[0].0.clone();
+                (None, Some((sep, Node::Leaf(right))))
+            }
+        },
+        Node::Branch(b) => {
+            let at = b.child_for(&key);
+            let (old, split) = insert_at(Arc::make_mut(&mut b.children[at]), key, value);
+            if old.is_some() {
+                return (old, None);
+            }
+            b.len += 1;
+            b.counts[at] += 1;
+            if let Some((sep, right)) = split {
+                b.counts[at] -= right.len();
+                b.keys.insert(at, sep);
+                b.counts.insert(at + 1, right.len());
+                b.children.insert(at + 1, Arc::new(right));
+            }
+            if b.children.len() <= MAX {
+                return (None, None);
+            }
+            let mid = b.children.len() / 2;
+            let children = b.children.split_off(mid);
+            let counts = b.counts.split_off(mid);
+            let keys = b.keys.split_off(mid);
+            let sep = b.keys.pop().expect("a separator before the right half");
+            let len = counts.iter().sum();
+            b.len -= len;
+            let right = Branch {
+                keys,
+                children,
+                counts,
+                len,
+            };
+            (None, Some((sep, Node::Branch(right))))
+        }
+    }
 }
 
-/// Rotates the subtree at `link` to the right: its left child becomes its root.
-fn rotate_right<V: Clone>(link: &mut Link<V>) {
-    let mut top = link.take().expect("non-empty subtree");
-    let node = Arc::make_mut(&mut top);
-    let mut pivot = node.left.take().expect("left child");
-    let p = Arc::make_mut(&mut pivot);
-    node.left = p.right.take();
-    node.fix_size();
-    p.right = Some(top);
-    p.fix_size();
-    *link = Some(pivot);
+/// Removes `key` below `node`, which holds it; returns its value. A child left below [`MIN`]
+/// takes an entry (or child) from a sibling, or merges with it.
+fn remove_at<V: Clone>(node: &mut Node<V>, key: &str) -> Option<V> {
+    match node {
+        Node::Leaf(entries) => {
+            let at = entries.binary_search_by(|(k, _)| (**k).cmp(key)).ok()?;
+            Some(entries.remove(at).1)
+        }
+        Node::Branch(b) => {
+            let at = b.child_for(key);
+            let old = remove_at(Arc::make_mut(&mut b.children[at]), key)?;
+            b.len -= 1;
+            b.counts[at] -= 1;
+            if b.children[at].width() < MIN {
+                rebalance(b, if at > 0 { at - 1 } else { at });
+            }
+            Some(old)
+        }
+    }
 }
 
-/// Restores the weight balance at `link` after one insertion or deletion below it.
-/// The root's `size` must already be correct; one single or double rotation suffices.
-fn balance<V: Clone>(link: &mut Link<V>) {
-    let Some(node) = link.as_deref() else { return };
-    let (ls, rs) = (size(&node.left), size(&node.right));
-    if ls + rs <= 1 {
+/// Restores [`MIN`] for children `i` and `i + 1` of `b`, one of which fell below it: merges
+/// them when both fit in one node, or else moves one entry (or child) to the smaller.
+fn rebalance<V: Clone>(b: &mut Branch<V>, i: usize) {
+    if b.children[i].width() + b.children[i + 1].width() <= MAX {
+        let right = Arc::unwrap_or_clone(b.children.remove(i + 1));
+        let sep = b.keys.remove(i);
+        b.counts[i] += b.counts.remove(i + 1);
+        match (Arc::make_mut(&mut b.children[i]), right) {
+            (Node::Leaf(l), Node::Leaf(r)) => l.extend(r),
+            (Node::Branch(l), Node::Branch(r)) => {
+                l.keys.push(sep);
+                l.keys.extend(r.keys);
+                l.children.extend(r.children);
+                l.counts.extend(r.counts);
+                l.len += r.len;
+            }
+            _ => unreachable!("siblings are at the same depth"),
+        }
         return;
     }
-    if rs > DELTA * ls {
-        let r = node.right.as_deref().expect("heavy right child");
-        if size(&r.left) >= RATIO * size(&r.right) {
-            rotate_right(&mut node_mut(link).right);
+    let to_left = b.children[i].width() < b.children[i + 1].width();
+    let (lo, hi) = b.children.split_at_mut(i + 1);
+    let (left, right) = (Arc::make_mut(&mut lo[i]), Arc::make_mut(&mut hi[0]));
+    let moved = match (left, right) {
+        (Node::Leaf(l), Node::Leaf(r)) => {
+            if to_left {
+                l.push(r.remove(0));
+            } else {
+                r.insert(0, l.pop().expect("a leaf above its minimum"));
+            }
+            b.keys[i] = r[0].0.clone();
+            1
         }
-        rotate_left(link);
-    } else if ls > DELTA * rs {
-        let l = node.left.as_deref().expect("heavy left child");
-        if size(&l.right) >= RATIO * size(&l.left) {
-            rotate_left(&mut node_mut(link).left);
+        (Node::Branch(l), Node::Branch(r)) => {
+            let (key, child, count);
+            if to_left {
+                (key, child, count) = (r.keys.remove(0), r.children.remove(0), r.counts.remove(0));
+                l.keys.push(std::mem::replace(&mut b.keys[i], key));
+                l.children.push(child);
+                l.counts.push(count);
+            } else {
+                (key, child, count) = (
+                    l.keys.pop().expect("a branch above its minimum"),
+                    l.children.pop().expect("a branch above its minimum"),
+                    l.counts.pop().expect("a branch above its minimum"),
+                );
+                r.keys.insert(0, std::mem::replace(&mut b.keys[i], key));
+                r.children.insert(0, child);
+                r.counts.insert(0, count);
+            }
+            if to_left {
+                l.len += count;
+                r.len -= count;
+            } else {
+                l.len -= count;
+                r.len += count;
+            }
+            count
         }
-        rotate_right(link);
-    }
-}
-
-/// Inserts or replaces `key` in the subtree at `link`; returns the replaced value.
-fn insert_at<V: Clone>(link: &mut Link<V>, key: String, value: V) -> Option<V> {
-    let Some(arc) = link.as_mut() else {
-        *link = Some(Arc::new(Node {
-            key: key.into(),
-            value,
-            size: 1,
-            left: None,
-            right: None,
-        }));
-        return None;
+        _ => unreachable!("siblings are at the same depth"),
     };
-    let node = Arc::make_mut(arc);
-    let old = match key.as_str().cmp(&node.key) {
-        Ordering::Less => insert_at(&mut node.left, key, value),
-        Ordering::Greater => insert_at(&mut node.right, key, value),
-        Ordering::Equal => return Some(std::mem::replace(&mut node.value, value)),
-    };
-    if old.is_none() {
-        node.size += 1;
-        balance(link);
-    }
-    old
-}
-
-/// Detaches the smallest node of a non-empty subtree; returns its key and value.
-fn remove_min<V: Clone>(link: &mut Link<V>) -> (Arc<str>, V) {
-    if link.as_ref().expect("non-empty subtree").left.is_none() {
-        let n = Arc::unwrap_or_clone(link.take().expect("non-empty subtree"));
-        *link = n.right;
-        return (n.key, n.value);
-    }
-    let node = node_mut(link);
-    let min = remove_min(&mut node.left);
-    node.size -= 1;
-    balance(link);
-    min
-}
-
-/// Detaches the largest node of a non-empty subtree; returns its key and value.
-fn remove_max<V: Clone>(link: &mut Link<V>) -> (Arc<str>, V) {
-    if link.as_ref().expect("non-empty subtree").right.is_none() {
-        let n = Arc::unwrap_or_clone(link.take().expect("non-empty subtree"));
-        *link = n.left;
-        return (n.key, n.value);
-    }
-    let node = node_mut(link);
-    let max = remove_max(&mut node.right);
-    node.size -= 1;
-    balance(link);
-    max
-}
-
-/// Joins two balanced siblings (every key of `left` below every key of `right`) whose parent
-/// was removed, by promoting the nearest key from the larger side.
-fn glue<V: Clone>(mut left: Link<V>, mut right: Link<V>) -> Link<V> {
-    if left.is_none() {
-        return right;
-    }
-    if right.is_none() {
-        return left;
-    }
-    let (key, value) = if size(&left) > size(&right) {
-        remove_max(&mut left)
+    if to_left {
+        b.counts[i] += moved;
+        b.counts[i + 1] -= moved;
     } else {
-        remove_min(&mut right)
-    };
-    let mut node = Node {
-        key,
-        value,
-        size: 0,
-        left,
-        right,
-    };
-    node.fix_size();
-    let mut link = Some(Arc::new(node));
-    balance(&mut link);
-    link
-}
-
-/// Removes `key` from the subtree at `link`; returns its value.
-fn remove_at<V: Clone>(link: &mut Link<V>, key: &str) -> Option<V> {
-    let arc = link.as_mut()?;
-    let ord = key.cmp(&arc.key);
-    if ord == Ordering::Equal {
-        let n = Arc::unwrap_or_clone(link.take().expect("non-empty subtree"));
-        *link = glue(n.left, n.right);
-        return Some(n.value);
+        b.counts[i] -= moved;
+        b.counts[i + 1] += moved;
     }
-    let node = Arc::make_mut(arc);
-    let child = if ord == Ordering::Less {
-        &mut node.left
-    } else {
-        &mut node.right
-    };
-    let old = remove_at(child, key);
-    if old.is_some() {
-        node.size -= 1;
-        balance(link);
-    }
-    old
 }
 
 /// A persistent ordered map from storage keys to `V`, with O(1) snapshots and O(log n) rank.
@@ -226,9 +237,9 @@ impl<V: Clone> OrdIndex<V> {
         OrdIndex { root: None }
     }
 
-    /// Number of keys, in O(1): the root carries its subtree size.
+    /// Number of keys, in O(1): the root carries its entry count.
     pub fn len(&self) -> usize {
-        size(&self.root)
+        self.root.as_ref().map_or(0, |n| n.len())
     }
 
     /// Whether the map has no keys.
@@ -238,44 +249,71 @@ impl<V: Clone> OrdIndex<V> {
 
     /// The value stored under `key`, in O(log n).
     pub fn get(&self, key: &str) -> Option<&V> {
-        let mut cur = self.root.as_deref();
-        while let Some(n) = cur {
-            cur = match key.cmp(&n.key) {
-                Ordering::Less => n.left.as_deref(),
-                Ordering::Greater => n.right.as_deref(),
-                Ordering::Equal => return Some(&n.value),
-            };
+        let mut node = self.root.as_deref()?;
+        loop {
+            match node {
+                Node::Branch(b) => node = &b.children[b.child_for(key)],
+                Node::Leaf(entries) => {
+                    let at = entries.binary_search_by(|(k, _)| (**k).cmp(key)).ok()?;
+                    return Some(&entries[at].1);
+                }
+            }
         }
-        None
     }
 
     /// Sets `key` to `value` and returns the value it replaced, in O(log n). Nodes shared with
     /// a snapshot are copied (path copying); nodes owned by this map alone are updated in place.
     pub fn insert(&mut self, key: String, value: V) -> Option<V> {
-        insert_at(&mut self.root, key, value)
+        let Some(root) = self.root.as_mut() else {
+            self.root = Some(Arc::new(Node::Leaf(vec![(key.into(), value)])));
+            return None;
+        };
+        let (old, split) = insert_at(Arc::make_mut(root), key, value);
+        if let Some((sep, right)) = split {
+            let left = self.root.take().expect("a root that split");
+            let counts = vec![left.len(), right.len()];
+            self.root = Some(Arc::new(Node::Branch(Branch {
+                keys: vec![sep],
+                children: vec![left, Arc::new(right)],
+                len: counts[0] + counts[1],
+                counts,
+            })));
+        }
+        old
     }
 
     /// Removes `key` and returns its value, in O(log n). Removing an absent key copies
     /// nothing, so it does not break sharing with snapshots.
     pub fn remove(&mut self, key: &str) -> Option<V> {
         self.get(key)?;
-        remove_at(&mut self.root, key)
+        let root = self.root.as_mut()?;
+        let old = remove_at(Arc::make_mut(root), key);
+        // A branch left with one child hands the root to it; an empty leaf is no tree.
+        match root.as_ref() {
+            Node::Branch(b) if b.children.len() == 1 => self.root = Some(b.children[0].clone()),
+            Node::Leaf(e) if e.is_empty() => self.root = None,
+            _ => {}
+        }
+        old
     }
 
     /// Number of keys strictly less than `key` (its rank), in O(log n). This is what makes
     /// `remainingItemCount` cheap: the keys after a page are `len() - rank(next_start)`.
     pub fn rank(&self, key: &str) -> usize {
+        let Some(mut node) = self.root.as_deref() else {
+            return 0;
+        };
         let mut rank = 0;
-        let mut cur = self.root.as_deref();
-        while let Some(n) = cur {
-            if key <= &*n.key {
-                cur = n.left.as_deref();
-            } else {
-                rank += size(&n.left) + 1;
-                cur = n.right.as_deref();
+        loop {
+            match node {
+                Node::Branch(b) => {
+                    let at = b.child_for(key);
+                    rank += b.counts[..at].iter().sum::<usize>();
+                    node = &b.children[at];
+                }
+                Node::Leaf(entries) => return rank + entries.partition_point(|(k, _)| **k < *key),
             }
         }
-        rank
     }
 
     /// Number of keys `k` with `lo <= k < hi`, in O(log n); `None` leaves that side unbounded.
@@ -289,40 +327,52 @@ impl<V: Clone> OrdIndex<V> {
     /// The entry at position `index` in key order (0-based), in O(log n); `None` past the end.
     /// The order-statistics inverse of [`OrdIndex::rank`].
     pub fn select(&self, mut index: usize) -> Option<(&str, &V)> {
-        let mut cur = self.root.as_deref();
-        while let Some(n) = cur {
-            let ls = size(&n.left);
-            match index.cmp(&ls) {
-                Ordering::Less => cur = n.left.as_deref(),
-                Ordering::Equal => return Some((&n.key, &n.value)),
-                Ordering::Greater => {
-                    index -= ls + 1;
-                    cur = n.right.as_deref();
+        let mut node = self.root.as_deref()?;
+        loop {
+            match node {
+                Node::Branch(b) => {
+                    let mut at = 0;
+                    while index >= b.counts[at] {
+                        index -= b.counts[at];
+                        at += 1;
+                        if at == b.counts.len() {
+                            return None;
+                        }
+                    }
+                    node = &b.children[at];
                 }
+                Node::Leaf(entries) => return entries.get(index).map(|(k, v)| (&**k, v)),
             }
         }
-        None
     }
 
     /// In-order iterator over the entries with key `>= start` (all entries for `None`).
     /// Positioning costs O(log n) and each step amortised O(1), so a page of a list costs
     /// O(log n + page) however large the map. The iterator knows its exact remaining length.
     pub fn iter_from(&self, start: Option<&str>) -> Iter<'_, V> {
-        let mut stack = Vec::with_capacity(48);
-        let mut skipped = 0;
-        let mut cur = self.root.as_deref();
-        while let Some(n) = cur {
-            if start.is_none_or(|s| s <= &*n.key) {
-                stack.push(n);
-                cur = n.left.as_deref();
-            } else {
-                skipped += size(&n.left) + 1;
-                cur = n.right.as_deref();
+        let mut it = Iter {
+            stack: Vec::with_capacity(8),
+            leaf: [].iter(),
+            remaining: self.len(),
+        };
+        let Some(mut node) = self.root.as_deref() else {
+            return it;
+        };
+        loop {
+            match node {
+                Node::Branch(b) => {
+                    let at = start.map_or(0, |s| b.child_for(s));
+                    it.remaining -= b.counts[..at].iter().sum::<usize>();
+                    it.stack.push((b, at + 1));
+                    node = &b.children[at];
+                }
+                Node::Leaf(entries) => {
+                    let at = start.map_or(0, |s| entries.partition_point(|(k, _)| **k < *s));
+                    it.remaining -= at;
+                    it.leaf = entries[at..].iter();
+                    return it;
+                }
             }
-        }
-        Iter {
-            stack,
-            remaining: self.len() - skipped,
         }
     }
 
@@ -331,38 +381,79 @@ impl<V: Clone> OrdIndex<V> {
         self.iter_from(None)
     }
 
-    /// Checks the structural invariants (strict key order, subtree sizes, weight balance) in
-    /// O(n), describing the first violation. Exists for tests, including callers' own.
+    /// Checks the structural invariants (strict key order within the separators, counts,
+    /// node widths, every leaf at one depth) in O(n), describing the first violation. Exists
+    /// for tests, including callers' own.
     pub fn validate(&self) -> Result<(), String> {
-        fn walk<V>(link: &Link<V>, lo: Option<&str>, hi: Option<&str>) -> Result<usize, String> {
-            let Some(n) = link.as_deref() else {
-                return Ok(0);
-            };
-            let k: &str = &n.key;
-            if lo.is_some_and(|lo| k <= lo) || hi.is_some_and(|hi| k >= hi) {
-                return Err(format!("key {k:?} out of order"));
+        /// The subtree's entry count and depth.
+        fn walk<V>(
+            n: &Node<V>,
+            lo: Option<&str>,
+            hi: Option<&str>,
+            root: bool,
+        ) -> Result<(usize, usize), String> {
+            let w = n.width();
+            if w > MAX || (!root && w < MIN) || (root && matches!(n, Node::Branch(_)) && w < 2) {
+                return Err(format!("a node of width {w}"));
             }
-            let ls = walk(&n.left, lo, Some(k))?;
-            let rs = walk(&n.right, Some(k), hi)?;
-            if n.size != ls + rs + 1 {
-                return Err(format!("key {k:?}: size {} != {}", n.size, ls + rs + 1));
+            match n {
+                Node::Leaf(entries) => {
+                    let mut prev = lo;
+                    for (i, (k, _)) in entries.iter().enumerate() {
+                        let k: &str = k;
+                        let low_ok = prev.is_none_or(|p| if i == 0 { k >= p } else { k > p });
+                        if !low_ok || hi.is_some_and(|h| k >= h) {
+                            return Err(format!("key {k:?} out of order"));
+                        }
+                        prev = Some(k);
+                    }
+                    Ok((entries.len(), 0))
+                }
+                Node::Branch(b) => {
+                    if b.keys.len() + 1 != w || b.counts.len() != w {
+                        return Err(format!(
+                            "a branch of {w} children, {} keys, {} counts",
+                            b.keys.len(),
+                            b.counts.len()
+                        ));
+                    }
+                    let (mut total, mut depth) = (0, None);
+                    for (i, child) in b.children.iter().enumerate() {
+                        let c_lo = if i == 0 { lo } else { Some(&*b.keys[i - 1]) };
+                        let c_hi = b.keys.get(i).map(|k| &**k).or(hi);
+                        let (len, d) = walk(child, c_lo, c_hi, false)?;
+                        if len != b.counts[i] {
+                            return Err(format!("child {i}: count {} != {len}", b.counts[i]));
+                        }
+                        if depth.is_some_and(|x| x != d) {
+                            return Err("leaves at different depths".into());
+                        }
+                        depth = Some(d);
+                        total += len;
+                    }
+                    if total != b.len {
+                        return Err(format!("branch len {} != {total}", b.len));
+                    }
+                    Ok((total, depth.unwrap_or(0) + 1))
+                }
             }
-            if ls + rs > 1 && (ls > DELTA * rs || rs > DELTA * ls) {
-                return Err(format!("key {k:?}: unbalanced {ls} vs {rs}"));
-            }
-            Ok(n.size)
         }
-        walk(&self.root, None, None).map(|_| ())
+        match &self.root {
+            None => Ok(()),
+            Some(n) => walk(n, None, None, true).map(|_| ()),
+        }
     }
 }
 
 /// In-order iterator returned by [`OrdIndex::iter_from`] and [`OrdIndex::iter`].
 ///
-/// Keeps an explicit stack of the O(log n) ancestors still to visit, so iteration never
-/// recurses and a partially consumed iterator costs nothing for the entries it skips.
+/// Keeps the branches on the path to the current leaf with the next child of each to visit,
+/// so iteration never recurses and a partially consumed iterator costs nothing for the
+/// entries it skips.
 pub struct Iter<'a, V> {
-    /// Nodes whose own entry and right subtree are still to be yielded; the top is next.
-    stack: Vec<&'a Node<V>>,
+    stack: Vec<(&'a Branch<V>, usize)>,
+    /// What is left of the current leaf.
+    leaf: std::slice::Iter<'a, (Arc<str>, V)>,
     /// Entries left to yield, for an exact `size_hint`.
     remaining: usize,
 }
@@ -371,14 +462,32 @@ impl<'a, V> Iterator for Iter<'a, V> {
     type Item = (&'a str, &'a V);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let n = self.stack.pop()?;
-        self.remaining -= 1;
-        let mut cur = n.right.as_deref();
-        while let Some(c) = cur {
-            self.stack.push(c);
-            cur = c.left.as_deref();
+        loop {
+            if let Some((k, v)) = self.leaf.next() {
+                self.remaining -= 1;
+                return Some((k, v));
+            }
+            // The next leaf: up to the nearest branch with a child left, then down its left edge.
+            let (b, at) = self.stack.last_mut()?;
+            if *at == b.children.len() {
+                self.stack.pop();
+                continue;
+            }
+            let mut node: &'a Node<V> = &b.children[*at];
+            *at += 1;
+            loop {
+                match node {
+                    Node::Branch(b) => {
+                        self.stack.push((b, 1));
+                        node = &b.children[0];
+                    }
+                    Node::Leaf(entries) => {
+                        self.leaf = entries.iter();
+                        break;
+                    }
+                }
+            }
         }
-        Some((&n.key, &n.value))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -389,7 +498,6 @@ impl<'a, V> Iterator for Iter<'a, V> {
 impl<V> ExactSizeIterator for Iter<'_, V> {}
 
 impl<V> FusedIterator for Iter<'_, V> {}
-
 /// O(1): shares the tree. This is how snapshots are taken.
 impl<V> Clone for OrdIndex<V> {
     fn clone(&self) -> Self {

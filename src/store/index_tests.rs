@@ -379,3 +379,57 @@ fn seeded_model_test_against_btreemap() {
         }
     }
 }
+
+/// The model test with many keys, so that the tree is several levels deep and every split,
+/// merge and borrow between leaves and between branches happens, also behind snapshots.
+#[test]
+fn deep_model_test_against_btreemap() {
+    for seed in 1..=4u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut idx = OrdIndex::new();
+        let mut model: BTreeMap<String, u64> = BTreeMap::new();
+        let mut snaps: Vec<(OrdIndex<u64>, BTreeMap<String, u64>)> = Vec::new();
+        // Grow to a few thousand keys, then shrink to none, with removals throughout.
+        for step in 0..12_000u64 {
+            let grow = step < 6_000;
+            let k = format!("{:04}", rng.below(4_000));
+            if rng.below(10) < if grow { 7 } else { 2 } {
+                assert_eq!(idx.insert(k.clone(), step), model.insert(k, step));
+            } else {
+                assert_eq!(idx.remove(&k), model.remove(&k));
+            }
+            if step % 1_500 == 0 {
+                snaps.push((idx.clone(), model.clone()));
+            }
+            if step % 500 == 0 {
+                idx.validate().unwrap();
+                let at = rng.below(model.len() as u64 + 1) as usize;
+                assert_eq!(
+                    idx.select(at).map(|(k, v)| (k.to_string(), *v)),
+                    model.iter().nth(at).map(|(k, v)| (k.clone(), *v))
+                );
+                let a = format!("{:04}", rng.below(4_000));
+                assert_eq!(idx.rank(&a), model.range(..a.clone()).count());
+                let got: Vec<(&str, &u64)> = idx.iter_from(Some(&a)).take(40).collect();
+                let exp: Vec<(&str, &u64)> = model
+                    .range(a..)
+                    .take(40)
+                    .map(|(k, v)| (k.as_str(), v))
+                    .collect();
+                assert_eq!(got, exp);
+            }
+        }
+        for k in model.keys().cloned().collect::<Vec<_>>() {
+            assert_eq!(idx.remove(&k), model.remove(&k));
+        }
+        assert!(idx.is_empty());
+        idx.validate().unwrap();
+        for (snap, at) in &snaps {
+            snap.validate().unwrap();
+            assert_eq!(snap.len(), at.len());
+            let got: Vec<(&str, &u64)> = snap.iter().collect();
+            let exp: Vec<(&str, &u64)> = at.iter().map(|(k, v)| (k.as_str(), v)).collect();
+            assert_eq!(got, exp, "seed {seed}");
+        }
+    }
+}
