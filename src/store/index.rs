@@ -458,17 +458,16 @@ pub struct Iter<'a, V> {
     remaining: usize,
 }
 
-impl<'a, V> Iterator for Iter<'a, V> {
-    type Item = (&'a str, &'a V);
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<'a, V> Iter<'a, V> {
+    /// Moves to the next leaf (up to the nearest branch with a child left, then down its left
+    /// edge); false at the end. Apart from [`Iterator::next`], which stays small enough to
+    /// inline into a list's copy loop.
+    #[inline(never)]
+    fn next_leaf(&mut self) -> bool {
         loop {
-            if let Some((k, v)) = self.leaf.next() {
-                self.remaining -= 1;
-                return Some((k, v));
-            }
-            // The next leaf: up to the nearest branch with a child left, then down its left edge.
-            let (b, at) = self.stack.last_mut()?;
+            let Some((b, at)) = self.stack.last_mut() else {
+                return false;
+            };
             if *at == b.children.len() {
                 self.stack.pop();
                 continue;
@@ -483,9 +482,26 @@ impl<'a, V> Iterator for Iter<'a, V> {
                     }
                     Node::Leaf(entries) => {
                         self.leaf = entries.iter();
-                        break;
+                        return true;
                     }
                 }
+            }
+        }
+    }
+}
+
+impl<'a, V> Iterator for Iter<'a, V> {
+    type Item = (&'a str, &'a V);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some((k, v)) = self.leaf.next() {
+                self.remaining -= 1;
+                return Some((k, v));
+            }
+            if !self.next_leaf() {
+                return None;
             }
         }
     }
