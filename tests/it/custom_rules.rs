@@ -195,6 +195,46 @@ fn rules_too_costly_by_estimate_refuse_the_definition() {
     assert_eq!(r.code, 201, "{}", r.text);
 }
 
+/// A schema error skips the rules at its node and above it, not elsewhere: the sibling's
+/// rule is still type-checked and estimated (its cost refused), the parent's rule is not
+/// (apiextensions compiles a node's rules only without a schema error at or below it).
+#[test]
+fn a_schema_error_skips_only_the_rules_above_it() {
+    let mut e = engine();
+    let crd = crd_with_spec(json!({"type": "object",
+    "x-kubernetes-validations": [{"rule": "self.bad == 1"}],
+    "properties": {
+        "bad": {"type": "array", "uniqueItems": true, "items": {"type": "string"}},
+        "typed": {"type": "string", "x-kubernetes-validations": [{"rule": "self == 1"}]},
+        "list": {"type": "array", "items": {"type": "string"},
+            "x-kubernetes-validations": [{"rule": "self.all(x, x.matches('^[a-z]+$'))"}]}
+    }}));
+    let r = post(&mut e, CRDS, &crd);
+    assert_eq!(r.code, 422, "{}", r.text);
+    let spec = "spec.validation.openAPIV3Schema.properties[spec]";
+    let causes = causes(&r);
+    assert_eq!(
+        causes[0],
+        format!("{spec}.properties[bad].uniqueItems: Forbidden: uniqueItems cannot be set to true since the runtime complexity becomes quadratic")
+    );
+    let typed =
+        format!("{spec}.properties[typed].x-kubernetes-validations[0].rule: Invalid value:");
+    assert!(
+        causes
+            .iter()
+            .any(|c| c.starts_with(&typed) && c.contains("found no matching overload for '_==_'")),
+        "{causes:?}"
+    );
+    let list = format!("{spec}.properties[list].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget");
+    assert!(causes.iter().any(|c| c.starts_with(&list)), "{causes:?}");
+    assert!(
+        !causes
+            .iter()
+            .any(|c| c.starts_with(&format!("{spec}.x-kubernetes-validations"))),
+        "{causes:?}"
+    );
+}
+
 /// The real server's case of a total over the schema's limit: the list's rule is over its
 /// own limit too (20x), the map's only counts towards the total (2x).
 #[test]

@@ -5,6 +5,8 @@
 //! a message expression's on its own; and all of one schema's together at most
 //! `StaticEstimatedCRDCostLimit`, the most expensive named when they are over it.
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::resources::custom::cel::check;
@@ -37,13 +39,21 @@ fn over_budget(what: &str, cost: u64, limit: u64) -> String {
 ///
 /// `unchanged`: an update leaves this version's schema as it was, so its expressions are not
 /// held to their own limit again (`suppressPerExpressionCost`); the schema's total still is.
-pub(super) fn check(schema: &Value, path: &FieldPath, unchanged: bool) -> Vec<FieldError> {
+/// `compiled`: the paths of the nodes whose rules compiled (apiextensions skips the rules of
+/// a node with a schema error at or below it).
+pub(super) fn check(
+    schema: &Value,
+    path: &FieldPath,
+    unchanged: bool,
+    compiled: &HashSet<String>,
+) -> Vec<FieldError> {
     let root = Schema::parse(schema);
     let mut walk = Walk {
         errs: Vec::new(),
         total: 0,
         notable: Vec::new(),
         per_expression: !unchanged,
+        compiled,
     };
     walk.node(&root, path, Some(1), true);
     let mut errs = walk.errs;
@@ -67,7 +77,8 @@ pub(super) fn check(schema: &Value, path: &FieldPath, unchanged: bool) -> Vec<Fi
     errs
 }
 
-struct Walk {
+struct Walk<'a> {
+    compiled: &'a HashSet<String>,
     errs: Vec<FieldError>,
     total: u64,
     /// `(path, cost)` of the expressions that cost at least [`NOTABLE`].
@@ -76,7 +87,7 @@ struct Walk {
     per_expression: bool,
 }
 
-impl Walk {
+impl Walk<'_> {
     fn observe(&mut self, at: &str, cost: u64) {
         self.total = self.total.saturating_add(cost);
         if cost >= NOTABLE {
@@ -108,6 +119,9 @@ impl Walk {
                 times(s.checks.max_items),
                 false,
             );
+        }
+        if !self.compiled.contains(path.as_str()) {
+            return;
         }
         for (i, rule) in s.rules.iter().enumerate() {
             self.rule(

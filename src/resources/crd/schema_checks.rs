@@ -11,6 +11,8 @@
 //! [`structural_checks`]: super::structural_checks
 //! [`default_checks`]: super::default_checks
 
+use std::collections::HashSet;
+
 use serde_json::{json, Map, Value};
 
 use super::internal_json::{schema_props, set_fields};
@@ -58,18 +60,24 @@ pub(super) fn validate_schema(
     let mut walk = Walk {
         schema: Vec::new(),
         cel: Vec::new(),
+        compiled: HashSet::new(),
     };
     walk.node(schema, path, &Ssv::default(), true, compiles);
-    // Costs are estimated for what compiles; with a schema error anywhere, for nothing (the
-    // real server still estimates the nodes without one).
-    let estimate = compiles && walk.schema.is_empty();
     errs.extend(walk.schema);
     errs.extend(walk.cel);
     if let (true, Some(e)) = (errs.is_empty(), init) {
         errs.push(FieldError::invalid(path.as_str(), json!(""), &e));
     }
-    if estimate {
-        errs.extend(super::rule_costs::check(schema, path, cx.unchanged));
+    // The rules of the nodes that compiled are type-checked and estimated (a node with a
+    // schema error at or below it is not, and its rules count nothing towards the total);
+    // without a structural schema, none are.
+    if compiles {
+        errs.extend(super::rule_costs::check(
+            schema,
+            path,
+            cx.unchanged,
+            &walk.compiled,
+        ));
     }
     errs
 }
@@ -265,6 +273,8 @@ const REASONS: &[&str] = &[
 struct Walk {
     schema: Vec<FieldError>,
     cel: Vec<FieldError>,
+    /// The paths of the nodes whose rules compiled: no schema error at or below them.
+    compiled: HashSet<String>,
 }
 
 impl Walk {
@@ -374,6 +384,7 @@ impl Walk {
         self.schema.extend(errs);
         self.rule_fields(m, path);
         if compiles && self.schema.len() == before {
+            self.compiled.insert(path.as_str().to_string());
             self.compile(m, path, ssv);
         }
     }
