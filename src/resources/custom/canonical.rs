@@ -279,6 +279,27 @@ impl Walk<'_> {
     }
 }
 
+/// `schemaobjectmeta.Coerce` of `value` as an embedded resource's root, without dropping
+/// anything: the first `apiVersion` or `kind` that is not a string, or `metadata` that does
+/// not decode as `ObjectMeta`, is the error (what a CRD's default inside an embedded
+/// resource's metadata is checked with).
+pub fn coerce_as_embedded(schema: &Schema, value: &Value) -> Result<(), String> {
+    let Value::Object(m) = value else {
+        return Ok(());
+    };
+    let schema = Schema {
+        embedded: true,
+        ..schema.clone()
+    };
+    let (mut pruned, mut embedded) = (Vec::new(), Vec::new());
+    let mut walk = Walk {
+        pruned: &mut pruned,
+        embedded: &mut embedded,
+        strict: true,
+    };
+    walk.members(&mut m.clone(), Some(&schema), false, false, "", "")
+}
+
 /// `PruneNonNullableNullsWithoutDefaults`: members that are `null` where the schema neither
 /// allows it nor has a default are removed (items of lists are left alone).
 fn remove_nulls(value: &mut Value, schema: &Schema) {

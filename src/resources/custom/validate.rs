@@ -140,6 +140,18 @@ pub fn validate_status_update(
     errs
 }
 
+/// `schemaobjectmeta.Validate` of `value` as an embedded resource's root (`isResourceRoot`):
+/// its own type meta and metadata, then every embedded resource inside it.
+pub fn embedded_resource_errors(schema: &Schema, value: &Value) -> Vec<FieldError> {
+    let schema = Schema {
+        embedded: true,
+        ..schema.clone()
+    };
+    let mut errs = Vec::new();
+    embedded(&schema, value, "", false, &mut errs);
+    errs
+}
+
 /// `schemaobjectmeta.Validate`: every `x-kubernetes-embedded-resource` object needs a string
 /// `apiVersion` that parses and a `kind` that is a DNS-1035 label but for case, and its
 /// `metadata` the path-segment name rules.
