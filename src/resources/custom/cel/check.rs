@@ -9,6 +9,7 @@
 //! modelled here gives its result type, or a type that matches anything (`Unknown`), so the
 //! check refuses only what cel-go refuses; what it does not model it lets through.
 
+mod format_calls;
 mod signatures;
 mod types;
 
@@ -29,6 +30,9 @@ pub struct Checker<'s> {
     pub literals: Vec<Issue>,
     /// How many `format` calls the node is inside (their literals are exempt).
     in_format: usize,
+    /// The string format validator's findings, which also count only where the check
+    /// found nothing (it runs after the literal validators).
+    pub formats: Vec<Issue>,
 }
 
 impl<'s> Checker<'s> {
@@ -39,6 +43,7 @@ impl<'s> Checker<'s> {
             issues: Vec::new(),
             literals: Vec::new(),
             in_format: 0,
+            formats: Vec::new(),
         }
     }
 
@@ -368,6 +373,14 @@ impl<'s> Checker<'s> {
                 format!("found no matching overload for '{name}' applied to '{applied}'"),
             );
         }
+        if let ("format", Some(Expr::Lit(Lit::Str(template))), [Expr::List(items, starts)]) =
+            (name, target, args)
+        {
+            let vars = self.vars.clone();
+            let mut type_of = |e: &Expr| Checker::new(vars.clone()).check(e);
+            let found = format_calls::check(template, at, items, starts, &mut type_of);
+            self.formats.extend(found);
+        }
         match (name, &target_type, arg_types.first()) {
             ("sum" | "min" | "max", Some(List(e)), _) => (**e).clone(),
             ("optional.of" | "optional.ofNonZeroValue", _, Some(t)) => {
@@ -499,6 +512,7 @@ pub fn rule_error(
     if c.issues.is_empty() {
         super::issues::literals(src, expr, &mut c.literals);
         c.issues = std::mem::take(&mut c.literals);
+        c.issues.append(&mut c.formats);
     }
     if !c.issues.is_empty() {
         let shown = super::issues::display(src, &c.issues);

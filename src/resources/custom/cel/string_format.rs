@@ -175,8 +175,9 @@ fn radix(v: &Val, base: u32, upper: bool) -> Option<String> {
     Some(if neg { format!("-{digits}") } else { digits })
 }
 
-/// One clause after its `%`: how many bytes it took and what it wrote.
-fn clause(spec: &[u8], arg: &Val) -> Result<(usize, String), String> {
+/// A clause after its `%`, parsed: how many bytes it takes, its verb and its precision
+/// (`parseFormattingClause`). An unknown verb is an error here, as the verb is read.
+pub(super) fn parse_clause(spec: &[u8]) -> Result<(usize, u8, Option<usize>), String> {
     let parse_err = |e: String| format!("could not parse formatting clause: {e}");
     let mut i = 0;
     let mut precision = None;
@@ -206,6 +207,17 @@ fn clause(spec: &[u8], arg: &Val) -> Result<(usize, String), String> {
     let Some(&verb) = spec.get(i) else {
         return Err(parse_err("unexpected end of string".into()));
     };
+    if !b"sdfebxXo".contains(&verb) {
+        // Go reads the verb as one byte: `%c` of it is that byte's code point.
+        let c = verb as char;
+        return Err(parse_err(format!("unrecognized formatting clause \"{c}\"")));
+    }
+    Ok((i + 1, verb, precision))
+}
+
+/// One clause after its `%`: how many bytes it took and what it wrote.
+fn clause(spec: &[u8], arg: &Val) -> Result<(usize, String), String> {
+    let (read, verb, precision) = parse_clause(spec)?;
     let during = |e: String| format!("error during formatting: {e}");
     let out = match verb {
         b's' => string_of(arg).map_err(during)?,
@@ -257,13 +269,9 @@ fn clause(spec: &[u8], arg: &Val) -> Result<(usize, String), String> {
                 })?,
             }
         }
-        // Go reads the verb as one byte: `%c` of it is that byte's code point.
-        other => {
-            let c = other as char;
-            return Err(parse_err(format!("unrecognized formatting clause \"{c}\"")));
-        }
+        _ => unreachable!("parse_clause knows the verbs"),
     };
-    Ok((i + 1, out))
+    Ok((read, out))
 }
 
 fn hex(b: &[u8], upper: bool) -> String {

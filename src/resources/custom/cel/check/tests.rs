@@ -237,3 +237,55 @@ fn published_rules_type_check() {
         assert_eq!(rule_error(rule, &e, &s, true, false, false), None, "{rule}");
     }
 }
+
+/// ext/strings' format validator: literal templates with list literals are checked at
+/// compile time, each error at the argument that does not suit, else at the call.
+#[test]
+fn format_calls_are_checked_when_compiled() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "'%d'.format([self.spec.name]) == ''",
+            "compilation failed: ERROR: <input>:1:23: error during formatting: decimal clause can only be used on integers, was given string",
+        ),
+        (
+            "'%s and %s'.format(['a']) == ''",
+            "compilation failed: ERROR: <input>:1:19: index 1 out of range",
+        ),
+        (
+            "'%s'.format(['a', 'b']) == ''",
+            "compilation failed: ERROR: <input>:1:12: too many arguments supplied to string.format (expected 1, got 2)",
+        ),
+        (
+            "'%q'.format([1]) == ''",
+            "compilation failed: ERROR: <input>:1:12: could not parse formatting clause: unrecognized formatting clause \"q\"",
+        ),
+        (
+            "'%.2f'.format([1]) == ''",
+            "compilation failed: ERROR: <input>:1:16: error during formatting: fixed-point clause can only be used on doubles, was given int",
+        ),
+        (
+            "'%s'.format([[1, self.spec.pod]]) == ''",
+            "compilation failed: ERROR: <input>:1:27: error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given selfType0.spec.pod",
+        ),
+        (
+            "'%x'.format([self.spec.when]) == ''",
+            "compilation failed: ERROR: <input>:1:23: error during formatting: only integers, byte buffers, and strings can be formatted as hex, was given google.protobuf.Timestamp",
+        ),
+    ];
+    for (rule, want) in cases {
+        assert_eq!(
+            first_line(check(rule, false)).as_deref(),
+            Some(*want),
+            "{rule}"
+        );
+    }
+    for fine in [
+        "'%d %s %f %e %b %o %x %X %%'.format([1, 'a', 1.5, 2.0, true, 8u, 'hi', b'x']) != ''",
+        "'%s'.format([self.spec.port]) != '' && '%d'.format([self.spec.port]) != ''",
+        "'%s %s'.format([[1, 'a'], {'k': [self.spec.ttl]}]) != ''",
+        "self.spec.name.format([1, 2]) != ''",
+        "'%s'.format(self.spec.tags) != ''",
+    ] {
+        assert_eq!(check(fine, false), None, "{fine}");
+    }
+}
