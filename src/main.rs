@@ -19,7 +19,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// extents of every big response back at once: a LIST of 30k objects (20 MB) page-faulted and
 /// zeroed its whole buffer on each request, 15 ms where the same list into reused pages takes
 /// 4.5 ms. The server returns the freed memory itself instead ([`purge_jemalloc`], after each
-/// compaction and every few seconds), so resident memory still falls back after a burst.
+/// compaction and every ten seconds), so resident memory still falls back after a burst.
 /// `_RJEM_MALLOC_CONF` in the environment still overrides it.
 #[cfg(all(not(target_arch = "wasm32"), feature = "jemalloc"))]
 #[used]

@@ -184,9 +184,9 @@ fn whole_list(envelope: &Value, items: &Items) -> Value {
 /// are copies of each stored version's JSON, which is encoded once for all readers.
 fn json_list(envelope: &Value, items: &Items, pretty: bool) -> Vec<u8> {
     // Sized for the compact form at once: the stored JSON of each item is known, so the
-    // buffer never grows and copies. The items and their item slices are gathered in one
-    // walk (a run of the cache's index is walked once, each item's block touched once), then
-    // summed and copied.
+    // buffer never grows and copies. The items are gathered first (a run of the cache's
+    // index is walked once), then each one's item slice is read (independent loads, which
+    // the CPU overlaps), then the slices are summed and copied.
     let items: Vec<&Object> = items.iter().collect();
     let items: Vec<(&Object, Option<&[u8]>)> = items
         .into_iter()
