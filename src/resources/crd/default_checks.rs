@@ -56,7 +56,11 @@ impl<'a> Surround<'a> {
 
     /// The metadata error of `default`, worded as apiextensions does.
     fn error(&self, default: &Value) -> Option<String> {
-        let resource = Schema::parse(self.resource);
+        // The resource's node, counted as embedded (`isResourceRoot`: the root is one too).
+        let resource = Schema {
+            embedded: true,
+            ..Schema::parse(self.resource)
+        };
         let obj = self.object(default);
         if let Err(e) = canonical::coerce_as_embedded(&resource, &obj) {
             return Some(format!("must result in valid metadata: {e}"));

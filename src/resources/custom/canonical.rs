@@ -279,17 +279,13 @@ impl Walk<'_> {
     }
 }
 
-/// `schemaobjectmeta.Coerce` of `value` as an embedded resource's root, without dropping
-/// anything: the first `apiVersion` or `kind` that is not a string, or `metadata` that does
-/// not decode as `ObjectMeta`, is the error (what a CRD's default inside an embedded
-/// resource's metadata is checked with).
+/// `schemaobjectmeta.Coerce` of `value` at `schema`, an embedded resource's node, without
+/// dropping anything: the first `apiVersion` or `kind` that is not a string, or `metadata`
+/// that does not decode as `ObjectMeta`, is the error (what a CRD's default inside an
+/// embedded resource's metadata is checked with).
 pub fn coerce_as_embedded(schema: &Schema, value: &Value) -> Result<(), String> {
     let Value::Object(m) = value else {
         return Ok(());
-    };
-    let schema = Schema {
-        embedded: true,
-        ..schema.clone()
     };
     let (mut pruned, mut embedded) = (Vec::new(), Vec::new());
     let mut walk = Walk {
@@ -297,7 +293,7 @@ pub fn coerce_as_embedded(schema: &Schema, value: &Value) -> Result<(), String> 
         embedded: &mut embedded,
         strict: true,
     };
-    walk.members(&mut m.clone(), Some(&schema), false, false, "", "")
+    walk.members(&mut m.clone(), Some(schema), false, false, "", "")
 }
 
 /// `PruneNonNullableNullsWithoutDefaults`: members that are `null` where the schema neither

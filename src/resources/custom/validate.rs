@@ -140,15 +140,11 @@ pub fn validate_status_update(
     errs
 }
 
-/// `schemaobjectmeta.Validate` of `value` as an embedded resource's root (`isResourceRoot`):
-/// its own type meta and metadata, then every embedded resource inside it.
+/// `schemaobjectmeta.Validate` of `value` at `schema`, an embedded resource's node: its own
+/// type meta and metadata, then every embedded resource inside it.
 pub fn embedded_resource_errors(schema: &Schema, value: &Value) -> Vec<FieldError> {
-    let schema = Schema {
-        embedded: true,
-        ..schema.clone()
-    };
     let mut errs = Vec::new();
-    embedded(&schema, value, "", false, &mut errs);
+    embedded(schema, value, "", false, &mut errs);
     errs
 }
 
